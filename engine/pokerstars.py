@@ -1,0 +1,300 @@
+"""PokerStars-format hand histories, the text tracker software reads.
+
+``to_pokerstars(state, ...)`` writes one finished hand from its event log:
+header, table line, seats, antes and blinds, hole cards, streets, showdown
+and summary. Only cards the ``viewer`` may see appear: their own hole cards
+("Dealt to") and cards shown at showdown; mucked and folded hands stay hidden.
+
+>>> from engine.betting import apply_action
+>>> from engine.actions import Fold
+>>> from engine.cards import DECK
+>>> from engine.state import new_hand
+>>> hand = new_hand([100, 100], button=0, small_blind=1, big_blind=2, deck=DECK)
+>>> hand = apply_action(hand, Fold())
+>>> print(to_pokerstars(hand, hand_id=7, players=["Ann", "Bob"]).splitlines()[0])
+PokerStars Hand #7:  Hold'em No Limit (1/2)
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from engine.cards import card_str
+from engine.evaluator import describe, evaluate
+from engine.events import (
+    AntePosted,
+    BlindPosted,
+    BoardDealt,
+    CardsMucked,
+    CardsShown,
+    Event,
+    HoleCardsDealt,
+    PlayerActed,
+    PotAwarded,
+    UncalledBetReturned,
+)
+from engine.state import HandState
+
+__all__ = ["to_pokerstars"]
+
+_STREET_TITLES = {"flop": "FLOP", "turn": "TURN", "river": "RIVER"}
+_FOLDED_ON = {
+    "preflop": "folded before Flop",
+    "flop": "folded on the Flop",
+    "turn": "folded on the Turn",
+    "river": "folded on the River",
+}
+_ROMAN = (
+    (1000, "M"),
+    (900, "CM"),
+    (500, "D"),
+    (400, "CD"),
+    (100, "C"),
+    (90, "XC"),
+    (50, "L"),
+    (40, "XL"),
+    (10, "X"),
+    (9, "IX"),
+    (5, "V"),
+    (4, "IV"),
+    (1, "I"),
+)
+
+
+@dataclass(frozen=True)
+class _Header:
+    """What the first two lines say about the hand, the table and the tournament."""
+
+    hand_id: int
+    table: str
+    tournament_id: int | None
+    buy_in: str
+    level: int | None
+    time: datetime.datetime | None
+    time_zone: str
+
+    def lines(self, state: HandState) -> list[str]:
+        blinds = f"({state.small_blind}/{state.big_blind})"
+        if self.tournament_id is None:
+            # Cash-game headers have two spaces after the colon, as PokerStars writes them.
+            game = f" Hold'em No Limit {blinds}"
+        else:
+            stake = f" {self.buy_in}" if self.buy_in else ""
+            stage = blinds if self.level is None else f"Level {_roman(self.level)} {blinds}"
+            game = f"Tournament #{self.tournament_id},{stake} Hold'em No Limit - {stage}"
+        when = "" if self.time is None else f" - {self.time:%Y/%m/%d %H:%M:%S} {self.time_zone}"
+        return [
+            f"PokerStars Hand #{self.hand_id}: {game}{when}",
+            f"Table '{self.table}' {state.seat_count}-max Seat #{state.button + 1} is the button",
+        ]
+
+
+def to_pokerstars(
+    state: HandState,
+    *,
+    hand_id: int = 1,
+    players: Sequence[str | None] | None = None,
+    viewer: int | None = None,
+    table: str = "Felt",
+    tournament_id: int | None = None,
+    buy_in: str = "",
+    level: int | None = None,
+    time: datetime.datetime | None = None,
+    time_zone: str = "ET",
+) -> str:
+    """A finished hand as PokerStars hand-history text.
+
+    ``players`` are names by seat (default ``Player1``, ``Player2``, ...);
+    ``viewer`` is the seat whose hole cards are printed ("Dealt to"), or
+    ``None`` for an observer. With a ``tournament_id`` the header is a
+    tournament's (``buy_in`` such as ``"$10+$1 USD"`` and ``level``
+    optional); otherwise a cash game's. ``time`` is printed as given, in
+    ``time_zone``.
+    """
+    if not state.is_over:
+        raise ValueError("only a finished hand can be written as PokerStars text")
+    header = _Header(hand_id, table, tournament_id, buy_in, level, time, time_zone)
+    names = _names(state, players)
+    writer = _Writer(state, names, viewer)
+    writer.write(state.events)
+    lines = [
+        *header.lines(state),
+        *(f"Seat {s + 1}: {names[s]} ({state.starting_stacks[s]} in chips)" for s in state.players),
+        *writer.lines,
+        *writer.showdown_lines(),
+        "*** SUMMARY ***",
+        *writer.summary(),
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def _names(state: HandState, players: Sequence[str | None] | None) -> list[str]:
+    count = state.seat_count
+    given = list(players) if players is not None else [None] * count
+    if len(given) != count:
+        raise ValueError(f"players must name {count} seats, not {len(given)}")
+    return [name or f"Player{seat + 1}" for seat, name in enumerate(given)]
+
+
+def _roman(number: int) -> str:
+    out = []
+    for value, letters in _ROMAN:
+        count, number = divmod(number, value)
+        out.append(letters * count)
+    return "".join(out)
+
+
+def _cards(values: Sequence[int]) -> str:
+    return " ".join(card_str(c) for c in values)
+
+
+def _all_in(event: AntePosted | BlindPosted | PlayerActed) -> str:
+    return " and is all-in" if event.is_all_in else ""
+
+
+@dataclass
+class _Writer:
+    """Walks the event log once: action lines now, showdown and summary after."""
+
+    state: HandState
+    names: Sequence[str]
+    viewer: int | None
+    lines: list[str] = field(default_factory=list)
+    reveals: list[str] = field(default_factory=list)
+    folded_on: dict[int, str] = field(default_factory=dict)
+    shown: dict[int, tuple[int, ...]] = field(default_factory=dict)
+    mucked: set[int] = field(default_factory=set)
+    pots: list[PotAwarded] = field(default_factory=list)
+    street_bet: int = 0
+
+    def write(self, events: Iterable[Event]) -> None:
+        for event in events:
+            if isinstance(event, CardsShown | CardsMucked | PotAwarded):
+                self._record_end(event)
+            else:
+                self.lines.extend(self._lines_for(event))
+
+    def _lines_for(self, event: Event) -> list[str]:
+        if isinstance(event, AntePosted):
+            return [f"{self.names[event.seat]}: posts the ante {event.amount}{_all_in(event)}"]
+        if isinstance(event, BlindPosted):
+            self.street_bet = self.state.big_blind  # rule 9: the full big blind is owed
+            posts = f"posts {event.blind} blind {event.amount}"
+            return [f"{self.names[event.seat]}: {posts}{_all_in(event)}"]
+        if isinstance(event, HoleCardsDealt):
+            return self._dealt(event)
+        if isinstance(event, PlayerActed):
+            return [self._acted(event)]
+        if isinstance(event, BoardDealt):
+            return [self._board(event)]
+        if isinstance(event, UncalledBetReturned):
+            return [f"Uncalled bet ({event.amount}) returned to {self.names[event.seat]}"]
+        return []
+
+    def _dealt(self, event: HoleCardsDealt) -> list[str]:
+        first = not any(line == "*** HOLE CARDS ***" for line in self.lines)
+        out = ["*** HOLE CARDS ***"] if first else []
+        if event.seat == self.viewer:
+            out.append(f"Dealt to {self.names[event.seat]} [{_cards(event.cards)}]")
+        return out
+
+    def _acted(self, event: PlayerActed) -> str:
+        name = self.names[event.seat]
+        if event.action == "fold":
+            self.folded_on[event.seat] = event.street
+            return f"{name}: folds"
+        if event.action == "check":
+            return f"{name}: checks"
+        if event.action == "call":
+            return f"{name}: calls {event.amount}{_all_in(event)}"
+        raised_by = event.total - self.street_bet
+        self.street_bet = event.total
+        if event.action == "bet":
+            return f"{name}: bets {event.amount}{_all_in(event)}"
+        return f"{name}: raises {raised_by} to {event.total}{_all_in(event)}"
+
+    def _board(self, event: BoardDealt) -> str:
+        self.street_bet = 0
+        dealt_before = {"flop": 0, "turn": 3, "river": 4}[event.street]
+        title = f"*** {_STREET_TITLES[event.street]} ***"
+        if dealt_before:
+            title += f" [{_cards(self.state.board[:dealt_before])}]"
+        return f"{title} [{_cards(event.cards)}]"
+
+    def _record_end(self, event: CardsShown | CardsMucked | PotAwarded) -> None:
+        if isinstance(event, PotAwarded):
+            self.pots.append(event)
+        elif isinstance(event, CardsShown):
+            self.shown[event.seat] = event.cards
+            hand = _describe(self.state.board, event.cards)
+            self.reveals.append(f"{self.names[event.seat]}: shows [{_cards(event.cards)}] ({hand})")
+        else:
+            self.mucked.add(event.seat)
+            self.reveals.append(f"{self.names[event.seat]}: mucks hand")
+
+    def showdown_lines(self) -> list[str]:
+        """Shows and mucks under ``*** SHOW DOWN ***``, then who collected what."""
+        collected = [
+            f"{self.names[seat]} collected {chips} from {_pot_name(pot.pot_index, len(self.pots))}"
+            for pot in reversed(self.pots)
+            for seat, chips in pot.shares
+            if chips
+        ]
+        if not self.reveals:
+            return collected
+        return ["*** SHOW DOWN ***", *self.reveals, *collected]
+
+    def summary(self) -> list[str]:
+        total = sum(pot.amount for pot in self.pots)
+        pot_line = f"Total pot {total}"
+        if len(self.pots) > 1:
+            pot_line += " " + " ".join(
+                f"{_pot_name(p.pot_index, len(self.pots)).capitalize()} {p.amount}."
+                for p in self.pots
+            )
+        lines = [pot_line + " | Rake 0"]
+        if self.state.board:
+            lines.append(f"Board [{_cards(self.state.board)}]")
+        lines.extend(
+            f"Seat {seat + 1}: {self.names[seat]}{_role(self.state, seat)} {self._outcome(seat)}"
+            for seat in self.state.players
+        )
+        return lines
+
+    def _outcome(self, seat: int) -> str:
+        won = sum(chips for pot in self.pots for s, chips in pot.shares if s == seat)
+        if seat in self.folded_on:
+            return _FOLDED_ON[self.folded_on[seat]]
+        if seat in self.shown:
+            cards = self.shown[seat]
+            hand = _describe(self.state.board, cards)
+            result = f"won ({won})" if won else "lost"
+            return f"showed [{_cards(cards)}] and {result} with {hand}"
+        if seat in self.mucked:
+            return "mucked"
+        return f"collected ({won})"
+
+
+def _describe(board: tuple[int, ...], hole: tuple[int, ...]) -> str:
+    return describe(evaluate(board + hole))
+
+
+def _pot_name(index: int, count: int) -> str:
+    if count == 1:
+        return "pot"
+    if index == 0:
+        return "main pot"
+    return "side pot" if count == 2 else f"side pot-{index}"
+
+
+def _role(state: HandState, seat: int) -> str:
+    roles = []
+    if seat == state.button:
+        roles.append(" (button)")
+    if seat == state.small_blind_seat:
+        roles.append(" (small blind)")
+    if seat == state.big_blind_seat:
+        roles.append(" (big blind)")
+    return "".join(roles)

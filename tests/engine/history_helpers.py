@@ -1,0 +1,135 @@
+"""Random hands for the hand-history tests (PHH, PokerStars, PokerKit comparisons).
+
+Everything is driven by a seeded ``random.Random`` so a failure names its
+seed and replays exactly.
+"""
+
+from __future__ import annotations
+
+from random import Random
+
+from pokerkit import Automation, HandHistory, Mode, NoLimitTexasHoldem, State
+
+from engine.actions import Action, Call, Check, Fold, RaiseTo
+from engine.betting import apply_action, legal_actions
+from engine.cards import cards_str, new_deck
+from engine.events import PotAwarded
+from engine.state import NO_SMALL_BLIND, HandState, new_hand
+
+SMALL_BLIND, BIG_BLIND = 10, 20
+
+
+def random_hand(
+    rng: Random, *, ante: int | None = None, short_stacks: bool = True, max_players: int = 6
+) -> HandState:
+    """A finished hand: 2..max_players players at up to six seats, random decisions.
+
+    ``short_stacks=False`` keeps every stack above the big blind plus the
+    ante (PokerKit and Felt differ on a short big blind, rule 9).
+    """
+    player_count = rng.randint(2, max_players)
+    seat_count = rng.randint(player_count, 6)
+    occupied = sorted(rng.sample(range(seat_count), player_count))
+    ante = rng.choice([0, 0, 5]) if ante is None else ante
+    floor = 1 if short_stacks else BIG_BLIND + ante + 1
+    stacks: list[int | None] = [None] * seat_count
+    for seat in occupied:
+        short = rng.random() < 0.25  # a quarter of the stacks are ten big blinds or less
+        stacks[seat] = floor + (rng.randint(0, 200) if short else rng.randint(200, 4000))
+    button = rng.choice(occupied if player_count == 2 else range(seat_count))
+    dead_small_blind = player_count > 2 and rng.random() < 0.1
+    state = new_hand(
+        stacks,
+        button,
+        small_blind=SMALL_BLIND,
+        big_blind=BIG_BLIND,
+        ante=ante,
+        small_blind_seat=NO_SMALL_BLIND if dead_small_blind else None,
+        deck=new_deck(rng),
+    )
+    return play_randomly(state, rng)
+
+
+def play_randomly(state: HandState, rng: Random) -> HandState:
+    """Random legal decisions (folds, checks, calls, bets, raises, all-ins) to the end."""
+    while not state.is_over:
+        state = apply_action(state, random_action(state, rng))
+    return state
+
+
+def random_action(state: HandState, rng: Random) -> Action:
+    legal = legal_actions(state)
+    roll = rng.random()
+    if not legal.can_check and roll < 0.2:
+        return Fold()
+    if legal.min_raise_to is not None and legal.max_raise_to is not None and roll > 0.75:
+        low, high = legal.min_raise_to, legal.max_raise_to
+        size = rng.random()
+        if size < 0.15:
+            return RaiseTo(high)  # all-in
+        return RaiseTo(low if size < 0.6 else rng.randint(low, min(high, 4 * low)))
+    return Check() if legal.can_check else Call()
+
+
+def split_pot_count(state: HandState) -> int:
+    """How many pots were divided between tied winners."""
+    return sum(
+        1 for event in state.events if isinstance(event, PotAwarded) and len(event.shares) > 1
+    )
+
+
+_PK_AUTOMATIONS = (
+    Automation.ANTE_POSTING,
+    Automation.BET_COLLECTION,
+    Automation.BLIND_OR_STRADDLE_POSTING,
+    Automation.HOLE_CARDS_SHOWING_OR_MUCKING,
+    Automation.HAND_KILLING,
+    Automation.CHIPS_PUSHING,
+    Automation.CHIPS_PULLING,
+)
+
+
+def pokerkit_history(rng: Random) -> tuple[str, list[int]]:
+    """A hand played in PokerKit with random decisions, dumped as PHH by PokerKit.
+
+    Returns the PHH text and PokerKit's finishing stacks.
+    """
+    count = rng.randint(2, 6)
+    ante = rng.choice([0, 0, 5])
+    stacks = [BIG_BLIND + ante + 1 + rng.randint(0, 2000) for _ in range(count)]
+    game = NoLimitTexasHoldem(
+        _PK_AUTOMATIONS,
+        True,
+        ante,
+        (SMALL_BLIND, BIG_BLIND),
+        BIG_BLIND,
+        mode=Mode.TOURNAMENT,
+    )
+    state = game(stacks, count)
+    deck = iter(new_deck(rng))
+    for _ in range(count * 2):
+        state.deal_hole(cards_str([next(deck)]))
+    while state.status:
+        if state.can_burn_card():
+            state.burn_card("??")
+        elif state.can_deal_board():
+            size = 3 if not state.board_cards else 1
+            state.deal_board(cards_str([next(deck) for _ in range(size)]))
+        else:
+            _pokerkit_decision(state, rng)
+    history = HandHistory.from_game_state(game, state)
+    return history.dumps(), list(state.stacks)
+
+
+def _pokerkit_decision(state: State, rng: Random) -> None:
+    roll = rng.random()
+    facing_bet = state.checking_or_calling_amount
+    if facing_bet and roll < 0.2:
+        state.fold()
+    elif state.can_complete_bet_or_raise_to() and roll > 0.6:
+        low = state.min_completion_betting_or_raising_to_amount
+        high = state.max_completion_betting_or_raising_to_amount
+        assert low is not None and high is not None
+        state.complete_bet_or_raise_to(rng.choice([low, high, rng.randint(low, high)]))
+    else:
+        state.check_or_call()

@@ -1,0 +1,81 @@
+"""The command line: ``python -m engine replay FILE.phh [FILE ...]``."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from engine.__main__ import main
+
+HANDS = Path(__file__).parent / "hands"
+ROOT = Path(__file__).parents[2]
+GOOD = HANDS / "rule11_side_pots_awarded_separately.phh"
+HEADS_UP = HANDS / "rule08_heads_up_button_posts_small_blind.phh"
+ILLEGAL = HANDS / "rule04_reraise_after_short_all_in_is_illegal.phh"
+
+
+def test_it_prints_one_json_line_per_file_in_phh_player_order(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["replay", str(GOOD), str(HEADS_UP)]) == 0
+    out, err = capsys.readouterr()
+    assert [json.loads(line) for line in out.splitlines()] == [
+        {"file": str(GOOD), "finishing_stacks": [400, 300, 200, 700]},
+        {"file": str(HEADS_UP), "finishing_stacks": [940, 1060]},
+    ]
+    assert err == ""
+
+
+def test_an_illegal_action_names_the_file_index_text_and_reason(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["replay", str(ILLEGAL), str(GOOD)]) == 1
+    out, err = capsys.readouterr()
+    assert err == (
+        f"{ILLEGAL}: actions[10] 'p1 cbr 400': you cannot raise: the all-in was less than a"
+        " full raise, so you can only call or fold\n"
+    )
+    assert json.loads(out)["file"] == str(GOOD)  # the other files are still replayed
+
+
+def test_a_malformed_or_missing_file_is_named(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    broken = tmp_path / "broken.phh"
+    broken.write_text('variant = "NT"\nactions = [\n', encoding="utf-8")
+    missing = tmp_path / "missing.phh"
+    assert main(["replay", str(broken), str(missing)]) == 1
+    out, err = capsys.readouterr()
+    assert out == ""
+    first, second = err.splitlines()
+    assert first.startswith(f"{broken}: not valid TOML")
+    assert second.startswith(f"{missing}: ") and "No such file" in second
+
+
+def test_it_needs_a_command_and_a_file(capsys: pytest.CaptureFixture[str]) -> None:
+    for argv in ([], ["replay"], ["fly"]):
+        with pytest.raises(SystemExit) as caught:
+            main(argv)
+        assert caught.value.code == 2
+    assert "usage: python -m engine" in capsys.readouterr().err
+
+
+def test_python_dash_m_engine_runs_as_a_program() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "engine", "replay", str(GOOD), str(ILLEGAL)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=False,
+        timeout=60,
+    )
+    assert result.returncode == 1
+    assert json.loads(result.stdout) == {
+        "file": str(GOOD),
+        "finishing_stacks": [400, 300, 200, 700],
+    }
+    assert f"{ILLEGAL}: actions[10] 'p1 cbr 400'" in result.stderr
