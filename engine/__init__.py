@@ -4,16 +4,105 @@ The public surface is documented in ENGINE_API.md; everything a caller needs
 is re-exported here.
 """
 
+from engine.actions import Action, Call, Check, Fold, IllegalAction, RaiseTo
+from engine.betting import LegalActions, apply_action, legal_actions
+from engine.bots import choose_action
 from engine.cards import DECK, RANKS, SUITS, card, card_str, cards, cards_str, new_deck, shuffle
+from engine.equity import equity, equity_vs_random
+from engine.evaluator import category, describe, evaluate, evaluate_batch
+from engine.events import (
+    AntePosted,
+    BlindPosted,
+    BoardDealt,
+    CardsMucked,
+    CardsShown,
+    Event,
+    HandEnded,
+    HandStarted,
+    HoleCardsDealt,
+    PlayerActed,
+    PotAwarded,
+    UncalledBetReturned,
+    event_from_dict,
+)
+from engine.phh import PhhError, PhhIllegalAction, from_phh, phh_order, to_phh
+from engine.pokerstars import to_pokerstars
+from engine.positions import Positions, first_positions, next_positions
+from engine.pots import Pot
+from engine.replay import replay
+from engine.state import NO_SMALL_BLIND, HandState, new_hand
+from engine.tournament import (
+    HYPER,
+    REGULAR,
+    STRUCTURES,
+    TURBO,
+    BlindLevel,
+    BlindStructure,
+    finishing_places,
+    payouts,
+)
+from engine.view import view
 
 __all__ = [
     "DECK",
+    "HYPER",
+    "NO_SMALL_BLIND",
     "RANKS",
+    "REGULAR",
+    "STRUCTURES",
     "SUITS",
+    "TURBO",
+    "Action",
+    "AntePosted",
+    "BlindLevel",
+    "BlindPosted",
+    "BlindStructure",
+    "BoardDealt",
+    "Call",
+    "CardsMucked",
+    "CardsShown",
+    "Check",
+    "Event",
+    "Fold",
+    "HandEnded",
+    "HandStarted",
+    "HandState",
+    "HoleCardsDealt",
+    "IllegalAction",
+    "LegalActions",
+    "PhhError",
+    "PhhIllegalAction",
+    "PlayerActed",
+    "Positions",
+    "Pot",
+    "PotAwarded",
+    "RaiseTo",
+    "UncalledBetReturned",
+    "apply_action",
     "card",
     "card_str",
     "cards",
     "cards_str",
+    "category",
+    "choose_action",
+    "describe",
+    "equity",
+    "equity_vs_random",
+    "evaluate",
+    "evaluate_batch",
+    "event_from_dict",
+    "finishing_places",
+    "first_positions",
+    "from_phh",
+    "legal_actions",
     "new_deck",
+    "new_hand",
+    "next_positions",
+    "payouts",
+    "phh_order",
+    "replay",
     "shuffle",
+    "to_phh",
+    "to_pokerstars",
+    "view",
 ]

@@ -1,0 +1,70 @@
+"""Rebuilding a hand from its event log.
+
+Only the ``hand_started`` event (parameters and deck order) and the players'
+decisions drive the replay; every other event is checked against what the
+engine produces, so a tampered or truncated log is refused.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from engine.actions import Action, Call, Check, Fold, IllegalAction, RaiseTo
+from engine.betting import apply_action
+from engine.events import Event, HandStarted, PlayerActed
+from engine.state import NO_SMALL_BLIND, HandState, new_hand
+
+
+def replay(events: Sequence[Event]) -> HandState:
+    """The state a hand reached after ``events`` (a prefix of a hand's log works).
+
+    Raises ``ValueError`` (``IllegalAction`` for a decision the rules refuse)
+    naming the index of the first event that does not fit.
+    """
+    if not events or not isinstance(events[0], HandStarted):
+        raise ValueError("an event log must start with a hand_started event")
+    start = events[0]
+    small_blind_seat = start.small_blind_seat
+    state = new_hand(
+        start.stacks,
+        start.button,
+        small_blind=start.small_blind,
+        big_blind=start.big_blind,
+        ante=start.ante,
+        small_blind_seat=NO_SMALL_BLIND if small_blind_seat is None else small_blind_seat,
+        big_blind_seat=start.big_blind_seat,
+        deck=start.deck,
+    )
+    for index, event in enumerate(events):
+        if isinstance(event, PlayerActed):
+            _check_prefix(state.events, events, index)
+            try:
+                state = apply_action(state, action_of(event))
+            except IllegalAction as error:
+                raise IllegalAction(f"event {index} ({event.action}): {error}") from error
+    _check_prefix(state.events, events, len(events))
+    if len(state.events) != len(events):
+        raise ValueError(f"the log stops at event {len(events)}, in the middle of dealing")
+    return state
+
+
+def action_of(event: PlayerActed) -> Action:
+    """The decision a ``player_acted`` event records."""
+    if event.action == "fold":
+        return Fold()
+    if event.action == "check":
+        return Check()
+    if event.action == "call":
+        return Call()
+    return RaiseTo(event.total)
+
+
+def _check_prefix(produced: Sequence[Event], given: Sequence[Event], upto: int) -> None:
+    for index in range(min(upto, len(produced))):
+        if produced[index] != given[index]:
+            raise ValueError(
+                f"event {index} ({given[index].kind}) does not match the hand: "
+                f"the engine produced {produced[index].to_dict()}"
+            )
+    if len(produced) < upto:
+        raise ValueError(f"event {len(produced)} ({given[len(produced)].kind}) was not expected")

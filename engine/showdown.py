@@ -1,0 +1,97 @@
+"""The end of a hand: who shows first, who shows or mucks, who wins each pot.
+
+Felt decides show or muck for the players (rule 15): in showdown order, a
+player shows when their hand wins or ties at least one contested pot they
+are in against the hands already shown; otherwise they muck. Winning hands
+are therefore always shown; a hand that wins uncontested is never shown.
+Hands turned face up for an all-in run-out (rule 14, see ``streets``) stay
+shown. A river showdown with a player all-in keeps the show-or-muck rule
+(the TDA's "face up for all-ins" would show every hand there too).
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from typing import Any
+
+from engine.evaluator import describe, evaluate
+from engine.events import CardsMucked, CardsShown, Event, HandEnded, PotAwarded
+from engine.pots import Pot, build_pots, split_pot
+from engine.state import OVER, HandState, evolve
+
+
+def showdown_order(state: HandState) -> tuple[int, ...]:
+    """Live seats in the order they show (rule 13).
+
+    The last player to bet or raise on the final betting street shows first;
+    if nobody bet, the first live player left of the button. Then clockwise.
+    """
+    folded = state.has_folded
+    live = tuple(seat for seat in state.players if not folded[seat])
+    aggressor = state.last_aggressor
+    if aggressor is not None and not folded[aggressor]:
+        start = live.index(aggressor)
+    else:
+        start = bisect_right(live, state.button) % len(live)
+    return live[start:] + live[:start]
+
+
+def _final_pots(state: HandState) -> tuple[Pot, ...]:
+    live = tuple(d and not f for d, f in zip(state.is_dealt_in, state.has_folded, strict=True))
+    return build_pots(state.contributed, live, state.stacks)
+
+
+def award_uncontested(state: HandState, winner: int) -> HandState:
+    """Everyone else folded: the winner takes every pot without showing (rule 15)."""
+    awards = tuple(
+        PotAwarded(index, pot.amount, pot.eligible, ((winner, pot.amount),), None)
+        for index, pot in enumerate(_final_pots(state))
+    )
+    return _finish(state, awards)
+
+
+def showdown(state: HandState) -> HandState:
+    """Show or muck in order, then award each pot on its own (rules 11-13, 15)."""
+    board = state.board
+    values = {s: evaluate(board + state.holes[s]) for s in showdown_order(state)}
+    pots = _final_pots(state)
+    contested = [pot for pot in pots if len(pot.eligible) >= 2]
+    best_shown = [-1] * len(contested)  # hand values are positive
+    shown = list(state.has_shown)
+    events: list[Event] = []
+    for seat, value in values.items():
+        wins_or_ties = False
+        for index, pot in enumerate(contested):
+            if seat in pot.eligible and value >= best_shown[index]:
+                best_shown[index] = value
+                wins_or_ties = True
+        if shown[seat]:
+            continue
+        if wins_or_ties:
+            shown[seat] = True
+            events.append(CardsShown(seat, state.holes[seat]))
+        else:
+            events.append(CardsMucked(seat, state.holes[seat]))
+    awards = tuple(_award(state, index, pot, values) for index, pot in enumerate(pots))
+    return _finish(state, (*events, *awards), has_shown=tuple(shown))
+
+
+def _award(state: HandState, index: int, pot: Pot, values: dict[int, int]) -> PotAwarded:
+    if len(pot.eligible) == 1:
+        return PotAwarded(index, pot.amount, pot.eligible, ((pot.eligible[0], pot.amount),), None)
+    best = max(values[s] for s in pot.eligible)
+    winners = [s for s in pot.eligible if values[s] == best]
+    shares = split_pot(pot.amount, winners, state.button, state.seat_count)  # rule 12
+    return PotAwarded(index, pot.amount, pot.eligible, shares, describe(best))
+
+
+def _finish(state: HandState, last_events: tuple[Event, ...], **changes: Any) -> HandState:
+    """Pay out the ``PotAwarded`` events among ``last_events`` and end the hand."""
+    stacks = list(state.stacks)
+    for event in last_events:
+        if isinstance(event, PotAwarded):
+            for seat, chips in event.shares:
+                stacks[seat] += chips
+    changes["stacks"] = tuple(stacks)
+    changes["events"] = (*state.events, *last_events, HandEnded(tuple(stacks)))
+    return evolve(state, bets=(0,) * state.seat_count, street=OVER, actor=None, **changes)

@@ -1,0 +1,146 @@
+"""Moving a hand along: whose turn it is, closing a street, dealing the board.
+
+``betting.apply_action`` records a decision and then calls ``advance``;
+everything that happens without a decision (uncalled bets returned, streets
+dealt, the all-in run-out, the showdown) happens here.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from typing import Any
+
+from engine.events import BoardDealt, CardsShown, Event, UncalledBetReturned
+from engine.showdown import award_uncontested, showdown, showdown_order
+from engine.state import STREETS, HandState, evolve
+
+_BOARD_SIZE = {"flop": 3, "turn": 1, "river": 1}
+
+
+def able_to_act_count(state: HandState) -> int:
+    """Live players with chips behind: those who can still bet."""
+    stacks, folded = state.stacks, state.has_folded
+    return sum(1 for s in state.players if stacks[s] and not folded[s])
+
+
+def next_actor(state: HandState, after: int) -> int | None:
+    """The next seat clockwise from ``after`` that owes a decision, if any.
+
+    A seat owes one when it is live with chips and either faces a bet, or has
+    not acted on this street while someone else could still answer a bet.
+    """
+    stacks, folded, bets, acted_at = state.stacks, state.has_folded, state.bets, state.acted_at
+    current_bet = state.current_bet
+    players = state.players
+    able = 0
+    for seat in players:
+        if stacks[seat] and not folded[seat]:
+            able += 1
+    others_can_answer = able >= 2
+    start = bisect_right(players, after)
+    for seat in players[start:] + players[:start]:
+        if not stacks[seat] or folded[seat]:
+            continue
+        if bets[seat] < current_bet or (acted_at[seat] < 0 and others_can_answer):
+            return seat
+    return None
+
+
+def start_preflop(state: HandState) -> HandState:
+    """The first decision before the flop belongs to the seat left of the big blind."""
+    actor = next_actor(state, state.big_blind_seat)
+    if actor is None:
+        return close_street(state)
+    return evolve(state, actor=actor)
+
+
+def advance(
+    state: HandState, seat: int, changes: dict[str, Any], has_folded: bool = False
+) -> HandState:
+    """Apply ``changes`` (``seat``'s decision), then end the hand, pass the turn,
+    or close the street."""
+    new = object.__new__(HandState)
+    object.__setattr__(new, "__dict__", {**state.__dict__, **changes})  # evolve, inlined
+    if has_folded:
+        live = [s for s in new.players if not new.has_folded[s]]
+        if len(live) == 1:
+            return award_uncontested(return_uncalled(new), live[0])
+    actor = next_actor(new, seat)
+    if actor is None:
+        return close_street(new)
+    object.__setattr__(new, "actor", actor)  # built just above: nobody else holds it yet
+    return new
+
+
+def return_uncalled(state: HandState) -> HandState:
+    """Give back the part of the biggest bet that nobody matched (rule 7)."""
+    contributed = state.contributed
+    ranked = sorted(contributed)
+    excess = ranked[-1] - ranked[-2]
+    if excess == 0:
+        return state
+    top = contributed.index(ranked[-1])
+    stacks = list(state.stacks)
+    bets = list(state.bets)
+    contributions = list(contributed)
+    stacks[top] += excess
+    bets[top] -= excess
+    contributions[top] -= excess
+    return evolve(
+        state,
+        stacks=tuple(stacks),
+        bets=tuple(bets),
+        contributed=tuple(contributions),
+        events=(*state.events, UncalledBetReturned(top, excess)),
+    )
+
+
+def close_street(state: HandState) -> HandState:
+    """Betting is over on this street: deal the next one, run out, or show down."""
+    state = return_uncalled(state)
+    if state.street == "river":
+        return showdown(_gather_bets(state))
+    if able_to_act_count(state) >= 2:
+        return _deal_street(state)
+    return _run_out(_gather_bets(state))
+
+
+def _gather_bets(state: HandState) -> HandState:
+    count = state.seat_count
+    return evolve(state, bets=(0,) * count, acted_at=(-1,) * count, actor=None)
+
+
+def _deal_street(state: HandState) -> HandState:
+    street = STREETS[STREETS.index(state.street) + 1]
+    size = _BOARD_SIZE[street]
+    new_cards = state.deck[state.next_card : state.next_card + size]
+    state = evolve(
+        state,
+        street=street,
+        board=state.board + new_cards,
+        next_card=state.next_card + size,
+        bets=(0,) * state.seat_count,
+        acted_at=(-1,) * state.seat_count,
+        actor=None,
+        current_bet=0,
+        min_raise_increment=state.big_blind,  # rule 1: the smallest bet is the big blind
+        last_aggressor=None,
+        events=(*state.events, BoardDealt(street, new_cards)),
+    )
+    actor = next_actor(state, state.button)
+    object.__setattr__(state, "actor", actor)  # built just above: nobody else holds it yet
+    return state
+
+
+def _run_out(state: HandState) -> HandState:
+    """No more decisions are possible: turn every live hand face up, then
+    deal the rest of the board (rule 14)."""
+    shown = list(state.has_shown)
+    events: list[Event] = []
+    for seat in showdown_order(state):
+        shown[seat] = True
+        events.append(CardsShown(seat, state.holes[seat]))
+    state = evolve(state, has_shown=tuple(shown), events=state.events + tuple(events))
+    while state.street != "river":
+        state = _deal_street(state)
+    return showdown(state)

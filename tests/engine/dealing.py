@@ -1,0 +1,67 @@
+"""Helpers for engine tests: hands with chosen cards and short action scripts."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from engine.actions import Action, Call, Check, Fold, RaiseTo
+from engine.betting import apply_action
+from engine.cards import DECK, cards
+from engine.state import HandState, new_hand
+
+
+def stacked_deck(
+    stacks: Sequence[int | None], button: int, holes: dict[int, str], board: str = ""
+) -> tuple[int, ...]:
+    """A deck that deals ``holes`` (seat -> "AsKd") and then ``board``; the rest in order."""
+    count = len(stacks)
+    order = [(button + k) % count for k in range(1, count + 1) if stacks[(button + k) % count]]
+    chosen = {seat: cards(text) for seat, text in holes.items()}
+    board_cards = cards(board)
+    used = {c for pair in chosen.values() for c in pair} | set(board_cards)
+    spare = iter(c for c in DECK if c not in used)
+    pairs = [chosen.get(seat) or (next(spare), next(spare)) for seat in order]
+    front = [pair[0] for pair in pairs] + [pair[1] for pair in pairs]
+    runout = list(board_cards) + [next(spare) for _ in range(5 - len(board_cards))]
+    return tuple(front + runout + list(spare))
+
+
+def deal(
+    stacks: Sequence[int | None],
+    button: int = 0,
+    holes: dict[int, str] | None = None,
+    board: str = "",
+    **options: int,
+) -> HandState:  # options: small_blind, big_blind, ante, small_blind_seat, big_blind_seat
+    """``new_hand`` with the given hole cards and board (others arbitrary)."""
+    deck = stacked_deck(stacks, button, holes or {}, board)
+    return new_hand(stacks, button, deck=deck, **options)  # type: ignore[arg-type]
+
+
+def play(state: HandState, *script: str | int) -> HandState:
+    """Apply actions: "f" fold, "x" check, "c" call, an int raises (or bets) to it."""
+    for step in script:
+        state = apply_action(state, as_action(step))
+    return state
+
+
+def as_action(step: str | int) -> Action:
+    if isinstance(step, int):
+        return RaiseTo(step)
+    actions: dict[str, Action] = {"f": Fold(), "x": Check(), "c": Call()}
+    return actions[step]
+
+
+def offered_actions(state: HandState, between: int = 0) -> list[Action]:
+    """Every kind of action ``legal_actions`` allows (a raise between min and max
+    at ``between`` permille of the range)."""
+    from engine.betting import legal_actions
+
+    legal = legal_actions(state)
+    options: list[Action] = [Check() if legal.can_check else Call()]
+    if legal.can_fold:
+        options.append(Fold())
+    if legal.min_raise_to is not None and legal.max_raise_to is not None:
+        low, high = legal.min_raise_to, legal.max_raise_to
+        options += [RaiseTo(low), RaiseTo(high), RaiseTo(low + (high - low) * between // 1000)]
+    return options

@@ -1,0 +1,142 @@
+"""Properties that hold in every hand (hypothesis): rules 3, 7, 16 and the API contract."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.actions import Action, Call, Check, Fold, IllegalAction, RaiseTo
+from engine.betting import apply_action, legal_actions
+from engine.events import event_from_dict
+from engine.replay import replay
+from engine.state import HandState
+from tests.engine.dealing import offered_actions
+from tests.engine.strategies import hands, play_out
+
+# FELT_HYPOTHESIS_EXAMPLES=2000 for a deeper run than the everyday one.
+EXAMPLES = settings(
+    max_examples=int(os.environ.get("FELT_HYPOTHESIS_EXAMPLES", "150")), deadline=None
+)
+
+
+def total_chips(state: HandState) -> int:
+    return sum(chips for chips in state.starting_stacks if chips)
+
+
+def refused_actions(state: HandState) -> list[Action]:
+    """Actions ``legal_actions`` does not offer right now."""
+    legal = legal_actions(state)
+    refused: list[Action] = [Call(), Fold()] if legal.can_check else [Check()]
+    if legal.min_raise_to is None or legal.max_raise_to is None:
+        refused.append(RaiseTo(state.current_bet + 10 * state.big_blind))
+    else:
+        refused.append(RaiseTo(legal.max_raise_to + 1))
+        if legal.min_raise_to < legal.max_raise_to:  # below the minimum and not all-in
+            refused.append(RaiseTo(legal.min_raise_to - 1))
+    return refused
+
+
+# rule 16
+@EXAMPLES
+@given(hands(), st.data())
+def test_chips_are_conserved_after_every_action(state: HandState, data: st.DataObject) -> None:
+    total = total_chips(state)
+    for step in play_out(data, state):
+        pots = sum(pot.amount for pot in step.pots)
+        assert sum(step.stacks) + sum(step.bets) + pots == total
+        assert all(chips >= 0 for chips in step.stacks)
+    assert step.is_over and step.pots == ()
+    assert sum(step.stacks) == total
+
+
+@EXAMPLES
+@given(hands(), st.data())
+def test_every_offered_action_applies_and_every_other_is_refused(
+    state: HandState, data: st.DataObject
+) -> None:
+    for step in play_out(data, state):
+        if step.is_over:
+            for action in (Fold(), Check(), Call(), RaiseTo(10)):
+                with pytest.raises(IllegalAction):
+                    apply_action(step, action)
+            continue
+        for action in offered_actions(step, 500):
+            after = apply_action(step, action)
+            assert after.events[: len(step.events)] == step.events
+        for action in refused_actions(step):
+            with pytest.raises(IllegalAction):
+                apply_action(step, action)
+
+
+# rule 20
+@EXAMPLES
+@given(hands(), st.data())
+def test_the_actor_can_always_fold_or_check(state: HandState, data: st.DataObject) -> None:
+    for step in play_out(data, state):
+        legal = legal_actions(step)
+        assert step.is_over or legal.can_check != legal.can_fold
+
+
+# rule 3
+@EXAMPLES
+@given(hands(), st.data())
+def test_the_call_amount_never_exceeds_the_stack_and_all_in_is_always_possible(
+    state: HandState, data: st.DataObject
+) -> None:
+    for step in play_out(data, state):
+        legal = legal_actions(step)
+        if legal.actor is None:
+            continue
+        stack = step.stacks[legal.actor]
+        assert 0 <= legal.call_amount <= stack
+        all_in = step.bets[legal.actor] + stack
+        assert legal.max_raise_to in (None, all_in)
+        if legal.min_raise_to is not None:
+            assert legal.min_raise_to <= all_in
+
+
+@EXAMPLES
+@given(hands(), st.data())
+def test_replaying_the_event_log_rebuilds_the_same_state(
+    state: HandState, data: st.DataObject
+) -> None:
+    for step in play_out(data, state):
+        assert replay(step.events) == step
+
+
+@EXAMPLES
+@given(hands(), st.data())
+def test_every_event_survives_a_trip_through_json(state: HandState, data: st.DataObject) -> None:
+    *_, final = play_out(data, state)
+    for event in final.events:
+        assert event_from_dict(json.loads(json.dumps(event.to_dict()))) == event
+
+
+# rule 7
+@EXAMPLES
+@given(hands(), st.data())
+def test_nobody_wins_back_more_than_the_others_matched(
+    state: HandState, data: st.DataObject
+) -> None:
+    *_, final = play_out(data, state)
+    for seat in final.players:
+        others = [final.contributed[s] for s in final.players if s != seat]
+        assert final.contributed[seat] <= max(others)
+
+
+@EXAMPLES
+@given(hands(), st.data())
+def test_applying_an_action_leaves_the_previous_state_untouched(
+    state: HandState, data: st.DataObject
+) -> None:
+    for step in play_out(data, state):
+        if step.is_over:
+            break
+        snapshot = replay(step.events)
+        for action in offered_actions(step, 250):
+            apply_action(step, action)
+        assert step == snapshot
