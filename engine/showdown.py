@@ -5,8 +5,8 @@ player shows when their hand wins or ties at least one contested pot they
 are in against the hands already shown; otherwise they muck. Winning hands
 are therefore always shown; a hand that wins uncontested is never shown.
 Hands turned face up for an all-in run-out (rule 14, see ``streets``) stay
-shown. A river showdown with a player all-in keeps the show-or-muck rule
-(the TDA's "face up for all-ins" would show every hand there too).
+shown. At a showdown where any live player is all-in, every live hand is
+tabled (rule 14, the TDA's "face up for all-ins"): nobody may muck there.
 """
 
 from __future__ import annotations
@@ -57,6 +57,8 @@ def showdown(state: HandState) -> HandState:
     pots = _final_pots(state)
     contested = [pot for pot in pots if len(pot.eligible) >= 2]
     best_shown = [-1] * len(contested)  # hand values are positive
+    # rule 14: once a player is all-in and the action is complete, all hands are tabled
+    everyone_shows = any(state.stacks[seat] == 0 for seat in values)
     shown = list(state.has_shown)
     events: list[Event] = []
     for seat, value in values.items():
@@ -67,7 +69,7 @@ def showdown(state: HandState) -> HandState:
                 wins_or_ties = True
         if shown[seat]:
             continue
-        if wins_or_ties:
+        if wins_or_ties or everyone_shows:
             shown[seat] = True
             events.append(CardsShown(seat, state.holes[seat]))
         else:

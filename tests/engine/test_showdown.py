@@ -59,12 +59,12 @@ def test_a_hand_that_wins_uncontested_is_never_shown() -> None:
     assert award.description is None
 
 
-# rule 15
-def test_a_hand_that_loses_the_main_pot_but_wins_a_side_pot_is_shown() -> None:
+# rule 14 (the TDA's "face up for all-ins"), over rule 15
+def test_with_a_player_all_in_every_live_hand_is_tabled_even_one_that_wins_nothing() -> None:
     holes = {0: "AsAh", 1: "KsKh", 2: "QsQh"}
     state = deal([20, 100, 100], button=2, holes=holes, board="2c3d7h8sJc")
     state = play(state, "c", 20, "c", "c", 10, "c", *"xxxx")  # a flop bet makes a side pot
-    assert reveals(state) == [("cards_shown", 0), ("cards_shown", 1), ("cards_mucked", 2)]
+    assert reveals(state) == [("cards_shown", 0), ("cards_shown", 1), ("cards_shown", 2)]
     assert state.stacks == (60, 90, 70)
 
 
