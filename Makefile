@@ -1,0 +1,39 @@
+# Felt: `make run` serves the site, `make test` runs every test. See README.md.
+
+PYTHON ?= python3.11
+VENV := .venv
+BIN := $(VENV)/bin
+PIP := $(BIN)/python -m pip --disable-pip-version-check --quiet
+
+.PHONY: run test lint format clean-venv
+
+run: $(VENV)/.runtime-installed
+	$(BIN)/python scripts/run.py
+
+test: $(VENV)/.dev-installed lint
+	bash scripts/test.sh
+
+lint: $(VENV)/.dev-installed
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+format: $(VENV)/.dev-installed
+	$(BIN)/ruff check --fix .
+	$(BIN)/ruff format .
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV) || { rm -rf $(VENV); \
+		echo "Could not create $(VENV) with $(PYTHON); on Debian: apt-get install python3.11-venv" >&2; \
+		exit 1; }
+
+# Stamp files: pip runs again only when a requirements file changes.
+$(VENV)/.runtime-installed: requirements.txt | $(BIN)/python
+	$(PIP) install -r requirements.txt
+	touch $@
+
+$(VENV)/.dev-installed: requirements.txt requirements-dev.txt | $(BIN)/python
+	$(PIP) install -r requirements-dev.txt
+	touch $(VENV)/.runtime-installed $@
+
+clean-venv:
+	rm -rf $(VENV)

@@ -1,0 +1,71 @@
+from typing import Any
+
+from django import forms
+from django.contrib.admin.forms import AdminAuthenticationForm
+from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
+from django.core.exceptions import ValidationError
+
+from accounts import throttling
+from accounts.models import User
+
+
+class SignUpForm(UserCreationForm):
+    email = forms.EmailField(
+        max_length=254,
+        help_text="Used only to reach you about your account.",
+    )
+
+    class Meta(UserCreationForm.Meta):
+        model = User
+        fields = ("username", "email")
+
+    def clean_email(self) -> str:
+        email: str = self.cleaned_data["email"].strip()
+        if User.objects.filter(email__iexact=email).exists():
+            raise ValidationError(
+                "An account with this email address already exists.", code="email_taken"
+            )
+        return email
+
+
+class ThrottledLoginMixin:
+    """Refuses log-in while the username or the client IP is blocked.
+
+    While blocked, the password is not even checked, so guessing learns nothing.
+    """
+
+    request: Any
+    cleaned_data: dict[str, Any]
+
+    def clean(self) -> dict[str, Any]:
+        username = self.cleaned_data.get("username") or ""
+        ip = self.request.META.get("REMOTE_ADDR", "") if self.request else ""
+        self.refuse_if_blocked(username, ip)
+        try:
+            cleaned: dict[str, Any] = super().clean()  # type: ignore[misc]
+        except ValidationError as error:
+            if error.code == "invalid_login":
+                throttling.record_failure(username, ip)
+                self.refuse_if_blocked(username, ip)
+            raise
+        throttling.record_success(username)
+        return cleaned
+
+    def refuse_if_blocked(self, username: str, ip: str) -> None:
+        seconds = throttling.seconds_blocked(username, ip)
+        if seconds:
+            raise ValidationError(throttling.blocked_message(seconds), code="throttled")
+
+
+class LoginForm(ThrottledLoginMixin, AuthenticationForm):
+    pass
+
+
+class AdminLoginForm(ThrottledLoginMixin, AdminAuthenticationForm):
+    pass
+
+
+class ProfileForm(forms.ModelForm):
+    class Meta:
+        model = User
+        fields = ("display_name",)

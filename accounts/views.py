@@ -1,0 +1,69 @@
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
+from django.contrib.auth.decorators import login_required
+from django.contrib.messages.views import SuccessMessageMixin
+from django.db.models import Count, F, QuerySet
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse_lazy
+from django.views.decorators.http import require_http_methods
+
+from accounts.forms import LoginForm, ProfileForm, SignUpForm
+from tables.models import Table
+
+OPEN_TABLES_SHOWN = 20
+
+
+def lobby(request: HttpRequest) -> HttpResponse:
+    return render(request, "lobby.html", {"open_tables": tables_with_free_seats()})
+
+
+def tables_with_free_seats() -> QuerySet[Table]:
+    """Friends' tables anyone may join: fewer players than seats, newest first."""
+    return (
+        Table.objects.filter(kind=Table.Kind.FRIENDS)
+        .annotate(players=Count("seats"))
+        .filter(players__lt=F("seat_count"))
+        .order_by("-created_at")[:OPEN_TABLES_SHOWN]
+    )
+
+
+@require_http_methods(["GET", "POST"])
+def signup(request: HttpRequest) -> HttpResponse:
+    if request.user.is_authenticated:
+        return redirect("lobby")
+    form = SignUpForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = form.save()
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        messages.success(request, f"Welcome to Felt, {user.username}.")
+        return redirect("lobby")
+    return render(request, "accounts/signup.html", {"form": form})
+
+
+class LoginView(auth_views.LoginView):
+    form_class = LoginForm
+    template_name = "accounts/login.html"
+    redirect_authenticated_user = True
+
+
+class LogoutView(auth_views.LogoutView):
+    pass
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def profile(request: HttpRequest) -> HttpResponse:
+    form = ProfileForm(request.POST or None, instance=request.user)
+    if request.method == "POST" and form.is_valid():
+        form.save()
+        messages.success(request, "Your profile was saved.")
+        return redirect("accounts:profile")
+    return render(request, "accounts/profile.html", {"form": form})
+
+
+class PasswordChangeView(SuccessMessageMixin, auth_views.PasswordChangeView):
+    template_name = "accounts/password_change.html"
+    success_url = reverse_lazy("accounts:profile")
+    success_message = "Your password was changed."

@@ -1,0 +1,345 @@
+"""Felt's only settings module, driven by environment variables.
+
+Every variable is documented in README.md ("Configuration"). The helpers
+below fail loudly: a malformed value stops start-up with a message naming
+the variable, instead of quietly running with a default.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs, unquote, urlsplit
+
+from celery.schedules import crontab
+from django.core.exceptions import ImproperlyConfigured
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+TRUE_WORDS = {"1", "true", "yes", "on"}
+FALSE_WORDS = {"0", "false", "no", "off", ""}
+
+
+def env_str(name: str, default: str | None = None) -> str:
+    value = os.environ.get(name, default)
+    if value is None:
+        raise ImproperlyConfigured(f"The environment variable {name} is required.")
+    return value
+
+
+def env_bool(name: str, default: bool) -> bool:
+    raw = os.environ.get(name)
+    if raw is None:
+        return default
+    word = raw.strip().lower()
+    if word in TRUE_WORDS:
+        return True
+    if word in FALSE_WORDS:
+        return False
+    raise ImproperlyConfigured(f"{name}={raw!r} is not a boolean (use 1/0, true/false).")
+
+
+def env_int(name: str, default: int) -> int:
+    raw = os.environ.get(name)
+    if raw is None:
+        return default
+    try:
+        return int(raw)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name}={raw!r} is not an integer.") from None
+
+
+def env_list(name: str, default: str) -> list[str]:
+    """A comma-separated list; blanks are dropped."""
+    return [item.strip() for item in env_str(name, default).split(",") if item.strip()]
+
+
+def database_from_url(url: str) -> dict[str, Any]:
+    """A Django DATABASES entry from postgres://user:password@host:port/name."""
+    parts = urlsplit(url)
+    if parts.scheme not in {"postgres", "postgresql"}:
+        raise ImproperlyConfigured(
+            f"DATABASE_URL must start with postgres:// (got {parts.scheme or 'no'} scheme)."
+        )
+    name = unquote(parts.path.lstrip("/"))
+    if not name:
+        raise ImproperlyConfigured("DATABASE_URL must name a database: postgres://host/felt.")
+    options = {key: values[-1] for key, values in parse_qs(parts.query).items()}
+    return {
+        "ENGINE": "django.db.backends.postgresql",
+        "NAME": name,
+        "USER": unquote(parts.username or ""),
+        "PASSWORD": unquote(parts.password or ""),
+        "HOST": parts.hostname or "",
+        "PORT": str(parts.port or ""),
+        "CONN_MAX_AGE": env_int("DATABASE_CONN_MAX_AGE", 60),
+        "CONN_HEALTH_CHECKS": True,
+        "OPTIONS": options,
+    }
+
+
+def embedded_database(home: Path) -> dict[str, Any]:
+    """SQLite tuned for a small server: WAL, writers queue instead of failing."""
+    home.mkdir(parents=True, exist_ok=True)
+    return {
+        "ENGINE": "django.db.backends.sqlite3",
+        "NAME": home / "felt.sqlite3",
+        "OPTIONS": {
+            "transaction_mode": "IMMEDIATE",
+            "timeout": 20,
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+        },
+        # A file, not memory, so a Celery worker thread in the tests shares it.
+        "TEST": {"NAME": str(home / "test-felt.sqlite3")},
+    }
+
+
+@dataclass(frozen=True)
+class RedisServer:
+    """Where Redis is; each use of it gets its own database number.
+
+    Database `base` holds the channel layer and the online list, `base + 1`
+    the Celery broker, `base + 2` Celery results, `base + 3` the cache.
+    """
+
+    url: str
+    socket_path: str | None
+    base_db: int
+
+    LAST_DB = 15  # a stock Redis server has databases 0..15
+    USES = 4
+
+    @classmethod
+    def from_url(cls, url: str) -> RedisServer:
+        parts = urlsplit(url)
+        if parts.scheme == "unix":
+            db_words = parse_qs(parts.query).get("db", ["0"])
+            return cls(url, parts.path, cls.parse_db(db_words[-1]))
+        if parts.scheme in {"redis", "rediss"}:
+            return cls(url, None, cls.parse_db(parts.path.lstrip("/") or "0"))
+        raise ImproperlyConfigured(
+            f"REDIS_URL must start with redis://, rediss:// or unix:// (got {url!r})."
+        )
+
+    @classmethod
+    def parse_db(cls, word: str) -> int:
+        if not word.isdigit() or int(word) + cls.USES - 1 > cls.LAST_DB:
+            raise ImproperlyConfigured(
+                f"The database number in REDIS_URL must be 0..{cls.LAST_DB - cls.USES + 1} "
+                f"(Felt uses it and the {cls.USES - 1} after it); got {word!r}."
+            )
+        return int(word)
+
+    def client_url(self, offset: int) -> str:
+        """A URL for redis-py (channels-redis, the cache, the online list)."""
+        db = self.base_db + offset
+        if self.socket_path is not None:
+            return f"unix://{self.socket_path}?db={db}"
+        parts = urlsplit(self.url)
+        return parts._replace(path=f"/{db}").geturl()
+
+    def celery_url(self, offset: int) -> str:
+        """A URL for kombu and Celery's result backend, which spell sockets differently."""
+        if self.socket_path is not None:
+            return f"redis+socket://{self.socket_path}?virtual_host={self.base_db + offset}"
+        return self.client_url(offset)
+
+
+# --- Core -------------------------------------------------------------------
+
+DEBUG = env_bool("DEBUG", False)
+SECRET_KEY = env_str("SECRET_KEY", "insecure-development-key" if DEBUG else None)
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1" if DEBUG else "")
+CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "")
+FELT_HOME = Path(env_str("FELT_HOME", str(BASE_DIR / "var"))).resolve()
+
+INSTALLED_APPS = [
+    "daphne",
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "channels",
+    "rest_framework",
+    "rest_framework.authtoken",
+    "accounts",
+    "tables",
+    "tournaments",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "config.urls"
+ASGI_APPLICATION = "config.asgi.application"
+WSGI_APPLICATION = None
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+# --- Data -------------------------------------------------------------------
+
+DATABASE_URL = os.environ.get("DATABASE_URL", "")
+DATABASES = {
+    "default": database_from_url(DATABASE_URL) if DATABASE_URL else embedded_database(FELT_HOME)
+}
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+REDIS = RedisServer.from_url(env_str("REDIS_URL", f"unix://{FELT_HOME / 'redis.sock'}"))
+REDIS_REALTIME_URL = REDIS.client_url(0)  # channel layer and the online list
+
+CHANNEL_LAYERS = {
+    "default": {
+        "BACKEND": "channels_redis.core.RedisChannelLayer",
+        # Consumers wait on Redis in blocking reads of up to 5 s (channels-redis'
+        # brpop_timeout); redis-py's default 5 s socket timeout would cut them
+        # off, so every idle websocket would fail after 5 s.
+        "CONFIG": {"hosts": [{"address": REDIS_REALTIME_URL, "socket_timeout": 30}]},
+    },
+}
+
+CACHES = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": REDIS.client_url(3),
+        "KEY_PREFIX": "felt",
+    },
+}
+
+# --- Celery -----------------------------------------------------------------
+
+CELERY_BROKER_URL = REDIS.celery_url(1)
+CELERY_RESULT_BACKEND = REDIS.celery_url(2)
+CELERY_RESULT_EXPIRES = 3600
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_TASK_ACKS_LATE = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_TASK_SERIALIZER = "json"
+CELERY_RESULT_SERIALIZER = "json"
+CELERY_ACCEPT_CONTENT = ["json"]
+CELERY_TIMEZONE = "UTC"
+CELERY_BEAT_SCHEDULE = {
+    "refresh-online-count": {
+        "task": "accounts.tasks.refresh_online_count",
+        "schedule": 30.0,
+    },
+    "clear-expired-sessions": {
+        "task": "accounts.tasks.clear_expired_sessions",
+        "schedule": crontab(hour="4", minute="17"),
+    },
+    # Applies table clocks, bot moves and next hands whose wake task was lost.
+    "sweep-tables": {
+        "task": "tables.tasks.sweep",
+        "schedule": 2.0,
+        "options": {"expires": 2.0},
+    },
+}
+
+# Live tables: the pause between hands and the bots' thinking time (min, max), seconds.
+TABLES_NEXT_HAND_SECONDS = 3.0
+TABLES_BOT_DELAY_SECONDS = (0.8, 2.0)
+TABLES_TIME_BANK_SECONDS = 30.0  # a new seat's time bank
+
+# --- Accounts and security --------------------------------------------------
+
+AUTH_USER_MODEL = "accounts.User"
+LOGIN_URL = "accounts:login"
+LOGIN_REDIRECT_URL = "lobby"
+LOGOUT_REDIRECT_URL = "lobby"
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+
+# Log-in throttling (accounts/throttling.py).
+LOGIN_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 5)
+LOGIN_FAILURE_WINDOW = 60  # seconds in which the failures are counted
+LOGIN_BLOCK_SECONDS = env_int("LOGIN_BLOCK_SECONDS", 300)
+
+# Behind a TLS-terminating proxy set HTTPS=1: cookies become secure-only,
+# HTTP redirects to HTTPS and browsers are told to stay on HTTPS.
+HTTPS = env_bool("HTTPS", False)
+SESSION_COOKIE_SECURE = HTTPS
+CSRF_COOKIE_SECURE = HTTPS
+SECURE_SSL_REDIRECT = HTTPS
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if HTTPS else None
+SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0 if not HTTPS else 3600)
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+SESSION_COOKIE_HTTPONLY = True
+SESSION_COOKIE_SAMESITE = "Lax"
+SESSION_COOKIE_AGE = 14 * 24 * 3600
+CSRF_COOKIE_SAMESITE = "Lax"
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+
+# --- Static files (served by WhiteNoise inside the ASGI app) ---------------
+
+STATIC_URL = "/static/"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+STATIC_ROOT = BASE_DIR / "staticfiles"
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
+}
+
+# --- REST API -----------------------------------------------------------------
+
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "rest_framework.authentication.SessionAuthentication",
+        "rest_framework.authentication.TokenAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    "DEFAULT_THROTTLE_CLASSES": [
+        "rest_framework.throttling.AnonRateThrottle",
+        "rest_framework.throttling.UserRateThrottle",
+    ],
+    "DEFAULT_THROTTLE_RATES": {
+        "anon": env_str("API_ANON_RATE", "60/min"),
+        "user": env_str("API_USER_RATE", "600/min"),
+    },
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"]
+    + (["rest_framework.renderers.BrowsableAPIRenderer"] if DEBUG else []),
+}
+
+# --- Locale and logging ----------------------------------------------------
+
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
+}

@@ -1,0 +1,185 @@
+"""Start Felt on one machine: `make run` calls this.
+
+Starts the embedded Redis (unless REDIS_URL is set), migrates the database,
+collects static files, then runs Daphne (HTTP and websockets), a Celery
+worker and Celery beat as children. Ctrl-C or SIGTERM, or any child dying,
+stops all of them and then Redis; nothing is left running.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from types import FrameType
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from config.embedded import EmbeddedRedis, die_with_parent  # noqa: E402
+
+STOP_TIMEOUT = 15.0  # seconds children get to exit after SIGTERM
+READY_TIMEOUT = 60.0
+
+
+class Shutdown(Exception):
+    """Raised by the signal handler to leave the supervision loop."""
+
+
+def on_signal(signum: int, frame: FrameType | None) -> None:
+    raise Shutdown(signal.Signals(signum).name)
+
+
+def felt_home() -> Path:
+    home = Path(os.environ.get("FELT_HOME", ROOT / "var")).resolve()
+    home.mkdir(parents=True, exist_ok=True)
+    return home
+
+
+def secret_key(home: Path) -> str:
+    """The key made on the first run and kept in FELT_HOME/secret_key (mode 600)."""
+    path = home / "secret_key"
+    if not path.exists():
+        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(descriptor, "w") as handle:
+            handle.write(secrets.token_urlsafe(50))
+    return path.read_text().strip()
+
+
+def child_environment(home: Path) -> dict[str, str]:
+    env = dict(os.environ, FELT_HOME=str(home), PYTHONUNBUFFERED="1")
+    env.setdefault("ALLOWED_HOSTS", "localhost,127.0.0.1")
+    if env.get("DEBUG", "").lower() not in {"1", "true", "yes", "on"}:
+        env.setdefault("SECRET_KEY", secret_key(home))
+    return env
+
+
+def check_port_free(bind: str, port: int) -> None:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((bind, port))
+        except OSError as error:
+            sys.exit(f"Cannot listen on {bind}:{port} ({error.strerror}); set PORT to a free port.")
+
+
+def wait_until_listening(bind: str, port: int, daphne: subprocess.Popen[bytes]) -> None:
+    host = "127.0.0.1" if bind in {"0.0.0.0", ""} else bind
+    deadline = time.monotonic() + READY_TIMEOUT
+    while time.monotonic() < deadline and daphne.poll() is None:
+        try:
+            with socket.create_connection((host, port), timeout=1):
+                return
+        except OSError:
+            time.sleep(0.1)
+    raise RuntimeError("Daphne did not start listening; see the log above.")
+
+
+class Supervisor:
+    """Runs the children, each in its own process group, and stops them all."""
+
+    def __init__(self, env: dict[str, str]) -> None:
+        self.env = env
+        self.children: dict[str, subprocess.Popen[bytes]] = {}
+
+    def run_once(self, *args: str) -> None:
+        subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=self.env, check=True)
+
+    def start(self, name: str, *args: str) -> subprocess.Popen[bytes]:
+        child = subprocess.Popen(  # noqa: S603 - our own interpreter and arguments
+            [sys.executable, "-m", *args],
+            cwd=ROOT,
+            env=self.env,
+            stdin=subprocess.DEVNULL,
+            start_new_session=True,  # Ctrl-C reaches only us; we stop the children in order
+            preexec_fn=die_with_parent,  # noqa: PLW1509 - the launcher has no threads
+        )
+        self.children[name] = child
+        return child
+
+    def first_dead_child(self) -> str | None:
+        for name, child in self.children.items():
+            if child.poll() is not None:
+                return f"{name} exited with code {child.returncode}"
+        return None
+
+    def stop_all(self) -> None:
+        for child in self.children.values():
+            if child.poll() is None:
+                child.send_signal(signal.SIGTERM)
+        deadline = time.monotonic() + STOP_TIMEOUT
+        for child in self.children.values():
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                child.wait(max(0.0, deadline - time.monotonic()))
+        for child in self.children.values():
+            # The whole group: this also reaches Celery's pool processes.
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(child.pid, signal.SIGKILL)
+            child.wait()
+
+
+def serve(supervisor: Supervisor, bind: str, port: int, home: Path) -> None:
+    supervisor.run_once("migrate", "--noinput")
+    supervisor.run_once("collectstatic", "--noinput", "--verbosity", "0")
+    # Trusting X-Forwarded-For is right only behind a proxy that sets it;
+    # otherwise any client could fake its address past log-in throttling.
+    proxy = ["--proxy-headers"] if os.environ.get("PROXY_HEADERS") == "1" else []
+    daphne = supervisor.start(
+        "daphne", "daphne", "-b", bind, "-p", str(port), *proxy, "config.asgi:application"
+    )
+    supervisor.start(
+        "celery worker", "celery", "-A", "config", "worker",
+        "--concurrency", "2", "--loglevel", "INFO", "--hostname", "felt@%h",
+    )  # fmt: skip
+    supervisor.start(
+        "celery beat", "celery", "-A", "config", "beat", "--loglevel", "INFO",
+        "--schedule", str(home / "celerybeat-schedule"),
+    )  # fmt: skip
+    wait_until_listening(bind, port, daphne)
+    shown_host = "127.0.0.1" if bind in {"0.0.0.0", ""} else bind
+    print(f"\nFelt is running at http://{shown_host}:{port}/  (Ctrl-C stops it)\n", flush=True)
+    while (reason := supervisor.first_dead_child()) is None:
+        time.sleep(0.5)
+    raise RuntimeError(reason)
+
+
+def main() -> int:
+    signal.signal(signal.SIGINT, on_signal)
+    signal.signal(signal.SIGTERM, on_signal)
+    bind = os.environ.get("BIND", "127.0.0.1")
+    port = int(os.environ.get("PORT", "8000"))
+    home = felt_home()
+    check_port_free(bind, port)
+    env = child_environment(home)
+    redis: EmbeddedRedis | None = None
+    supervisor = Supervisor(env)
+    status = 0
+    try:
+        if "REDIS_URL" not in env:
+            redis = EmbeddedRedis(home)
+            redis.start()
+            env["REDIS_URL"] = redis.url
+        serve(supervisor, bind, port, home)
+    except Shutdown as stop:
+        print(f"\nStopping Felt ({stop}).", flush=True)
+    except (RuntimeError, ValueError, subprocess.CalledProcessError) as error:
+        print(f"\nFelt stopped: {error}", file=sys.stderr, flush=True)
+        status = 1
+    finally:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        supervisor.stop_all()
+        if redis is not None:
+            redis.stop()
+    print("Felt has stopped.", flush=True)
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

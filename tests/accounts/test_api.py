@@ -1,0 +1,39 @@
+import pytest
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+ME = "/api/me/"
+
+
+@pytest.mark.django_db
+def test_the_api_refuses_anonymous_callers():
+    assert APIClient().get(ME).status_code in {401, 403}
+
+
+@pytest.mark.django_db
+def test_the_api_returns_the_callers_profile_by_token(make_user):
+    user = make_user(display_name="Ali")
+    token = Token.objects.create(user=user)
+    api = APIClient()
+    api.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+
+    body = api.get(ME).json()
+
+    assert body["username"] == "alice"
+    assert body["display_name"] == "Ali"
+    assert body["id"] == user.pk
+    assert "email" not in body
+    assert "password" not in body
+
+
+@pytest.mark.django_db
+def test_the_api_changes_only_the_display_name(make_user):
+    user = make_user()
+    api = APIClient()
+    api.force_authenticate(user)
+
+    response = api.patch(ME, {"display_name": "Ace", "username": "mallory"}, format="json")
+
+    assert response.status_code == 200
+    user.refresh_from_db()
+    assert (user.username, user.display_name) == ("alice", "Ace")

@@ -1,0 +1,125 @@
+"""The lobby websocket through the full ASGI stack and the real Redis channel layer."""
+
+import asyncio
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.db import connections
+from django.test import AsyncClient
+
+from config.asgi import application
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+SAME_ORIGIN = (b"origin", b"http://localhost")
+
+
+async def session_cookie(user) -> bytes:
+    client = AsyncClient()
+    await client.aforce_login(user)
+    return f"sessionid={client.cookies['sessionid'].value}".encode()
+
+
+async def open_lobby(user=None, origin=SAME_ORIGIN) -> tuple[WebsocketCommunicator, bool]:
+    headers = [(b"host", b"localhost")]
+    if origin:
+        headers.append(origin)
+    if user is not None:
+        headers.append((b"cookie", await session_cookie(user)))
+    socket = WebsocketCommunicator(application, "/ws/lobby/", headers=headers)
+    connected, _ = await socket.connect(timeout=10)
+    return socket, connected
+
+
+async def next_count(socket: WebsocketCommunicator) -> int:
+    message = await socket.receive_json_from(timeout=10)
+    assert message["type"] == "online"
+    return message["count"]
+
+
+@pytest.fixture(autouse=True)
+async def close_database_connections():
+    yield
+    # Sessions are read in asgiref's worker thread, whose PostgreSQL
+    # connection would otherwise outlive the test database.
+    await sync_to_async(connections.close_all)()
+
+
+@pytest.fixture
+def alice(make_user):
+    return make_user("alice")
+
+
+@pytest.fixture
+def bob(make_user):
+    return make_user("bob")
+
+
+async def test_a_member_is_told_they_are_online(alice):
+    socket, connected = await open_lobby(alice)
+    assert connected
+    assert await next_count(socket) == 1
+    await socket.disconnect(timeout=10)
+
+
+async def test_the_count_follows_others_coming_and_going(alice, bob):
+    alice_socket, _ = await open_lobby(alice)
+    assert await next_count(alice_socket) == 1
+
+    bob_socket, _ = await open_lobby(bob)
+    assert await next_count(bob_socket) == 2
+    assert await next_count(alice_socket) == 2
+
+    await bob_socket.disconnect(timeout=10)
+    assert await next_count(alice_socket) == 1
+    await alice_socket.disconnect(timeout=10)
+
+
+async def test_an_idle_socket_still_hears_about_newcomers(alice, bob):
+    alice_socket, _ = await open_lobby(alice)
+    assert await next_count(alice_socket) == 1
+    await asyncio.sleep(6)  # longer than redis-py's default 5 s read timeout
+
+    bob_socket, _ = await open_lobby(bob)
+
+    assert await next_count(alice_socket) == 2
+    await bob_socket.disconnect(timeout=10)
+    await alice_socket.disconnect(timeout=10)
+
+
+async def test_a_member_with_two_tabs_counts_once(alice):
+    first, _ = await open_lobby(alice)
+    assert await next_count(first) == 1
+    second, _ = await open_lobby(alice)
+    assert await next_count(second) == 1
+    assert await next_count(first) == 1
+    await second.disconnect(timeout=10)
+    assert await next_count(first) == 1, "one tab is still open"
+    await first.disconnect(timeout=10)
+
+
+async def test_anonymous_connections_are_refused():
+    socket, connected = await open_lobby(None)
+    assert not connected
+    await socket.disconnect(timeout=10)
+
+
+async def test_connections_from_a_foreign_origin_are_refused(alice):
+    socket, connected = await open_lobby(alice, origin=(b"origin", b"http://evil.example"))
+    assert not connected
+    await socket.disconnect(timeout=10)
+
+
+async def test_connections_without_an_origin_are_refused(alice):
+    socket, connected = await open_lobby(alice, origin=None)
+    assert not connected
+    await socket.disconnect(timeout=10)
+
+
+async def test_the_lobby_socket_is_read_only(alice):
+    socket, _ = await open_lobby(alice)
+    await next_count(socket)
+    await socket.send_json_to({"type": "chat", "text": "hi"})
+    assert await socket.receive_json_from(timeout=10) == {"type": "error", "code": "read_only"}
+    await socket.disconnect(timeout=10)

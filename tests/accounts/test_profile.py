@@ -1,0 +1,76 @@
+import pytest
+from django.urls import reverse
+
+from tests.conftest import PASSWORD
+
+PROFILE = reverse("accounts:profile")
+PASSWORD_CHANGE = reverse("accounts:password_change")
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("url", [PROFILE, PASSWORD_CHANGE])
+def test_account_pages_send_anonymous_visitors_to_log_in(client, url):
+    response = client.get(url)
+    assert response.status_code == 302
+    assert response.url == f"{reverse('accounts:login')}?next={url}"
+
+
+@pytest.mark.django_db
+def test_the_profile_shows_the_username_and_date_joined(client, make_user):
+    user = make_user()
+    client.force_login(user)
+    page = client.get(PROFILE).content.decode()
+    assert "alice" in page
+    assert user.date_joined.strftime("%-d %B %Y") in page
+
+
+@pytest.mark.django_db
+def test_a_member_sets_a_display_name_that_the_lobby_greets(client, make_user):
+    user = make_user()
+    client.force_login(user)
+    response = client.post(PROFILE, {"display_name": "Alice the Rock"}, follow=True)
+
+    assert b"Your profile was saved." in response.content
+    user.refresh_from_db()
+    assert user.display_name == "Alice the Rock"
+    assert b"Welcome back, Alice the Rock." in client.get(reverse("lobby")).content
+
+
+@pytest.mark.django_db
+def test_a_display_name_longer_than_40_characters_is_refused(client, make_user):
+    user = make_user()
+    client.force_login(user)
+    response = client.post(PROFILE, {"display_name": "x" * 41})
+    assert "display_name" in response.context["form"].errors
+    user.refresh_from_db()
+    assert user.display_name == ""
+
+
+@pytest.mark.django_db
+def test_a_member_changes_the_password_and_stays_logged_in(client, make_user):
+    user = make_user()
+    client.force_login(user)
+    new_password = "a-brand-new-long-passphrase"
+    response = client.post(
+        PASSWORD_CHANGE,
+        {"old_password": PASSWORD, "new_password1": new_password, "new_password2": new_password},
+        follow=True,
+    )
+    assert b"Your password was changed." in response.content
+    assert response.context["user"].is_authenticated
+    user.refresh_from_db()
+    assert user.check_password(new_password)
+
+
+@pytest.mark.django_db
+def test_a_password_change_needs_the_old_password(client, make_user):
+    user = make_user()
+    client.force_login(user)
+    new_password = "a-brand-new-long-passphrase"
+    response = client.post(
+        PASSWORD_CHANGE,
+        {"old_password": "wrong", "new_password1": new_password, "new_password2": new_password},
+    )
+    assert "old_password" in response.context["form"].errors
+    user.refresh_from_db()
+    assert user.check_password(PASSWORD)

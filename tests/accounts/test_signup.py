@@ -1,0 +1,110 @@
+import pytest
+from django.urls import reverse
+
+from accounts.models import User
+from tests.conftest import PASSWORD
+
+SIGNUP = reverse("accounts:signup")
+
+
+def signup_data(**overrides: str) -> dict[str, str]:
+    data = {
+        "username": "bob",
+        "email": "bob@example.com",
+        "password1": PASSWORD,
+        "password2": PASSWORD,
+    }
+    data.update(overrides)
+    return data
+
+
+@pytest.mark.django_db
+def test_the_signup_page_shows_the_form(client):
+    response = client.get(SIGNUP)
+    assert response.status_code == 200
+    assert b'name="username"' in response.content
+    assert b'name="email"' in response.content
+    assert b"csrfmiddlewaretoken" in response.content
+
+
+@pytest.mark.django_db
+def test_signing_up_creates_the_account_and_logs_the_user_in(client):
+    response = client.post(SIGNUP, signup_data())
+
+    assert response.status_code == 302
+    assert response.url == reverse("lobby")
+    user = User.objects.get(username="bob")
+    assert user.email == "bob@example.com"
+    assert user.check_password(PASSWORD)
+    lobby = client.get(reverse("lobby"))
+    assert lobby.context["user"] == user
+    assert b"Welcome to Felt, bob." in lobby.content
+
+
+@pytest.mark.django_db
+def test_a_signed_in_user_is_sent_from_signup_to_the_lobby(client, make_user):
+    client.force_login(make_user())
+    assert client.get(SIGNUP).url == reverse("lobby")
+
+
+def errors_for(client, **overrides: str) -> dict[str, list[str]]:
+    response = client.post(SIGNUP, signup_data(**overrides))
+    assert response.status_code == 200, "an invalid form is shown again"
+    return response.context["form"].errors
+
+
+@pytest.mark.django_db
+def test_it_refuses_a_username_that_is_taken_in_any_case(client, make_user):
+    make_user("Bob", email="first@example.com")
+    assert "username" in errors_for(client)
+    assert User.objects.count() == 1
+
+
+@pytest.mark.django_db
+def test_it_refuses_a_username_with_forbidden_characters(client):
+    assert "username" in errors_for(client, username="bob smith!")
+
+
+@pytest.mark.django_db
+def test_it_requires_a_username(client):
+    assert "username" in errors_for(client, username="")
+
+
+@pytest.mark.django_db
+def test_it_requires_an_email_address(client):
+    assert errors_for(client, email="")["email"] == ["This field is required."]
+
+
+@pytest.mark.django_db
+def test_it_refuses_a_malformed_email_address(client):
+    assert errors_for(client, email="not-an-address")["email"] == ["Enter a valid email address."]
+
+
+@pytest.mark.django_db
+def test_it_refuses_an_email_address_already_used_in_any_case(client, make_user):
+    make_user("carol", email="bob@example.com")
+    errors = errors_for(client, email="BOB@Example.com")
+    assert errors["email"] == ["An account with this email address already exists."]
+
+
+@pytest.mark.django_db
+def test_it_refuses_passwords_that_do_not_match(client):
+    errors = errors_for(client, password2="something-else-entirely")
+    assert "password2" in errors
+    assert not User.objects.exists()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("password", "complaint"),
+    [
+        ("k3#Lp9", "too short"),
+        ("password123", "too common"),
+        ("8820943177201", "entirely numeric"),
+        ("bob@example.com", "too similar"),
+    ],
+)
+def test_it_refuses_weak_passwords(client, password, complaint):
+    errors = errors_for(client, password1=password, password2=password)
+    assert complaint in " ".join(errors["password2"])
+    assert not User.objects.exists()

@@ -1,0 +1,127 @@
+"""`make run`'s launcher: serves Felt, then stops every process it started."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import stat
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import psutil
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+READY_LINE = "Felt is running at"
+ENVIRONMENT_OF_THE_TESTS = {
+    "DATABASE_URL", "REDIS_URL", "SECRET_KEY", "ALLOWED_HOSTS", "DJANGO_SETTINGS_MODULE",
+}  # fmt: skip
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class RunningFelt:
+    def __init__(self, home: Path) -> None:
+        self.home = home
+        self.port = free_port()
+        self.log = home / "run.log"
+        env = {
+            name: value
+            for name, value in os.environ.items()
+            if name not in ENVIRONMENT_OF_THE_TESTS
+        }  # the embedded defaults, whatever mode the test run is in
+        env.update(FELT_HOME=str(home), PORT=str(self.port))
+        with self.log.open("w") as log:
+            self.process = subprocess.Popen(
+                [sys.executable, "scripts/run.py"], cwd=ROOT, env=env, stdout=log, stderr=log
+            )
+
+    def wait_until_ready(self, timeout: float = 120) -> None:
+        deadline = time.monotonic() + timeout
+        while READY_LINE not in self.log.read_text():
+            assert self.process.poll() is None, self.log.read_text()
+            assert time.monotonic() < deadline, self.log.read_text()
+            time.sleep(0.2)
+
+    def get(self, path: str) -> tuple[int, str]:
+        url = f"http://127.0.0.1:{self.port}{path}"
+        with urllib.request.urlopen(url, timeout=10) as response:
+            return response.status, response.read().decode()
+
+    def descendants(self) -> list[psutil.Process]:
+        return psutil.Process(self.process.pid).children(recursive=True)
+
+    def stop_with(self, signum: int) -> int:
+        self.process.send_signal(signum)
+        return self.process.wait(timeout=60)
+
+
+def still_running(processes: list[psutil.Process]) -> list[str]:
+    alive = []
+    for process in processes:
+        try:
+            if process.is_running() and process.status() != psutil.STATUS_ZOMBIE:
+                alive.append(" ".join(process.cmdline()))
+        except psutil.NoSuchProcess:
+            pass
+    return alive
+
+
+@pytest.fixture
+def felt(tmp_path_factory):
+    running = RunningFelt(tmp_path_factory.mktemp("run"))
+    yield running
+    if running.process.poll() is None:
+        running.stop_with(signal.SIGKILL)
+
+
+def test_it_serves_the_site_and_ctrl_c_stops_every_process(felt):
+    felt.wait_until_ready()
+    status, page = felt.get("/accounts/signup/")
+    assert status == 200 and "Create account" in page
+    assert felt.get("/healthz")[0] == 200
+    status, css = felt.get("/static/css/felt.css")
+    assert status == 200 and "--felt" in css, "static files come from the ASGI app"
+    children = felt.descendants()
+    names = " ".join(" ".join(child.cmdline()) for child in children)
+    for expected in ["redis-server", "daphne", "worker", "beat"]:
+        assert expected in names
+
+    assert felt.stop_with(signal.SIGINT) == 0
+
+    assert still_running(children) == []
+    assert "Felt has stopped." in felt.log.read_text()
+    key_file = felt.home / "secret_key"
+    assert stat.S_IMODE(key_file.stat().st_mode) == 0o600
+
+
+def test_when_a_child_dies_everything_else_stops(felt):
+    felt.wait_until_ready()
+    children = felt.descendants()
+    daphne = next(child for child in children if "daphne" in " ".join(child.cmdline()))
+
+    daphne.kill()
+
+    assert felt.process.wait(timeout=60) == 1
+    assert "daphne exited" in felt.log.read_text()
+    assert still_running(children) == []
+
+
+def test_if_the_launcher_itself_is_killed_its_children_follow(felt):
+    felt.wait_until_ready()
+    children = felt.descendants()
+
+    felt.stop_with(signal.SIGKILL)
+
+    deadline = time.monotonic() + 30
+    while still_running(children) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert still_running(children) == []

@@ -1,0 +1,111 @@
+"""config/settings.py reads the environment and fails loudly on bad values."""
+
+import runpy
+from pathlib import Path
+
+import pytest
+from django.core.exceptions import ImproperlyConfigured
+
+SETTINGS_FILE = Path(__file__).resolve().parents[2] / "config" / "settings.py"
+ALL_VARIABLES = [
+    "DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "CSRF_TRUSTED_ORIGINS", "DATABASE_URL",
+    "REDIS_URL", "HTTPS", "LOGIN_FAILURE_LIMIT",
+]  # fmt: skip
+
+
+@pytest.fixture
+def load_settings(monkeypatch, tmp_path):
+    """Evaluates the settings module afresh with exactly the given variables."""
+
+    def load(**variables: str) -> dict:
+        for name in ALL_VARIABLES:
+            monkeypatch.delenv(name, raising=False)
+        monkeypatch.setenv("FELT_HOME", str(tmp_path))
+        for name, value in variables.items():
+            monkeypatch.setenv(name, value)
+        return runpy.run_path(str(SETTINGS_FILE))
+
+    return load
+
+
+def test_a_secret_key_is_required_unless_debugging(load_settings):
+    with pytest.raises(ImproperlyConfigured, match="SECRET_KEY is required"):
+        load_settings()
+    assert load_settings(DEBUG="1")["SECRET_KEY"]
+
+
+def test_a_boolean_that_is_not_one_fails_loudly(load_settings):
+    with pytest.raises(ImproperlyConfigured, match="DEBUG='maybe' is not a boolean"):
+        load_settings(DEBUG="maybe")
+
+
+def test_an_integer_that_is_not_one_fails_loudly(load_settings):
+    with pytest.raises(ImproperlyConfigured, match="LOGIN_FAILURE_LIMIT='five'"):
+        load_settings(SECRET_KEY="k", LOGIN_FAILURE_LIMIT="five")
+
+
+def test_host_lists_are_comma_separated(load_settings):
+    loaded = load_settings(
+        SECRET_KEY="k",
+        ALLOWED_HOSTS="felt.example, localhost,",
+        CSRF_TRUSTED_ORIGINS="https://felt.example",
+    )
+    assert loaded["ALLOWED_HOSTS"] == ["felt.example", "localhost"]
+    assert loaded["CSRF_TRUSTED_ORIGINS"] == ["https://felt.example"]
+    assert load_settings(SECRET_KEY="k")["ALLOWED_HOSTS"] == []
+
+
+def test_the_embedded_defaults_use_sqlite_and_redis_in_felt_home(load_settings, tmp_path):
+    loaded = load_settings(SECRET_KEY="k")
+    database = loaded["DATABASES"]["default"]
+    assert database["NAME"] == tmp_path / "felt.sqlite3"
+    assert database["OPTIONS"]["transaction_mode"] == "IMMEDIATE"
+    assert "journal_mode=WAL" in database["OPTIONS"]["init_command"]
+    socket = tmp_path / "redis.sock"
+    assert loaded["REDIS_REALTIME_URL"] == f"unix://{socket}?db=0"
+    assert loaded["CELERY_BROKER_URL"] == f"redis+socket://{socket}?virtual_host=1"
+    assert loaded["CELERY_RESULT_BACKEND"] == f"redis+socket://{socket}?virtual_host=2"
+    assert loaded["CACHES"]["default"]["LOCATION"] == f"unix://{socket}?db=3"
+
+
+def test_database_url_selects_postgresql(load_settings):
+    loaded = load_settings(
+        SECRET_KEY="k", DATABASE_URL="postgres://felt:s%40cret@db.internal:6432/felt_prod"
+    )
+    database = loaded["DATABASES"]["default"]
+    assert database["ENGINE"] == "django.db.backends.postgresql"
+    assert (database["NAME"], database["USER"], database["PASSWORD"]) == (
+        "felt_prod",
+        "felt",
+        "s@cret",
+    )
+    assert (database["HOST"], database["PORT"]) == ("db.internal", "6432")
+
+
+@pytest.mark.parametrize("url", ["mysql://db/felt", "postgres://db.internal", "sqlite:///felt.db"])
+def test_an_unusable_database_url_fails_loudly(load_settings, url):
+    with pytest.raises(ImproperlyConfigured, match="DATABASE_URL"):
+        load_settings(SECRET_KEY="k", DATABASE_URL=url)
+
+
+def test_redis_url_gives_each_use_its_own_database(load_settings):
+    loaded = load_settings(SECRET_KEY="k", REDIS_URL="redis://:pw@cache.internal:6379/8")
+    assert loaded["REDIS_REALTIME_URL"] == "redis://:pw@cache.internal:6379/8"
+    assert loaded["CELERY_BROKER_URL"] == "redis://:pw@cache.internal:6379/9"
+    assert loaded["CELERY_RESULT_BACKEND"] == "redis://:pw@cache.internal:6379/10"
+    assert loaded["CACHES"]["default"]["LOCATION"] == "redis://:pw@cache.internal:6379/11"
+
+
+@pytest.mark.parametrize(
+    "url", ["redis://cache.internal:6379/13", "redis://cache/x", "memcached://cache"]
+)
+def test_an_unusable_redis_url_fails_loudly(load_settings, url):
+    with pytest.raises(ImproperlyConfigured, match="REDIS_URL"):
+        load_settings(SECRET_KEY="k", REDIS_URL=url)
+
+
+def test_https_makes_cookies_secure(load_settings):
+    assert load_settings(SECRET_KEY="k")["SESSION_COOKIE_SECURE"] is False
+    loaded = load_settings(SECRET_KEY="k", HTTPS="1")
+    assert loaded["SESSION_COOKIE_SECURE"] and loaded["CSRF_COOKIE_SECURE"]
+    assert loaded["SECURE_SSL_REDIRECT"]

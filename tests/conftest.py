@@ -1,0 +1,39 @@
+"""Fixtures shared by the Django-side tests (the engine tests use none of them)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+import redis
+
+PASSWORD = "correct-horse-battery-staple"
+
+
+@pytest.fixture
+def clean_redis(settings: Any) -> Iterator[None]:
+    """Empties the cache and the online list so tests do not see each other."""
+    from django.core.cache import cache
+
+    from accounts.presence import ONLINE_KEY
+
+    def wipe() -> None:
+        cache.clear()
+        with redis.Redis.from_url(settings.REDIS_REALTIME_URL) as client:
+            client.delete(ONLINE_KEY)
+
+    wipe()
+    yield
+    wipe()
+
+
+@pytest.fixture
+def make_user(db: None) -> Callable[..., Any]:
+    from accounts.models import User
+
+    def make(username: str = "alice", **fields: Any) -> User:
+        fields.setdefault("email", f"{username}@example.com")
+        return User.objects.create_user(username=username, password=PASSWORD, **fields)
+
+    return make
