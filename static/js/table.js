@@ -1,0 +1,214 @@
+// The table client: keeps a websocket to /ws/tables/<id>/ open (reconnecting
+// with growing pauses), draws every snapshot the server sends, and sends the
+// player's commands. The server is the authority: nothing is drawn from
+// guesses, only from the latest snapshot.
+
+import { Controls } from "./controls.js";
+import { logLines } from "./handlog.js";
+import { potText, renderBoard, renderSeats, seatName, winnersText } from "./render.js";
+
+const FIRST_PAUSE_MS = 500;
+const MAX_PAUSE_MS = 15000;
+const TOAST_MS = 4000;
+const LOGGED_HANDS = 3; // the log keeps the current hand and the two before it
+const FINAL_CLOSE_CODES = { 4401: "Log in again to play at this table.", 4404: "This table does not exist." };
+
+const root = document.getElementById("table");
+const find = (selector) => root.querySelector(selector);
+const parts = {
+  seats: find("[data-seats]"),
+  board: find("[data-board]"),
+  pot: find("[data-pot]"),
+  announce: find("[data-announce]"),
+  handNumber: find("[data-hand-number]"),
+  blinds: find("[data-blinds]"),
+  status: find("[data-connection-status]"),
+  log: find("[data-log]"),
+  toast: find("[data-toast]"),
+  seatControls: find("[data-seat-controls]"),
+};
+
+let socket = null;
+let pauseMs = FIRST_PAUSE_MS;
+let table = null;
+let clockOffsetMs = 0; // server clock minus this browser's clock
+let toastTimer = null;
+const handLogs = new Map(); // hand number -> lines
+const pageTitle = document.title;
+
+function send(message) {
+  if (socket && socket.readyState === WebSocket.OPEN) {
+    socket.send(JSON.stringify(message));
+  } else {
+    showToast("Not connected; your click was not sent. Reconnecting…");
+    controls.release();
+  }
+}
+
+const controls = new Controls(find("[data-controls]"), send);
+
+function socketUrl() {
+  const scheme = window.location.protocol === "https:" ? "wss:" : "ws:";
+  return `${scheme}//${window.location.host}${root.dataset.socketPath}`;
+}
+
+function connect() {
+  socket = new WebSocket(socketUrl());
+  socket.addEventListener("open", () => {
+    pauseMs = FIRST_PAUSE_MS;
+    parts.status.textContent = "Live";
+    root.dataset.connected = "true";
+  });
+  socket.addEventListener("message", (event) => onMessage(event.data));
+  socket.addEventListener("close", (event) => {
+    root.dataset.connected = "false";
+    if (FINAL_CLOSE_CODES[event.code]) {
+      parts.status.textContent = FINAL_CLOSE_CODES[event.code];
+      return;
+    }
+    parts.status.textContent = `Disconnected; retrying in ${Math.ceil(pauseMs / 1000)} s…`;
+    window.setTimeout(connect, pauseMs);
+    pauseMs = Math.min(pauseMs * 2, MAX_PAUSE_MS);
+  });
+}
+
+function onMessage(data) {
+  let message;
+  try {
+    message = JSON.parse(data);
+  } catch {
+    return;
+  }
+  if (message.type === "snapshot") {
+    onSnapshot(message);
+  } else if (message.type === "error") {
+    showToast(message.message || message.code);
+    controls.release();
+  }
+}
+
+function onSnapshot(message) {
+  if (table && message.seq < table.seq) return; // an older frame overtaken by a newer one
+  table = { ...message.table, seq: message.seq };
+  if (table.server_time) clockOffsetMs = Date.parse(table.server_time) - Date.now();
+  root.dataset.seq = String(table.seq);
+  render();
+}
+
+function render() {
+  renderSeats(parts.seats, table);
+  renderBoard(parts.board, table.hand);
+  parts.pot.textContent = potText(table.hand);
+  parts.handNumber.textContent = table.hand_number ? `Hand #${table.hand_number}` : "Waiting for players";
+  const ante = table.ante ? `, ante ${table.ante}` : "";
+  parts.blinds.textContent = `Blinds ${table.small_blind}/${table.big_blind}${ante}`;
+  const isYourTurn = table.legal && table.to_act === table.your_seat;
+  document.title = `${isYourTurn ? "Your turn · " : ""}${pageTitle}`;
+  renderSeatControls();
+  renderLog();
+  controls.update(table);
+  tick();
+}
+
+function renderSeatControls() {
+  const you = table.your_seat === null || table.your_seat === undefined ? null : table.seats[table.your_seat];
+  parts.seatControls.hidden = !you;
+  if (!you) return;
+  parts.seatControls.querySelector('[data-command="sit_out"]').hidden = you.is_sitting_out;
+  parts.seatControls.querySelector('[data-command="sit_in"]').hidden = !you.is_sitting_out;
+}
+
+function renderLog() {
+  if (table.hand && table.hand_number) {
+    const nameOf = (seat) => seatName(table, seat);
+    handLogs.set(table.hand_number, logLines(table.hand.log, nameOf, table.your_seat));
+  }
+  const numbers = [...handLogs.keys()].sort((a, b) => a - b).slice(-LOGGED_HANDS);
+  for (const number of handLogs.keys()) {
+    if (!numbers.includes(number)) handLogs.delete(number);
+  }
+  const items = [];
+  for (const number of numbers) {
+    const heading = document.createElement("li");
+    heading.className = "log-hand";
+    heading.textContent = `Hand #${number}`;
+    items.push(heading);
+    for (const line of handLogs.get(number)) {
+      const item = document.createElement("li");
+      item.textContent = line;
+      items.push(item);
+    }
+  }
+  parts.log.replaceChildren(...items);
+  parts.log.scrollTop = parts.log.scrollHeight;
+}
+
+function secondsUntil(iso) {
+  return (Date.parse(iso) - (Date.now() + clockOffsetMs)) / 1000;
+}
+
+/** Runs a few times a second: the action clock and the next-hand countdown. */
+function tick() {
+  if (!table) return;
+  const clock = parts.seats.querySelector("[data-clock]");
+  if (clock && table.deadline) {
+    const left = Math.max(0, secondsUntil(table.deadline));
+    const actor = table.seats[table.to_act] || {};
+    const total = table.is_time_bank ? Math.max(actor.time_bank || left, 1) : table.action_seconds || 20;
+    clock.classList.toggle("time-bank", Boolean(table.is_time_bank));
+    clock.classList.toggle("urgent", left < 5);
+    clock.querySelector(".clock-fill").style.width = `${Math.min(100, (left / total) * 100)}%`;
+    clock.querySelector(".clock-text").textContent =
+      `${Math.ceil(left)} s${table.is_time_bank ? " · time bank" : ""}`;
+  }
+  parts.announce.textContent = announcement();
+}
+
+function announcement() {
+  const lines = [];
+  const winners = winnersText(table);
+  if (winners) lines.push(winners);
+  const handRunning = table.hand && !table.hand.is_over;
+  if (!handRunning && table.next_hand_at) {
+    lines.push(`Next hand in ${Math.max(0, Math.ceil(secondsUntil(table.next_hand_at)))} s`);
+  } else if (!handRunning && !winners) {
+    const isSeated = table.your_seat !== null && table.your_seat !== undefined;
+    lines.push(isSeated ? "Waiting for another player to sit down" : "Take a seat to play");
+  }
+  return lines.join(" — ");
+}
+
+function showToast(text) {
+  parts.toast.textContent = text;
+  parts.toast.hidden = false;
+  window.clearTimeout(toastTimer);
+  toastTimer = window.setTimeout(() => {
+    parts.toast.hidden = true;
+  }, TOAST_MS);
+}
+
+function wirePage() {
+  parts.seats.addEventListener("click", (event) => {
+    const button = event.target.closest("[data-sit]");
+    if (button) send({ type: "sit", seat: Number(button.dataset.sit) });
+  });
+  parts.seatControls.querySelectorAll("[data-command]").forEach((button) => {
+    button.addEventListener("click", () => send({ type: button.dataset.command }));
+  });
+  const link = find("[data-share-link]");
+  if (!link) return; // practice and tournament tables are not shared
+  find("[data-copy-link]").addEventListener("click", async (event) => {
+    try {
+      await navigator.clipboard.writeText(link.value);
+    } catch {
+      link.select(); // no clipboard API outside https: leave it selected to copy by hand
+      document.execCommand("copy");
+    }
+    event.target.textContent = "Copied";
+    window.setTimeout(() => (event.target.textContent = "Copy"), 2000);
+  });
+}
+
+wirePage();
+connect();
+window.setInterval(tick, 250);

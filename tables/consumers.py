@@ -1,0 +1,173 @@
+"""The table websocket (`/ws/tables/<id>/`): a transport adapter, nothing more.
+
+It authenticates, checks each message's shape, calls one service, turns
+domain errors into error frames (codes in TABLE_PROTOCOL.md) and relays the
+snapshots the services broadcast after commit. It keeps no game state.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+
+from tables import selectors, services
+from tables.errors import TableError, TableNotFound
+from tables.services.outbox import private_group, public_group
+
+CLOSE_UNAUTHENTICATED = 4401
+CLOSE_NOT_FOUND = 4404
+ACTIONS = ("fold", "check", "call", "raise")
+MAX_FRAME = 2048  # a command is a few dozen bytes
+
+logger = logging.getLogger(__name__)
+
+
+class BadMessage(Exception):
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def is_int(value: Any) -> bool:
+    return type(value) is int  # bool is not a number of chips or a seat
+
+
+def parse_command(text: str | None) -> dict[str, Any]:
+    """The message as a dict of checked fields, or ``BadMessage``."""
+    if text is None or len(text) > MAX_FRAME:
+        raise BadMessage("bad_json", "Send one JSON object per text frame.")
+    try:
+        message = json.loads(text)
+    except ValueError:
+        raise BadMessage("bad_json", "That message is not valid JSON.") from None
+    if not isinstance(message, dict):
+        raise BadMessage("bad_message", "A message must be a JSON object with a type.")
+    kind = message.get("type")
+    if not isinstance(kind, str):
+        raise BadMessage("bad_message", "A message needs a type.")
+    if kind == "sit":
+        if not is_int(message.get("seat")):
+            raise BadMessage("bad_message", 'Say which seat: {"type": "sit", "seat": n}.')
+        return {"type": kind, "seat": message["seat"]}
+    if kind in ("leave", "sit_out", "sit_in"):
+        return {"type": kind}
+    if kind == "act":
+        return _parse_act(message)
+    raise BadMessage("unknown_type", f"Unknown message type {kind[:20]!r}.")
+
+
+def _parse_act(message: dict[str, Any]) -> dict[str, Any]:
+    action, amount, seq = message.get("action"), message.get("amount"), message.get("seq")
+    if action not in ACTIONS:
+        raise BadMessage("bad_message", "The action must be fold, check, call or raise.")
+    if not is_int(seq):
+        raise BadMessage("bad_message", "An action needs the seq of the table you acted on.")
+    if action == "raise" and not is_int(amount):
+        raise BadMessage("bad_message", "A raise needs an amount: the total you raise to.")
+    return {
+        "type": "act",
+        "action": action,
+        "amount": amount if action == "raise" else None,
+        "seq": seq,
+    }
+
+
+@database_sync_to_async
+def run_command(table_id: int, user: Any, command: dict[str, Any]) -> None:
+    kind = command["type"]
+    if kind == "sit":
+        services.seat_take(table_id=table_id, user=user, seat=command["seat"])
+    elif kind == "leave":
+        services.seat_leave(table_id=table_id, user=user)
+    elif kind == "sit_out":
+        services.seat_sit_out(table_id=table_id, user=user)
+    elif kind == "sit_in":
+        services.seat_sit_in(table_id=table_id, user=user)
+    else:
+        services.hand_act(
+            table_id=table_id,
+            user=user,
+            action=command["action"],
+            amount=command["amount"],
+            seq=command["seq"],
+        )
+
+
+@database_sync_to_async
+def load_snapshot(table_id: int, user: Any) -> dict[str, Any]:
+    return selectors.table_snapshot(table_id=table_id, user=user)
+
+
+class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
+    table_id: int
+    user: Any = None
+    groups_joined: tuple[str, ...] = ()
+    last_seq = -1
+
+    async def connect(self) -> None:
+        user = self.scope.get("user")
+        if user is None or not user.is_authenticated:
+            await self.close(code=CLOSE_UNAUTHENTICATED)
+            return
+        self.user = user
+        self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
+        try:
+            await database_sync_to_async(selectors.table_get)(table_id=self.table_id)
+        except TableNotFound:
+            await self.close(code=CLOSE_NOT_FOUND)
+            return
+        self.groups_joined = (
+            public_group(self.table_id),
+            private_group(self.table_id, user.pk),
+        )
+        for group in self.groups_joined:
+            await self.channel_layer.group_add(group, self.channel_name)
+        await self.accept()
+        # Joined before reading again, so no change between the two is missed.
+        snapshot = await load_snapshot(self.table_id, user)
+        await self.send_snapshot(snapshot)
+
+    async def disconnect(self, code: int) -> None:
+        for group in self.groups_joined:
+            await self.channel_layer.group_discard(group, self.channel_name)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        try:
+            command = parse_command(text_data)
+            await run_command(self.table_id, self.user, command)
+        except BadMessage as error:
+            await self.send_error(error.code, error.message)
+        except TableError as error:
+            await self.send_error(error.code, error.message)
+        except Exception:
+            # The service's transaction rolled back, so nothing changed; keep the socket open.
+            logger.exception("table %s: a command failed", self.table_id)
+            await self.send_error(
+                "server_error", "Something went wrong on our side and nothing changed. Try again."
+            )
+
+    async def table_snapshot(self, event: dict[str, Any]) -> None:
+        """The spectator view: only for viewers who do not get a private one."""
+        if self.user.pk in event["private_user_ids"]:
+            return
+        await self.send_snapshot(event["table"])
+
+    async def table_private(self, event: dict[str, Any]) -> None:
+        await self.send_snapshot(event["table"])
+
+    async def send_snapshot(self, table: dict[str, Any]) -> None:
+        # A broadcast queued while connecting can be older than the first snapshot:
+        # the client only ever sees seq go up.
+        if table["seq"] <= self.last_seq:
+            return
+        self.last_seq = table["seq"]
+        frame = {"type": "snapshot", "seq": table["seq"], "table": table}
+        await self.send(text_data=json.dumps(frame))
+
+    async def send_error(self, code: str, message: str) -> None:
+        await self.send(text_data=json.dumps({"type": "error", "code": code, "message": message}))

@@ -1,0 +1,75 @@
+"""Domain errors of live tables; each carries the protocol's error code.
+
+The consumer turns any ``TableError`` into ``{"type": "error", "code": ...,
+"message": ...}`` (see /work/notes/TABLE_PROTOCOL.md); nothing was changed.
+"""
+
+from __future__ import annotations
+
+
+class TableError(Exception):
+    """A refused command; ``message`` is a sentence for the player."""
+
+    code = "error"
+    default_message = "That is not possible right now."
+
+    def __init__(self, message: str | None = None) -> None:
+        self.message = message or self.default_message
+        super().__init__(self.message)
+
+
+class TableNotFound(TableError):
+    code = "not_found"
+    default_message = "This table does not exist."
+
+
+class StaleSeq(TableError):
+    code = "stale_seq"
+    default_message = "The table changed before your action arrived; look again and retry."
+
+
+class NotSeated(TableError):
+    code = "not_seated"
+    default_message = "You are not sitting at this table."
+
+
+class SeatTaken(TableError):
+    code = "seat_taken"
+    default_message = "Someone is already sitting in that seat."
+
+
+class AlreadySeated(TableError):
+    code = "already_seated"
+    default_message = "You already have a seat at this table."
+
+
+class BadSeat(TableError):
+    code = "bad_seat"
+    default_message = "There is no such seat at this table."
+
+
+class NoHand(TableError):
+    code = "no_hand"
+    default_message = "No decision is pending right now."
+
+
+class NotYourTurn(TableError):
+    code = "not_your_turn"
+    default_message = "It is not your turn to act."
+
+
+class IllegalMove(TableError):
+    """The engine refused the action; the message is the engine's sentence."""
+
+    code = "illegal_action"
+    default_message = "That action is not allowed."
+
+
+class HandInProgress(TableError):
+    code = "hand_in_progress"
+    default_message = "A hand is already being played."
+
+
+class NotEnoughPlayers(TableError):
+    code = "not_enough_players"
+    default_message = "A hand needs at least two players with chips who are not sitting out."

@@ -1,0 +1,198 @@
+"""Tables, their seats, and the history of every hand played at them.
+
+The live hand is not stored as a pickled state: ``Table.hand_events`` holds
+the current hand's event log and ``engine.replay`` rebuilds the state from it.
+Every write goes through ``tables.services`` (one locked transaction each).
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import F, Q
+
+MIN_SEATS = 2
+MAX_SEATS = 6
+
+
+class Table(models.Model):
+    class Kind(models.TextChoices):
+        FRIENDS = "friends", "Friends"
+        PRACTICE = "practice", "Practice"
+        TOURNAMENT = "tournament", "Tournament"
+
+    name = models.CharField(max_length=60)
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="owned_tables",
+    )
+    kind = models.CharField(max_length=12, choices=Kind.choices, default=Kind.FRIENDS)
+    seat_count = models.PositiveSmallIntegerField(default=MAX_SEATS)
+    small_blind = models.PositiveIntegerField(default=10)
+    big_blind = models.PositiveIntegerField(default=20)
+    ante = models.PositiveIntegerField(default=0)
+    starting_stack = models.PositiveIntegerField(default=1500)
+    action_seconds = models.PositiveSmallIntegerField(default=20)
+
+    # The live hand: its event log (engine.replay rebuilds the state), the
+    # sequence number every command must name, and the clock.
+    hand_events = models.JSONField(default=list, blank=True)
+    seq = models.PositiveIntegerField(default=0)
+    deadline = models.DateTimeField(null=True, blank=True)
+    is_time_bank = models.BooleanField(default=False)
+    hand_number = models.PositiveIntegerField(default=0)
+    next_hand_at = models.DateTimeField(null=True, blank=True)
+    # When something is due without anyone acting (a timeout, a bot's move, the
+    # next hand): the wake task and the sweep look only at this.
+    wake_at = models.DateTimeField(null=True, blank=True, db_index=True)
+
+    # Last hand's positions, for engine.next_positions (dead button).
+    button = models.PositiveSmallIntegerField(null=True, blank=True)
+    small_blind_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    big_blind_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(seat_count__gte=MIN_SEATS, seat_count__lte=MAX_SEATS),
+                name="tables_table_seat_count_2_to_6",
+            ),
+            models.CheckConstraint(
+                condition=Q(small_blind__gte=1, big_blind__gte=F("small_blind")),
+                name="tables_table_blinds_ordered",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} (#{self.pk})"
+
+
+class Seat(models.Model):
+    """An occupied seat: a user or a bot. An empty seat has no row."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    number = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="seats",
+    )
+    is_bot = models.BooleanField(default=False)
+    bot_name = models.CharField(max_length=40, blank=True)
+    # Chips behind between hands; during a hand the engine state has the live figure.
+    stack = models.PositiveIntegerField(default=0)
+    is_sitting_out = models.BooleanField(default=False)
+    # Stood up during a hand: folded when their turn comes, gone after the hand.
+    is_leaving = models.BooleanField(default=False)
+    time_bank = models.FloatField(default=30.0)
+    hands_since_refill = models.PositiveSmallIntegerField(default=0)
+    # The table's hand number when this player sat down: they are not in that
+    # hand (it may be the finished hand still on display, played by someone else).
+    joined_at_hand = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["table", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="tables_seat_unique_number"),
+            models.UniqueConstraint(
+                fields=["table", "user"],
+                condition=Q(user__isnull=False),
+                name="tables_seat_one_per_user",
+            ),
+            models.CheckConstraint(
+                condition=Q(is_bot=True, user__isnull=True) | Q(is_bot=False, user__isnull=False),
+                name="tables_seat_user_or_bot",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} at seat {self.number}"
+
+    @property
+    def name(self) -> str:
+        if self.is_bot:
+            return self.bot_name
+        return self.user.public_name if self.user else ""
+
+
+class Hand(models.Model):
+    """One hand: stored when it starts, completed in the transaction that ends it."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="hands")
+    number = models.PositiveIntegerField()
+    button = models.PositiveSmallIntegerField()
+    small_blind_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    big_blind_seat = models.PositiveSmallIntegerField()
+    small_blind = models.PositiveIntegerField()
+    big_blind = models.PositiveIntegerField()
+    ante = models.PositiveIntegerField(default=0)
+    level = models.PositiveSmallIntegerField(default=0)
+    started_at = models.DateTimeField()
+    ended_at = models.DateTimeField(null=True, blank=True)
+    board = models.JSONField(default=list, blank=True)
+    pots = models.JSONField(default=list, blank=True)  # pot_awarded events
+    events = models.JSONField(default=list, blank=True)
+    final_stacks = models.JSONField(null=True, blank=True)
+    phh = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["-started_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="tables_hand_unique_number"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Hand #{self.number} at table {self.table_id}"
+
+    @property
+    def is_over(self) -> bool:
+        return self.ended_at is not None
+
+
+class HandPlayer(models.Model):
+    """One player's part in a hand, with the facts a tracker needs (POKER_RULES stats)."""
+
+    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="players")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="hand_players",
+    )
+    seat = models.PositiveSmallIntegerField()
+    name = models.CharField(max_length=60)
+    is_bot = models.BooleanField(default=False)
+    hole_cards = models.JSONField(default=list)
+    starting_stack = models.PositiveIntegerField()
+    final_stack = models.PositiveIntegerField()
+    net = models.IntegerField()
+    was_shown = models.BooleanField(default=False)
+    is_button = models.BooleanField(default=False)
+    is_small_blind = models.BooleanField(default=False)
+    is_big_blind = models.BooleanField(default=False)
+    vpip = models.BooleanField(default=False)
+    pfr = models.BooleanField(default=False)
+    three_bet = models.BooleanField(default=False)
+    could_three_bet = models.BooleanField(default=False)
+    saw_flop = models.BooleanField(default=False)
+    went_to_showdown = models.BooleanField(default=False)
+    won_at_showdown = models.BooleanField(default=False)
+    won_chips = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["hand", "seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["hand", "seat"], name="tables_handplayer_unique_seat"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} in {self.hand}"

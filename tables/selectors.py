@@ -1,0 +1,183 @@
+"""Reads of live tables: the per-viewer snapshot (TABLE_PROTOCOL.md) and what is due.
+
+A snapshot is built ONLY from ``engine.view(state, viewer_seat)`` plus public
+seat data, so it can never carry cards the viewer may not see.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import UTC, datetime
+from typing import Any
+
+from django.utils import timezone
+
+import engine
+from tables.errors import TableNotFound
+from tables.models import Seat, Table
+
+
+def hand_state(table: Table) -> engine.HandState | None:
+    """The current (or last finished) hand, rebuilt from its event log."""
+    if not table.hand_events:
+        return None
+    return engine.replay([engine.event_from_dict(data) for data in table.hand_events])
+
+
+def table_seats(table: Table) -> dict[int, Seat]:
+    """Occupied seats by number, with their users."""
+    return {seat.number: seat for seat in table.seats.select_related("user")}
+
+
+def table_get(*, table_id: int) -> Table:
+    try:
+        return Table.objects.get(pk=table_id)
+    except Table.DoesNotExist:
+        raise TableNotFound() from None
+
+
+def table_snapshot(*, table_id: int, user: Any) -> dict[str, Any]:
+    """What ``user`` (seated or not, or anonymous) may see of the table right now."""
+    table = table_get(table_id=table_id)
+    seats = table_seats(table)
+    viewer = next((s for s in seats.values() if user is not None and s.user_id == user.pk), None)
+    return build_snapshot(table, seats, hand_state(table), viewer, timezone.now())
+
+
+def tables_due(*, now: datetime) -> list[tuple[int, int]]:
+    """(id, seq) of tables whose clock, bot move or next hand is overdue."""
+    return list(Table.objects.filter(wake_at__lte=now).values_list("id", "seq"))
+
+
+def iso(moment: datetime | None) -> str | None:
+    """ISO 8601 in UTC with milliseconds and a Z, as the protocol writes times."""
+    if moment is None:
+        return None
+    text = moment.astimezone(UTC).isoformat(timespec="milliseconds")
+    return text.replace("+00:00", "Z")
+
+
+def was_dealt_in(table: Table, seat: Seat, state: engine.HandState | None) -> bool:
+    """True when this seat's current occupant plays (or played) the hand on display."""
+    return (
+        state is not None
+        and seat.joined_at_hand < table.hand_number
+        and state.is_dealt_in[seat.number]
+    )
+
+
+def build_snapshot(
+    table: Table,
+    seats: Mapping[int, Seat],
+    state: engine.HandState | None,
+    viewer: Seat | None,
+    now: datetime,
+) -> dict[str, Any]:
+    """The protocol's TABLE for one viewer (``viewer`` None: a spectator)."""
+    viewer_seat = viewer.number if viewer and was_dealt_in(table, viewer, state) else None
+    hand_view = engine.view(state, viewer_seat) if state is not None else None
+    is_running = state is not None and not state.is_over
+    to_act = state.actor if is_running and state is not None else None
+    return {
+        "id": table.pk,
+        "seq": table.seq,
+        "name": table.name,
+        "kind": table.kind,
+        "seat_count": table.seat_count,
+        "small_blind": table.small_blind,
+        "big_blind": table.big_blind,
+        "ante": table.ante,
+        "starting_stack": table.starting_stack,
+        "action_seconds": table.action_seconds,
+        "hand_number": table.hand_number,
+        "your_seat": viewer.number if viewer else None,
+        "seats": [
+            _seat_entry(table, number, seats.get(number), hand_view, state, viewer)
+            for number in range(table.seat_count)
+        ],
+        "hand": _hand_entry(hand_view),
+        "to_act": to_act,
+        "deadline": iso(table.deadline) if is_running else None,
+        "server_time": iso(now),
+        "is_time_bank": table.is_time_bank if is_running else False,
+        "next_hand_at": iso(table.next_hand_at) if not is_running else None,
+        "legal": _legal(hand_view),
+    }
+
+
+def _seat_entry(
+    table: Table,
+    number: int,
+    seat: Seat | None,
+    hand_view: dict[str, Any] | None,
+    state: engine.HandState | None,
+    viewer: Seat | None,
+) -> dict[str, Any]:
+    if seat is None:
+        return {"seat": number, "occupied": False}
+    in_hand = hand_view is not None and was_dealt_in(table, seat, state)
+    played = hand_view["seats"][seat.number] if hand_view is not None and in_hand else None
+    roles = hand_view or {}
+    return {
+        "seat": seat.number,
+        "occupied": True,
+        "name": seat.name,
+        "is_bot": seat.is_bot,
+        "is_you": viewer is not None and viewer.number == seat.number,
+        "stack": played["stack"] if played else seat.stack,
+        "bet": played["bet"] if played else 0,
+        "is_sitting_out": seat.is_sitting_out,
+        "is_dealt_in": played is not None,
+        "has_folded": bool(played and played["has_folded"]),
+        "is_all_in": bool(played and played["is_all_in"]),
+        "is_to_act": bool(played and played["is_to_act"]),
+        "is_button": roles.get("button") == seat.number,
+        "is_small_blind": roles.get("small_blind_seat") == seat.number,
+        "is_big_blind": roles.get("big_blind_seat") == seat.number,
+        "cards": played["cards"] if played else None,
+        "time_bank": round(seat.time_bank, 1),
+    }
+
+
+def _hand_entry(hand_view: dict[str, Any] | None) -> dict[str, Any] | None:
+    if hand_view is None:
+        return None
+    return {
+        "street": hand_view["street"],
+        "is_over": hand_view["is_over"],
+        "board": hand_view["board"],
+        "pots": [{"amount": p["amount"], "seats": p["eligible"]} for p in hand_view["pots"]],
+        "current_bet": hand_view["current_bet"],
+        "button": hand_view["button"],
+        "small_blind_seat": hand_view["small_blind_seat"],
+        "big_blind_seat": hand_view["big_blind_seat"],
+        "log": hand_view["log"],
+        "winners": _winners(hand_view["log"]) if hand_view["is_over"] else [],
+    }
+
+
+def _winners(log: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Chips won per seat over all pots, with the best hand that won them."""
+    won: dict[int, dict[str, Any]] = {}
+    for event in log:
+        if event["kind"] != "pot_awarded":
+            continue
+        for share in event["shares"]:
+            entry = won.setdefault(
+                share["seat"],
+                {"seat": share["seat"], "amount": 0, "description": event["description"]},
+            )
+            entry["amount"] += share["amount"]
+    return sorted(won.values(), key=lambda entry: entry["seat"])
+
+
+def _legal(hand_view: dict[str, Any] | None) -> dict[str, Any] | None:
+    legal = hand_view["legal_actions"] if hand_view else None
+    if not legal or hand_view is None or hand_view["is_over"]:
+        return None
+    return {
+        "can_check": legal["can_check"],
+        "call_amount": legal["call_amount"],
+        "min_raise_to": legal["min_raise_to"],
+        "max_raise_to": legal["max_raise_to"],
+    }

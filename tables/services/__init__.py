@@ -1,0 +1,25 @@
+"""Every write of live tables (STYLE.md: services own transactions and rules).
+
+Each function locks the table row, checks ``seq`` when given, applies the
+engine, saves state and history, bumps ``seq`` and, after commit, broadcasts
+per-viewer snapshots and schedules the next wake-up (``tables.services.play``).
+"""
+
+from tables.services.hands import bot_act, hand_act, hand_start, hand_timeout, table_wake
+from tables.services.seats import seat_leave, seat_sit_in, seat_sit_out, seat_take
+from tables.services.tables import BadTableSettings, table_create, table_create_practice
+
+__all__ = [
+    "BadTableSettings",
+    "bot_act",
+    "hand_act",
+    "hand_start",
+    "hand_timeout",
+    "seat_leave",
+    "seat_sit_in",
+    "seat_sit_out",
+    "seat_take",
+    "table_create",
+    "table_create_practice",
+    "table_wake",
+]

@@ -1,0 +1,76 @@
+"""The action clock: a deadline per decision, then the player's time bank.
+
+Each decision gets ``table.action_seconds``. When that runs out the time bank
+takes over (the deadline moves on by the bank, ``is_time_bank`` is set) and
+whatever the player does not use stays in the bank. When both run out the
+player is checked if free, else folded, and sits out until they send
+``sit_in``. The bank starts at 30 s and grows by 5 s every 10 hands the player
+is dealt in, up to 60 s. Bots get no clock: their move is due after a short,
+human-like pause.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from random import SystemRandom
+
+from django.conf import settings
+
+from tables.models import Seat, Table
+
+TIME_BANK_START = 30.0  # TABLES_TIME_BANK_SECONDS overrides it
+TIME_BANK_REFILL = 5.0
+TIME_BANK_REFILL_EVERY = 10  # hands dealt in
+TIME_BANK_MAX = 60.0
+# Below this a bank is treated as empty: not worth a round trip to the client.
+TIME_BANK_MIN_USE = 0.5
+
+_rng = SystemRandom()
+
+
+def start(table: Table, actor: Seat | None, now: datetime) -> None:
+    """A new decision: the actor's clock starts now."""
+    table.deadline = now + timedelta(seconds=table.action_seconds)
+    table.is_time_bank = False
+    table.next_hand_at = None
+    if actor is not None and actor.is_bot:
+        table.wake_at = now + timedelta(seconds=bot_delay())
+    else:
+        table.wake_at = table.deadline
+
+
+def starting_time_bank() -> float:
+    return float(getattr(settings, "TABLES_TIME_BANK_SECONDS", TIME_BANK_START))
+
+
+def bot_delay() -> float:
+    low, high = getattr(settings, "TABLES_BOT_DELAY_SECONDS", (0.8, 2.0))
+    return _rng.uniform(low, high) if high > low else float(low)
+
+
+def has_run_out(table: Table, now: datetime) -> bool:
+    return table.deadline is not None and table.deadline <= now
+
+
+def use_time_bank(table: Table, seat: Seat) -> bool:
+    """Extend the deadline by the seat's bank; False when there is no bank left."""
+    if table.is_time_bank or seat.time_bank < TIME_BANK_MIN_USE or table.deadline is None:
+        return False
+    table.deadline += timedelta(seconds=seat.time_bank)
+    table.is_time_bank = True
+    table.wake_at = table.deadline
+    return True
+
+
+def spend_time_bank(table: Table, seat: Seat, now: datetime) -> None:
+    """The player acted on the bank: keep what is left of it."""
+    assert table.deadline is not None
+    seat.time_bank = max(0.0, (table.deadline - now).total_seconds())
+
+
+def count_hand(seat: Seat) -> None:
+    """One more hand dealt in: every tenth adds to the bank, up to the cap."""
+    seat.hands_since_refill += 1
+    if seat.hands_since_refill >= TIME_BANK_REFILL_EVERY:
+        seat.hands_since_refill = 0
+        seat.time_bank = min(TIME_BANK_MAX, seat.time_bank + TIME_BANK_REFILL)

@@ -1,0 +1,112 @@
+"""Playing hands: dealing, players' decisions, timeouts, bots' moves, and the wake-up."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+import engine
+from tables import selectors
+from tables.errors import NoHand, NotSeated, NotYourTurn, TableError, TableNotFound
+from tables.services import bots, clock
+from tables.services import play as p
+
+
+def hand_start(*, table_id: int, seq: int) -> int:
+    """Deal the next hand (positions by engine.next_positions); returns the new seq."""
+    with transaction.atomic():
+        play = p.lock(table_id, seq)
+        p.deal(play)
+        p.commit(play)
+        return play.table.seq
+
+
+def engine_action(action: str, amount: int | None) -> engine.Action:
+    if action == "fold":
+        return engine.Fold()
+    if action == "check":
+        return engine.Check()
+    if action == "call":
+        return engine.Call()
+    if action == "raise" and amount is not None:
+        return engine.RaiseTo(amount)
+    raise ValueError(f"unknown action {action!r} (or a raise without an amount)")
+
+
+def hand_act(*, table_id: int, user: Any, action: str, amount: int | None = None, seq: int) -> int:
+    """The seated ``user`` folds, checks, calls or raises to ``amount``; returns the new seq."""
+    with transaction.atomic():
+        play = p.lock(table_id)
+        seat = play.seat_of(user)
+        if seat is None:
+            raise NotSeated()
+        p.check_seq(play, seq)
+        if not play.is_hand_running:
+            raise NoHand()
+        if play.actor_seat() is not seat:
+            raise NotYourTurn()
+        p.act(play, engine_action(action, amount))
+        p.commit(play)
+        return play.table.seq
+
+
+def hand_timeout(*, table_id: int, seq: int) -> bool:
+    """The clock ran out: time bank first, then check/fold and sit out. False if not due."""
+    with transaction.atomic():
+        play = p.lock(table_id, seq)
+        seat = play.actor_seat()
+        if seat is None or seat.is_bot or not clock.has_run_out(play.table, play.now):
+            return False
+        if not clock.use_time_bank(play.table, seat):
+            if play.table.is_time_bank:
+                seat.time_bank = 0.0
+            seat.is_sitting_out = True
+            p.advance(play)
+        p.commit(play)
+        return True
+
+
+def bot_act(*, table_id: int, seq: int) -> bool:
+    """The bot to act makes its move (from its own view only). False if no bot is to act."""
+    with transaction.atomic():
+        play = p.lock(table_id, seq)
+        seat = play.actor_seat()
+        if seat is None or not seat.is_bot or play.state is None:
+            return False
+        try:
+            p.act(play, bots.choose_action(engine.view(play.state, seat.number)))
+        except Exception:  # a strategy bug must not stall the table
+            p.act(play, _passive_move(play.state))
+        p.commit(play)
+        return True
+
+
+def _passive_move(state: engine.HandState) -> engine.Action:
+    return engine.Check() if engine.legal_actions(state).can_check else engine.Fold()
+
+
+def table_wake(*, table_id: int, seq: int) -> str | None:
+    """Apply whatever is due at the table (a timeout, a bot's move, the next hand).
+
+    Does nothing when the table moved on since ``seq`` or nothing is due yet;
+    returns what it did.
+    """
+    try:
+        table = selectors.table_get(table_id=table_id)
+    except TableNotFound:
+        return None
+    if table.seq != seq or table.wake_at is None or table.wake_at > timezone.now():
+        return None
+    state = selectors.hand_state(table)
+    try:
+        if state is None or state.is_over:
+            hand_start(table_id=table_id, seq=seq)
+            return "hand_start"
+        seat = selectors.table_seats(table).get(state.actor if state.actor is not None else -1)
+        if seat is not None and seat.is_bot:
+            return "bot_act" if bot_act(table_id=table_id, seq=seq) else None
+        return "hand_timeout" if hand_timeout(table_id=table_id, seq=seq) else None
+    except TableError:  # someone else got there first
+        return None

@@ -1,0 +1,237 @@
+"""The one write path: lock the table, check seq, change, save, broadcast after commit.
+
+Every public service opens ``transaction.atomic()``, calls ``lock`` (which
+takes the table row with ``select_for_update``), changes the ``Play`` through
+the helpers below, and ends with ``commit``, which saves the table and its
+seats, bumps ``seq`` and registers the broadcast and the wake task to run
+once the transaction has committed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from random import SystemRandom
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+import engine
+from tables import selectors
+from tables.errors import HandInProgress, IllegalMove, NotEnoughPlayers, StaleSeq, TableNotFound
+from tables.models import Seat, Table
+from tables.services import clock, history, outbox
+
+SEAT_FIELDS = [
+    "stack",
+    "is_sitting_out",
+    "is_leaving",
+    "time_bank",
+    "hands_since_refill",
+]
+
+_rng = SystemRandom()
+
+
+def seat_values(seat: Seat) -> tuple[Any, ...]:
+    return tuple(getattr(seat, name) for name in SEAT_FIELDS)
+
+
+@dataclass
+class Play:
+    """A locked table with its seats and hand, for the length of one transaction."""
+
+    table: Table
+    seats: dict[int, Seat]
+    state: engine.HandState | None
+    now: datetime
+    removed: list[Seat] = field(default_factory=list)
+    loaded: dict[int, tuple[Any, ...]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        # What each seat looked like when locked, so commit writes only the changed ones.
+        self.loaded = {seat.pk: seat_values(seat) for seat in self.seats.values()}
+
+    @property
+    def is_hand_running(self) -> bool:
+        return self.state is not None and not self.state.is_over
+
+    def seat_of(self, user: Any) -> Seat | None:
+        return next((s for s in self.seats.values() if s.user_id == user.pk), None)
+
+    def actor_seat(self) -> Seat | None:
+        if self.state is None or self.state.actor is None:
+            return None
+        return self.seats[self.state.actor]
+
+
+def lock(table_id: int, seq: int | None = None) -> Play:
+    """Take the table row lock (call inside ``transaction.atomic``); check ``seq`` if given."""
+    try:
+        table = Table.objects.select_for_update().get(pk=table_id)
+    except Table.DoesNotExist:
+        raise TableNotFound() from None
+    play = Play(table, selectors.table_seats(table), selectors.hand_state(table), timezone.now())
+    if seq is not None:
+        check_seq(play, seq)
+    return play
+
+
+def check_seq(play: Play, seq: int) -> None:
+    if seq != play.table.seq:
+        raise StaleSeq(
+            f"The table moved on (you acted on {seq}, it is now at {play.table.seq}); "
+            "look at the table again and retry."
+        )
+
+
+def commit(play: Play) -> None:
+    """Save everything, bump ``seq``; broadcast and schedule once committed."""
+    table = play.table
+    if play.state is not None:
+        table.hand_events = [event.to_dict() for event in play.state.events]
+    table.seq += 1
+    table.save()
+    for seat in play.removed:
+        seat.delete()
+    for seat in play.seats.values():
+        values = seat_values(seat)
+        if play.loaded.get(seat.pk) != values:
+            Seat.objects.filter(pk=seat.pk).update(**dict(zip(SEAT_FIELDS, values, strict=True)))
+    messages = outbox.snapshot_messages(play.table, play.seats, play.state, play.now)
+    wake = outbox.Wake(table.pk, table.seq, table.wake_at)
+    transaction.on_commit(lambda: outbox.deliver(messages, wake))
+
+
+# --- players and hands -------------------------------------------------------
+
+
+def is_away(seat: Seat) -> bool:
+    """Dealt in but not deciding: folded on their turn, checked when free (rule 20)."""
+    return seat.is_sitting_out or seat.is_leaving
+
+
+def dealt_seats(play: Play) -> list[int]:
+    """Seats that get cards in the next hand: chips and not leaving (sitting out included)."""
+    return sorted(n for n, s in play.seats.items() if s.stack > 0 and not s.is_leaving)
+
+
+def active_seats(play: Play) -> list[Seat]:
+    return [play.seats[n] for n in dealt_seats(play) if not play.seats[n].is_sitting_out]
+
+
+def can_deal(play: Play) -> bool:
+    """A hand needs two players with chips who are not sitting out."""
+    return not play.is_hand_running and len(active_seats(play)) >= 2
+
+
+def wants_next_hand(play: Play) -> bool:
+    """Hands start by themselves only while a human is playing (bots never play alone)."""
+    return can_deal(play) and any(not s.is_bot for s in active_seats(play))
+
+
+def plan_next_hand(play: Play) -> None:
+    """Between hands: due a few seconds from now when a hand can start, else nothing due."""
+    if play.is_hand_running:
+        return
+    table = play.table
+    table.deadline = None
+    table.is_time_bank = False
+    if wants_next_hand(play):
+        if table.next_hand_at is None:
+            delay = float(getattr(settings, "TABLES_NEXT_HAND_SECONDS", 3.0))
+            table.next_hand_at = play.now + timedelta(seconds=delay)
+        table.wake_at = table.next_hand_at
+    else:
+        table.next_hand_at = None
+        table.wake_at = None
+
+
+def deal(play: Play) -> None:
+    """Start the next hand with positions from the engine (dead button)."""
+    if play.is_hand_running:
+        raise HandInProgress()
+    if not can_deal(play):
+        raise NotEnoughPlayers()
+    table = play.table
+    occupied = dealt_seats(play)
+    positions = _positions(table, occupied)
+    play.state = engine.new_hand(
+        [play.seats[n].stack if n in occupied else None for n in range(table.seat_count)],
+        positions.button,
+        small_blind=table.small_blind,
+        big_blind=table.big_blind,
+        ante=table.ante,
+        small_blind_seat=(
+            engine.NO_SMALL_BLIND
+            if positions.small_blind_seat is None
+            else positions.small_blind_seat
+        ),
+        big_blind_seat=positions.big_blind_seat,
+    )
+    table.hand_number += 1
+    table.button = positions.button
+    table.small_blind_seat = positions.small_blind_seat
+    table.big_blind_seat = positions.big_blind_seat
+    table.next_hand_at = None
+    for number in occupied:
+        clock.count_hand(play.seats[number])
+    history.hand_begin(table, play.state, play.now)
+    advance(play)
+
+
+def _positions(table: Table, occupied: list[int]) -> engine.Positions:
+    if table.big_blind_seat is None or table.button is None:
+        return engine.first_positions(_rng.choice(occupied), occupied, table.seat_count)
+    previous = engine.Positions(table.button, table.small_blind_seat, table.big_blind_seat)
+    return engine.next_positions(previous, occupied, table.seat_count)
+
+
+def act(play: Play, action: engine.Action) -> None:
+    """Apply the actor's decision, then move the hand on."""
+    assert play.state is not None
+    seat = play.actor_seat()
+    try:
+        play.state = engine.apply_action(play.state, action)
+    except engine.IllegalAction as error:
+        raise IllegalMove(str(error)) from None
+    if seat is not None and play.table.is_time_bank:
+        clock.spend_time_bank(play.table, seat, play.now)
+    advance(play)
+
+
+def advance(play: Play) -> None:
+    """After a decision or a deal: play for the away players, then clock or finish."""
+    fold_or_check_away_players(play)
+    assert play.state is not None
+    if play.state.is_over:
+        finish_hand(play)
+    else:
+        clock.start(play.table, play.actor_seat(), play.now)
+
+
+def fold_or_check_away_players(play: Play) -> None:
+    """Rule 20: a sitting-out player is checked when free, else folded, at once."""
+    while play.is_hand_running:
+        seat = play.actor_seat()
+        if seat is None or not is_away(seat):
+            return
+        assert play.state is not None
+        legal = engine.legal_actions(play.state)
+        move = engine.Check() if legal.can_check else engine.Fold()
+        play.state = engine.apply_action(play.state, move)
+
+
+def finish_hand(play: Play) -> None:
+    """Write history, pay the stacks back to the seats, free seats of those who left."""
+    state = play.state
+    assert state is not None and state.is_over
+    history.hand_finish(play.table, play.seats, state, play.now)
+    for number in state.players:
+        play.seats[number].stack = state.stacks[number]
+    for number, seat in list(play.seats.items()):
+        if seat.is_leaving:
+            play.removed.append(play.seats.pop(number))
+    plan_next_hand(play)

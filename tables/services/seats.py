@@ -1,0 +1,101 @@
+"""Sitting down, standing up, sitting out and coming back."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+
+from tables.errors import AlreadySeated, BadSeat, NotSeated, SeatTaken
+from tables.models import Seat, Table
+from tables.services import play as p
+from tables.services.clock import starting_time_bank
+
+
+def seat_take(*, table_id: int, user: Any, seat: int) -> int:
+    """Sit ``user`` in empty seat ``seat`` with the table's starting stack; returns the seq."""
+    with transaction.atomic():
+        play = p.lock(table_id)
+        table = play.table
+        if table.kind == Table.Kind.TOURNAMENT:
+            raise BadSeat("Tournament seats are assigned by the tournament.")
+        if type(seat) is not int or not 0 <= seat < table.seat_count:
+            raise BadSeat(f"Seats are numbered 0 to {table.seat_count - 1}.")
+        if play.seat_of(user) is not None:
+            raise AlreadySeated()
+        if seat in play.seats:
+            raise SeatTaken()
+        play.seats[seat] = Seat.objects.create(
+            table=table,
+            number=seat,
+            user=user,
+            stack=table.starting_stack,
+            time_bank=starting_time_bank(),
+            joined_at_hand=table.hand_number,
+        )
+        p.plan_next_hand(play)
+        p.commit(play)
+        return table.seq
+
+
+def _own_seat(play: p.Play, user: Any) -> Seat:
+    seat = play.seat_of(user)
+    if seat is None:
+        raise NotSeated()
+    return seat
+
+
+def _is_in_hand(play: p.Play, seat: Seat) -> bool:
+    return (
+        play.is_hand_running
+        and play.state is not None
+        and seat.joined_at_hand < play.table.hand_number
+        and play.state.is_dealt_in[seat.number]
+    )
+
+
+def seat_leave(*, table_id: int, user: Any) -> int:
+    """Stand up; in a hand, folded when the turn comes and gone when the hand ends."""
+    with transaction.atomic():
+        play = p.lock(table_id)
+        seat = _own_seat(play, user)
+        if _is_in_hand(play, seat):
+            seat.is_leaving = True
+            _step_aside(play)
+        else:
+            play.removed.append(play.seats.pop(seat.number))
+            p.plan_next_hand(play)
+        p.commit(play)
+        return play.table.seq
+
+
+def seat_sit_out(*, table_id: int, user: Any) -> int:
+    """Stay seated but skip decisions: blinds still posted, folded or checked (rule 20)."""
+    with transaction.atomic():
+        play = p.lock(table_id)
+        seat = _own_seat(play, user)
+        seat.is_sitting_out = True
+        if play.is_hand_running:
+            _step_aside(play)
+        else:
+            p.plan_next_hand(play)
+        p.commit(play)
+        return play.table.seq
+
+
+def seat_sit_in(*, table_id: int, user: Any) -> int:
+    """Back to playing from the next decision on."""
+    with transaction.atomic():
+        play = p.lock(table_id)
+        seat = _own_seat(play, user)
+        seat.is_sitting_out = False
+        p.plan_next_hand(play)
+        p.commit(play)
+        return play.table.seq
+
+
+def _step_aside(play: p.Play) -> None:
+    """If the player who just stepped aside is to act, act for them now."""
+    actor = play.actor_seat()
+    if actor is not None and p.is_away(actor):
+        p.advance(play)

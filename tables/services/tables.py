@@ -1,0 +1,97 @@
+"""Opening tables: a friends' table to share, or a practice table against bots."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+
+from tables.errors import TableError
+from tables.models import MAX_SEATS, MIN_SEATS, Seat, Table
+from tables.services import play as p
+from tables.services.bots import bot_name
+from tables.services.clock import starting_time_bank
+
+PRACTICE_BLINDS = (10, 20)
+PRACTICE_STACK = 1500
+
+
+class BadTableSettings(TableError):
+    code = "bad_table"
+    default_message = "Those table settings are not possible."
+
+
+def _check_settings(
+    *, seat_count: int, small_blind: int, big_blind: int, starting_stack: int, action_seconds: int
+) -> None:
+    if not MIN_SEATS <= seat_count <= MAX_SEATS:
+        raise BadTableSettings(f"A table has {MIN_SEATS} to {MAX_SEATS} seats.")
+    if not 1 <= small_blind <= big_blind:
+        raise BadTableSettings("The small blind must be at least 1 and at most the big blind.")
+    if starting_stack < big_blind:
+        raise BadTableSettings("The starting stack must cover at least the big blind.")
+    if not 1 <= action_seconds <= 120:
+        raise BadTableSettings("The clock must give 1 to 120 seconds per decision.")
+
+
+def table_create(
+    *,
+    owner: Any,
+    name: str,
+    seat_count: int = MAX_SEATS,
+    small_blind: int = 10,
+    big_blind: int = 20,
+    ante: int = 0,
+    starting_stack: int = 1500,
+    action_seconds: int = 20,
+    kind: str = Table.Kind.FRIENDS,
+) -> Table:
+    """A friends' table with nobody seated yet (the owner sits by choosing a seat)."""
+    _check_settings(
+        seat_count=seat_count,
+        small_blind=small_blind,
+        big_blind=big_blind,
+        starting_stack=starting_stack,
+        action_seconds=action_seconds,
+    )
+    return Table.objects.create(
+        owner=owner,
+        name=name.strip() or "Friends' table",
+        kind=kind,
+        seat_count=seat_count,
+        small_blind=small_blind,
+        big_blind=big_blind,
+        ante=ante,
+        starting_stack=starting_stack,
+        action_seconds=action_seconds,
+    )
+
+
+def table_create_practice(*, user: Any, bots: int, action_seconds: int = 20) -> Table:
+    """A table with ``user`` in seat 0 and 1 to 5 bots; the first hand starts at once."""
+    if not 1 <= bots <= MAX_SEATS - 1:
+        raise BadTableSettings(f"Play against 1 to {MAX_SEATS - 1} bots.")
+    with transaction.atomic():
+        table = table_create(
+            owner=user,
+            name=f"{user.public_name}'s practice",
+            seat_count=bots + 1,
+            small_blind=PRACTICE_BLINDS[0],
+            big_blind=PRACTICE_BLINDS[1],
+            starting_stack=PRACTICE_STACK,
+            action_seconds=action_seconds,
+            kind=Table.Kind.PRACTICE,
+        )
+        seats = [Seat(table=table, number=0, user=user, stack=PRACTICE_STACK)]
+        seats += [
+            Seat(table=table, number=n, is_bot=True, bot_name=bot_name(n - 1), stack=PRACTICE_STACK)
+            for n in range(1, bots + 1)
+        ]
+        for seat in seats:
+            seat.time_bank = starting_time_bank()
+        Seat.objects.bulk_create(seats)
+        play = p.lock(table.pk)
+        p.deal(play)
+        p.commit(play)
+    table.refresh_from_db()
+    return table

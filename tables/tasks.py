@@ -1,0 +1,28 @@
+"""Timed work of live tables: the wake task queued on commit, and the sweep.
+
+Tasks decide nothing: ``tables.services.table_wake`` checks the ``seq`` and
+what is due. The sweep (celery beat, CELERY_BEAT_SCHEDULE) re-applies any
+wake-up whose task was lost, so a lost task loses nothing.
+"""
+
+from __future__ import annotations
+
+from celery import shared_task
+from django.utils import timezone
+
+from tables import selectors, services
+
+
+@shared_task(ignore_result=True)
+def wake(table_id: int, seq: int) -> str | None:
+    return services.table_wake(table_id=table_id, seq=seq)
+
+
+@shared_task(ignore_result=True)
+def sweep() -> int:
+    """Apply everything overdue; returns how many tables it moved on."""
+    done = 0
+    for table_id, seq in selectors.tables_due(now=timezone.now()):
+        if services.table_wake(table_id=table_id, seq=seq) is not None:
+            done += 1
+    return done

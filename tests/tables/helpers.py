@@ -1,0 +1,56 @@
+"""Helpers shared by the table tests: tables set up through the services, chips counted."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import engine
+from tables import selectors, services
+from tables.models import Seat, Table
+
+
+def friends_table(*players: Any, **settings: Any) -> Table:
+    """A friends' table with ``players`` in seats 0, 1, ... (no hand dealt yet)."""
+    settings.setdefault("name", "Friday game")
+    table = services.table_create(owner=players[0], **settings)
+    for number, user in enumerate(players):
+        services.seat_take(table_id=table.pk, user=user, seat=number)
+    return Table.objects.get(pk=table.pk)
+
+
+def fresh(table: Table) -> Table:
+    return Table.objects.get(pk=table.pk)
+
+
+def state_of(table: Table) -> engine.HandState:
+    state = selectors.hand_state(fresh(table))
+    assert state is not None
+    return state
+
+
+def deal(table: Table) -> engine.HandState:
+    services.hand_start(table_id=table.pk, seq=fresh(table).seq)
+    return state_of(table)
+
+
+def user_to_act(table: Table) -> Any:
+    state = state_of(table)
+    return Seat.objects.get(table=table, number=state.actor).user
+
+
+def act(table: Table, action: str, amount: int | None = None) -> int:
+    """The player to act does ``action``, naming the current seq."""
+    table = fresh(table)
+    return services.hand_act(
+        table_id=table.pk, user=user_to_act(table), action=action, amount=amount, seq=table.seq
+    )
+
+
+def chips_on_table(table: Table) -> int:
+    """Stacks behind plus everything in the middle: constant within a hand (rule 16)."""
+    state = selectors.hand_state(fresh(table))
+    seats = {s.number: s.stack for s in Seat.objects.filter(table=table)}
+    if state is None or state.is_over:
+        return sum(seats.values())
+    in_hand = sum(state.stacks) + sum(state.contributed)
+    return in_hand + sum(chips for n, chips in seats.items() if not state.is_dealt_in[n])

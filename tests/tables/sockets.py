@@ -1,0 +1,79 @@
+"""A websocket client for the table tests: keeps every frame it receives."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from channels.testing import WebsocketCommunicator
+from django.test import AsyncClient
+
+from config.asgi import application
+
+HEADERS = [(b"host", b"localhost"), (b"origin", b"http://localhost")]
+
+
+async def session_cookie(user: Any) -> bytes:
+    client = AsyncClient()
+    await client.aforce_login(user)
+    return f"sessionid={client.cookies['sessionid'].value}".encode()
+
+
+class Client:
+    """One browser tab at a table: sends commands, records every frame."""
+
+    def __init__(self, socket: WebsocketCommunicator, name: str) -> None:
+        self.socket = socket
+        self.name = name
+        self.frames: list[dict[str, Any]] = []
+        self.texts: list[str] = []
+
+    @classmethod
+    async def open(cls, user: Any, table_id: int) -> Client:
+        headers = list(HEADERS)
+        if user is not None:
+            headers.append((b"cookie", await session_cookie(user)))
+        socket = WebsocketCommunicator(application, f"/ws/tables/{table_id}/", headers=headers)
+        connected, code = await socket.connect()
+        assert connected, f"refused with {code}"
+        client = cls(socket, getattr(user, "username", "anonymous"))
+        await client.snapshot()
+        return client
+
+    async def next(self, timeout: float = 5) -> dict[str, Any]:
+        text = await self.socket.receive_from(timeout=timeout)
+        frame = json.loads(text)
+        self.texts.append(text)
+        self.frames.append(frame)
+        return frame
+
+    async def snapshot(self, seq: int | None = None, timeout: float = 5) -> dict[str, Any]:
+        """The next snapshot (with ``seq`` at least, when given); errors are not expected."""
+        while True:
+            frame = await self.next(timeout)
+            assert frame["type"] == "snapshot", f"{self.name} got {frame}"
+            if seq is None or frame["seq"] >= seq:
+                return frame["table"]
+
+    async def send(self, message: Any) -> None:
+        await self.socket.send_to(text_data=json.dumps(message))
+
+    async def error(self, message: Any, raw: bool = False) -> dict[str, Any]:
+        """Send ``message`` (text as is when ``raw``) and return the error frame it gets."""
+        if raw:
+            await self.socket.send_to(text_data=message)
+        else:
+            await self.send(message)
+        frame = await self.next()
+        assert frame["type"] == "error", f"{message!r} got {frame}"
+        return frame
+
+    @property
+    def table(self) -> dict[str, Any]:
+        return next(f["table"] for f in reversed(self.frames) if f["type"] == "snapshot")
+
+    async def is_quiet(self) -> bool:
+        return await self.socket.receive_nothing(timeout=0.2)
+
+    async def close(self) -> None:
+        await self.socket.disconnect()

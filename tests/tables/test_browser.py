@@ -1,0 +1,294 @@
+"""Two people play a hand in a real browser (Debian's chromium, driven by Playwright).
+
+The server is the real thing: Daphne serving config.asgi in its own process
+against the file-based test database, the embedded Redis as channel layer and
+broker, and a real Celery worker thread that starts the hands.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Iterator
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+import pytest
+from channels.testing.live import make_application
+from daphne.testing import DaphneProcess
+from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
+from django.db import connections
+from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+PASSWORD = "correct-horse-battery-staple"
+DESKTOP = {"width": 1280, "height": 860}
+PHONE = {"width": 390, "height": 844}
+SCREENSHOTS = Path("/tmp")
+HAND_SECONDS = 90  # a whole hand clicked through, with room for a slow machine
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(
+        not CHROMIUM.exists(), reason=f"Debian's chromium is not installed at {CHROMIUM}"
+    ),
+]
+
+
+@pytest.fixture
+def server_url(transactional_db: None, settings: Any) -> Iterator[str]:
+    """Daphne in a child process; forked before any worker thread exists."""
+    # Long enough to see a finished hand; the first hand waits for it too.
+    settings.TABLES_NEXT_HAND_SECONDS = 3.0
+    # The forked child inherits settings that already name the test database;
+    # it must open its own connections rather than share the parent's.
+    connections.close_all()
+    process = DaphneProcess(
+        "127.0.0.1", partial(make_application, static_wrapper=ASGIStaticFilesHandler)
+    )
+    process.start()
+    try:
+        if not process.ready.wait(timeout=30):
+            raise RuntimeError("Daphne did not start within 30 s")
+        yield f"http://localhost:{process.port.value}"
+    finally:
+        process.terminate()
+        process.join(timeout=10)
+
+
+@pytest.fixture
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()
+
+
+def sign_up(browser: Browser, server_url: str, username: str, viewport: dict[str, int]) -> Page:
+    page = browser.new_context(viewport=viewport).new_page()
+    page.set_default_timeout(20_000)
+    page.goto(f"{server_url}/accounts/signup/")
+    page.fill("#id_username", username)
+    page.fill("#id_email", f"{username}@example.com")
+    page.fill("#id_password1", PASSWORD)
+    page.fill("#id_password2", PASSWORD)
+    page.get_by_role("button", name="Create account").click()
+    expect(page.get_by_text(f"Welcome to Felt, {username}.")).to_be_visible()
+    return page
+
+
+def open_table(page: Page, server_url: str) -> str:
+    """Opens a heads-up table through /tables/new/; returns the link to share."""
+    page.goto(f"{server_url}/tables/new/")
+    page.fill("#id_name", "Browser game")
+    page.fill("#id_seat_count", "2")
+    page.get_by_role("button", name="Open the table").click()
+    page.wait_for_url(re.compile(r"/tables/\d+/$"))
+    link = page.input_value("[data-share-link]")
+    assert link == page.url
+    return link
+
+
+def take_seat(page: Page, seat: int) -> None:
+    expect(page.locator("[data-connection-status]")).to_have_text("Live")
+    page.get_by_role("button", name=f"Sit in seat {seat + 1}").click()
+    expect(page.locator(".seat.you")).to_have_count(1)
+
+
+def own_cards(page: Page) -> list[str]:
+    """The viewer's two face-up hole cards; the opponent's seat shows only backs."""
+    mine = page.locator(".seat.you .hole .card.face")
+    expect(mine).to_have_count(2)
+    opponent = page.locator(".seat.occupied:not(.you)")
+    expect(opponent.locator(".card.back")).to_have_count(2)
+    expect(opponent.locator(".card.face")).to_have_count(0)
+    return [card.get_attribute("data-card") or "" for card in mine.all()]
+
+
+def card_text(code: str) -> str:
+    """How the hand log writes a card: "Ts" -> "10♠"."""
+    rank = "10" if code[0] == "T" else code[0]
+    return rank + {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}[code[1]]
+
+
+def log_text(page: Page) -> str:
+    return page.locator("[data-log]").inner_text()
+
+
+CAN_ACT = """() => {
+  const controls = document.querySelector("[data-controls]");
+  const button = controls && controls.querySelector('[data-act="call"]');
+  return Boolean(controls && !controls.hidden && button && !button.disabled);
+}"""
+
+
+def click_check_or_call(pages: list[Page]) -> bool:
+    """Whoever has the controls checks or calls; False when nobody may act right now."""
+    for page in pages:
+        if page.evaluate(CAN_ACT):
+            try:
+                page.locator('[data-act="call"]').click(timeout=2_000)
+            except PlaywrightTimeout:  # the snapshot moved on between the check and the click
+                return False
+            return True
+    return False
+
+
+def play_the_hand_out(pages: list[Page]) -> None:
+    deadline = time.monotonic() + HAND_SECONDS
+    while not all(" wins " in log_text(page) for page in pages):
+        assert time.monotonic() < deadline, "the hand did not finish"
+        if not click_check_or_call(pages):
+            time.sleep(0.1)
+
+
+def test_two_players_play_a_hand_and_see_only_their_own_cards(
+    server_url: str, celery_worker: None, browser: Browser
+) -> None:
+    alice = sign_up(browser, server_url, "alice", DESKTOP)
+    bob = sign_up(browser, server_url, "bob", PHONE)
+    link = open_table(alice, server_url)
+    bob.goto(link)
+    take_seat(alice, 0)
+    take_seat(bob, 1)
+
+    for page in (alice, bob):
+        expect(page.locator("[data-hand-number]")).to_have_text("Hand #1")
+    alice_cards, bob_cards = own_cards(alice), own_cards(bob)
+    for code in alice_cards:
+        assert bob.locator(f'[data-card="{code}"]').count() == 0, "bob saw alice's card"
+    for code in bob_cards:
+        assert alice.locator(f'[data-card="{code}"]').count() == 0, "alice saw bob's card"
+    expect(alice.locator(".seat.to-act")).to_have_count(1)
+    alice.screenshot(path=SCREENSHOTS / "felt-table-desktop.png", full_page=True)
+    bob.screenshot(path=SCREENSHOTS / "felt-table-phone.png", full_page=True)
+
+    play_the_hand_out([alice, bob])
+
+    alice.screenshot(path=SCREENSHOTS / "felt-table-showdown.png", full_page=True)
+    for page, cards in ((alice, alice_cards), (bob, bob_cards)):
+        log = log_text(page)
+        assert f"Dealt to you: {card_text(cards[0])} {card_text(cards[1])}" in log
+        assert "River: " in log, "checked and called down to the river"
+        assert " shows " in log, "the showdown turned cards face up"
+        assert re.search(r"(alice|bob) wins \d+", log)
+
+    alice.get_by_role("button", name="Sit out").click()
+    expect(alice.get_by_role("button", name="I'm back")).to_be_visible()
+    expect(bob.locator(".seat.sitting-out")).to_have_text(re.compile("alice"))
+    alice.get_by_role("button", name="I'm back").click()
+    expect(alice.get_by_role("button", name="Sit out")).to_be_visible()
+    expect(bob.locator(".seat.sitting-out")).to_have_count(0)
+
+
+def test_a_practice_table_deals_at_once_and_the_bots_play_back(
+    server_url: str, celery_worker: None, browser: Browser
+) -> None:
+    carol = sign_up(browser, server_url, "carol", PHONE)
+    carol.goto(f"{server_url}/tables/practice/")
+    carol.fill("#id_bots", "2")
+    carol.get_by_role("button", name="Start practising").click()
+    carol.wait_for_url(re.compile(r"/tables/\d+/$"))
+
+    expect(carol.locator("[data-hand-number]")).to_have_text("Hand #1")
+    expect(carol.locator(".seat.occupied")).to_have_count(3)
+    expect(carol.locator(".seat.occupied .bot-tag")).to_have_count(2)
+    expect(carol.locator(".seat.you .hole .card.face")).to_have_count(2)
+    expect(carol.locator(".seat.occupied:not(.you) .card.face")).to_have_count(0)
+    carol.screenshot(path=SCREENSHOTS / "felt-practice-phone.png", full_page=True)
+
+    play_the_hand_out([carol])
+    assert re.search(r"wins \d+", log_text(carol))
+
+
+def facing_a_bet() -> dict[str, Any]:
+    """Flop, 180 gathered, one opponent bet 120 into it, the viewer (1,440 behind) to act."""
+    return {
+        "big_blind": 20,
+        "hand": {"pots": [{"amount": 180, "seats": [0, 1]}], "current_bet": 120},
+        "seats": [
+            {"occupied": True, "bet": 120},
+            {"occupied": True, "bet": 0},
+            {"occupied": False},
+        ],
+        "legal": {
+            "can_check": False,
+            "call_amount": 120,
+            "min_raise_to": 240,
+            "max_raise_to": 1440,
+        },
+    }
+
+
+def test_the_raise_presets_stay_inside_the_legal_range(server_url: str, browser: Browser) -> None:
+    page = browser.new_page()
+    page.goto(f"{server_url}/healthz")
+    amounts = page.evaluate(
+        """async (table) => {
+          const { presetAmount } = await import("/static/js/controls.js");
+          const short = structuredClone(table);
+          short.legal.max_raise_to = 400;
+          return ["min", "half", "pot", "max"].map((preset) => [
+            presetAmount(table, preset), presetAmount(short, preset),
+          ]);
+        }""",
+        facing_a_bet(),
+    )
+    # Pot-sized: call 120, then raise by the 420 the middle then holds: to 540; half: to 330.
+    assert amounts == [[240, 240], [330, 330], [540, 400], [1440, 400]]
+
+
+def test_the_hand_log_reads_as_sentences(server_url: str, browser: Browser) -> None:
+    page = browser.new_page()
+    page.goto(f"{server_url}/healthz")
+    log = [
+        {"kind": "blind_posted", "seat": 0, "blind": "small", "amount": 10, "is_all_in": False},
+        {"kind": "hole_cards_dealt", "seat": 0, "cards": ["As", "Td"]},
+        {"kind": "hole_cards_dealt", "seat": 1},
+        {
+            "kind": "player_acted",
+            "seat": 1,
+            "street": "preflop",
+            "action": "raise",
+            "amount": 60,
+            "total": 60,
+            "is_all_in": False,
+        },
+        {"kind": "board_dealt", "street": "flop", "cards": ["7c", "8d", "9h"]},
+        {"kind": "cards_shown", "seat": 1, "cards": ["Ts", "Jc"]},
+        {
+            "kind": "pot_awarded",
+            "pot_index": 0,
+            "amount": 120,
+            "eligible": [0, 1],
+            "shares": [{"seat": 1, "amount": 120}],
+            "description": "Straight, Jack High",
+        },
+    ]
+    lines = page.evaluate(
+        """async (log) => {
+          const { logLines } = await import("/static/js/handlog.js");
+          return logLines(log, (seat) => ["alice", "bob"][seat], 0);
+        }""",
+        log,
+    )
+    assert lines == [
+        "alice posts the small blind 10",
+        "Dealt to you: A♠ 10♦",
+        "bob raises to 60",
+        "Flop: 7♣ 8♦ 9♥",
+        "bob shows 10♠ J♣",
+        "bob wins 120 with a Straight, Jack High",
+    ]

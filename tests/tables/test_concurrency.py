@@ -1,0 +1,74 @@
+"""Two actions for the same decision at the same moment: exactly one applies."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from asgiref.sync import sync_to_async
+from django.db import connections
+
+from tables import services
+from tables.errors import StaleSeq
+from tables.models import Seat
+from tests.tables.helpers import fresh, friends_table, state_of
+from tests.tables.sockets import Client
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def dealt_heads_up(alice, bob):
+    table = friends_table(alice, bob)
+    services.hand_start(table_id=table.pk, seq=fresh(table).seq)
+    table = fresh(table)
+    actor = Seat.objects.get(table=table, number=state_of(table).actor).user
+    return table, actor
+
+
+def test_two_threads_acting_on_the_same_seq_apply_once(alice, bob):
+    table, actor = dealt_heads_up(alice, bob)
+    barrier = threading.Barrier(2)
+    outcomes: list[object] = []
+
+    def act(action: str) -> None:
+        barrier.wait()
+        try:
+            outcomes.append(
+                services.hand_act(table_id=table.pk, user=actor, action=action, seq=table.seq)
+            )
+        except StaleSeq as error:
+            outcomes.append(error)
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=act, args=(a,)) for a in ("call", "fold")]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+
+    assert sorted(type(o).__name__ for o in outcomes) == ["StaleSeq", "int"]
+    assert fresh(table).seq == table.seq + 1
+    acted = [e for e in state_of(table).events if e.kind == "player_acted"]
+    assert len(acted) == 1
+
+
+async def test_two_tabs_sending_the_same_decision_get_one_snapshot_and_one_stale_seq(alice, bob):
+    table, actor = await sync_to_async(dealt_heads_up)(alice, bob)
+    first, second = await Client.open(actor, table.pk), await Client.open(actor, table.pk)
+    seq = first.table["seq"]
+    move = {"type": "act", "action": "call", "seq": seq}
+    await first.send(move)
+    await second.send(move)
+    frames = [await first.next(), await second.next()]
+    for client in (first, second):
+        if not await client.is_quiet():
+            frames.append(await client.next())
+    errors = [f for f in frames if f["type"] == "error"]
+    snapshots = [f for f in frames if f["type"] == "snapshot"]
+    assert [e["code"] for e in errors] == ["stale_seq"]
+    assert len(snapshots) == 2, "each tab gets the one change, and one tab gets the error"
+    assert {s["seq"] for s in snapshots} == {seq + 1}
+    for client in (first, second):
+        await client.close()
+    await sync_to_async(connections.close_all)()

@@ -1,0 +1,264 @@
+"""`manage.py loadtest`: bot clients against a real server, and the figures it reports.
+
+The main test starts Daphne and a Celery worker as child processes on the
+test database and the session's embedded Redis, exactly as `make run` would
+serve them, and lets the command play a few seconds at two tables.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from random import Random
+from typing import Any
+
+import numpy as np
+import pytest
+from django.core.management import CommandError, call_command
+from django.db import connection
+from hypothesis import given
+from hypothesis import strategies as st
+
+from accounts.models import User
+from config.celery import app as celery_app
+from config.embedded import die_with_parent
+from tables.management.commands.loadtest import Client, Player, Stats, percentile, random_act
+from tables.models import Table
+
+ROOT = Path(__file__).resolve().parents[2]
+START_TIMEOUT = 60.0
+
+# The server's settings: the test database, and the next hand right after the last.
+SERVER_SETTINGS = """
+import os
+from config.settings import *  # noqa: F403
+
+DATABASES["default"]["NAME"] = os.environ["LOADTEST_DATABASE_NAME"]  # noqa: F405
+TABLES_NEXT_HAND_SECONDS = 0.2
+"""
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def wait_until_listening(port: int, children: list[subprocess.Popen[bytes]]) -> None:
+    deadline = time.monotonic() + START_TIMEOUT
+    while time.monotonic() < deadline:
+        if any(child.poll() is not None for child in children):
+            raise RuntimeError("a server process exited while starting")
+        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 1):
+            return
+        time.sleep(0.2)
+    raise RuntimeError(f"nothing listens on port {port} after {START_TIMEOUT} s")
+
+
+def stop(children: list[subprocess.Popen[bytes]]) -> None:
+    for child in children:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(child.pid, signal.SIGTERM)
+    for child in children:
+        try:
+            child.wait(15)
+        except subprocess.TimeoutExpired:
+            os.killpg(child.pid, signal.SIGKILL)
+            child.wait()
+
+
+@pytest.fixture
+def server(transactional_db: None, tmp_path: Path) -> Iterator[str]:
+    """Daphne and a Celery worker on the test database; yields the base URL."""
+    (tmp_path / "loadtest_server_settings.py").write_text(SERVER_SETTINGS)
+    env = dict(
+        os.environ,
+        DJANGO_SETTINGS_MODULE="loadtest_server_settings",
+        PYTHONPATH=os.pathsep.join([str(tmp_path), str(ROOT)]),
+        LOADTEST_DATABASE_NAME=str(connection.settings_dict["NAME"]),
+        ALLOWED_HOSTS="127.0.0.1,localhost",
+    )
+    celery_app.control.purge()  # wake tasks left by earlier tests would only be skipped
+    port = free_port()
+    log = (tmp_path / "server.log").open("wb")
+    commands = [
+        ["daphne", "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
+        ["celery", "-A", "config", "worker", "--pool", "solo", "--loglevel", "WARNING",
+         "--hostname", f"loadtest-{port}@%h"],
+    ]  # fmt: skip
+    children = [
+        subprocess.Popen(  # noqa: S603 - our own interpreter and arguments
+            [sys.executable, "-m", *command],
+            cwd=ROOT,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+            preexec_fn=die_with_parent,  # noqa: PLW1509 - no orphans if pytest is killed
+        )
+        for command in commands
+    ]
+    try:
+        wait_until_listening(port, children)
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        stop(children)
+        log.close()
+        print((tmp_path / "server.log").read_text()[-3000:])  # shown only when a test fails
+
+
+def figures(output: str) -> dict[str, float]:
+    """The numbers in the command's report."""
+    rate = re.search(r"(\d+) answered, ([\d.]+) actions/s", output)
+    trips = re.search(r"p50 ([\d.]+), p95 ([\d.]+), p99 ([\d.]+)", output)
+    assert rate and trips, output
+    return {
+        "answered": float(rate[1]),
+        "rate": float(rate[2]),
+        "p50": float(trips[1]),
+        "p95": float(trips[2]),
+        "p99": float(trips[3]),
+    }
+
+
+def test_it_plays_at_two_tables_against_a_real_server_and_reports_round_trips(
+    server: str,
+) -> None:
+    out = io.StringIO()
+    call_command("loadtest", "--tables", "2", "--seconds", "4", "--url", server, stdout=out)
+    report = out.getvalue()
+    print(report)  # the figures, for `pytest -s`
+    numbers = figures(report)
+    assert numbers["answered"] >= 3, report  # a loaded 2-core machine still manages a few
+    assert numbers["rate"] > 0
+    assert 0 < numbers["p50"] <= numbers["p95"] <= numbers["p99"]
+    assert "server errors: none" in report and "client errors: 0" in report
+    assert not User.objects.filter(username__startswith="loadtest-").exists()
+    assert not Table.objects.exists()
+
+
+def test_it_can_keep_what_it_created(server: str) -> None:
+    out = io.StringIO()
+    call_command(
+        "loadtest", "--tables", "1", "--seconds", "1", "--url", server, "--no-cleanup", stdout=out
+    )
+    table = Table.objects.get()
+    players = User.objects.filter(username__startswith="loadtest-")
+    assert 2 <= players.count() <= 6 and table.seat_count == players.count()
+
+
+@pytest.mark.django_db
+def test_it_fails_in_plain_words_when_no_server_answers() -> None:
+    with pytest.raises(CommandError, match="No Felt server answers at .*make run"):
+        call_command("loadtest", "--url", f"http://127.0.0.1:{free_port()}", "--seconds", "1")
+    assert not User.objects.exists()
+
+
+@pytest.mark.parametrize("option", [["--tables", "0"], ["--seconds", "0"], ["--tables", "x"]])
+def test_it_refuses_nonsense_arguments(option: list[str]) -> None:
+    with pytest.raises(CommandError, match="invalid"):
+        call_command("loadtest", *option)
+
+
+# --- the pure parts ---------------------------------------------------------------
+
+
+@given(
+    st.lists(st.floats(0, 10_000), min_size=1, max_size=60), st.sampled_from([0, 50, 95, 99, 100])
+)
+def test_percentiles_match_numpys_linear_percentile(values: list[float], share: int) -> None:
+    assert percentile(values, share) == pytest.approx(np.percentile(values, share))
+
+
+def test_a_percentile_needs_values_and_a_share_in_range() -> None:
+    with pytest.raises(ValueError, match="no values"):
+        percentile([], 50)
+    with pytest.raises(ValueError, match="between 0 and 100"):
+        percentile([1.0], 101)
+
+
+legal_blocks = st.builds(
+    lambda can_check, call, low, extra: {
+        "can_check": can_check,
+        "call_amount": 0 if can_check else call,
+        "min_raise_to": low,
+        "max_raise_to": None if low is None else low + extra,
+    },
+    st.booleans(),
+    st.integers(1, 500),
+    st.one_of(st.none(), st.integers(2, 1000)),
+    st.integers(0, 3000),
+)
+
+
+@given(legal_blocks, st.integers(0, 10_000), st.integers(0, 2**32))
+def test_random_acts_are_always_allowed_by_the_legal_block(
+    legal: dict[str, Any], seq: int, seed: int
+) -> None:
+    move = random_act(legal, seq, Random(seed))
+    assert move["type"] == "act" and move["seq"] == seq
+    if move["action"] == "raise":
+        assert legal["min_raise_to"] <= move["amount"] <= legal["max_raise_to"]
+    elif move["action"] == "check":
+        assert legal["can_check"]
+    else:
+        assert not legal["can_check"]
+
+
+def snapshot(seq: int, legal: dict[str, Any] | None = None, stack: int = 100) -> dict[str, Any]:
+    seats = [{"seat": 0, "occupied": True, "is_you": True, "stack": stack}]
+    hand = {"is_over": legal is None}
+    return {"type": "snapshot", "seq": seq, "table": {"legal": legal, "seats": seats, "hand": hand}}
+
+
+def test_a_round_trip_ends_at_the_first_snapshot_after_the_one_acted_on() -> None:
+    stats = Stats()
+    client = Client(Player(1, 0, "key", "loadtest-a"), "http://127.0.0.1:8000", stats, Random(1))
+    legal = {"can_check": True, "call_amount": 0, "min_raise_to": None, "max_raise_to": None}
+    [move] = client.on_frame(snapshot(7, legal), received_at=10.0)
+    assert move == {"type": "act", "action": "check", "seq": 7}
+    client.sent_at = 10.0
+    assert client.on_frame(snapshot(7, legal), received_at=10.5) == []  # same seq: still waiting
+    client.on_frame(snapshot(8), received_at=10.25)
+    assert stats.round_trips == [0.25]
+
+
+def test_an_error_frame_counts_as_an_error_and_frees_the_client_to_act_again() -> None:
+    stats = Stats()
+    client = Client(Player(1, 0, "key", "loadtest-a"), "http://127.0.0.1:8000", stats, Random(1))
+    legal = {"can_check": False, "call_amount": 20, "min_raise_to": 40, "max_raise_to": 100}
+    client.on_frame(snapshot(3, legal), received_at=1.0)
+    client.on_frame({"type": "error", "code": "stale_seq", "message": "..."}, received_at=1.1)
+    assert stats.has_errors and stats.server_errors == {"stale_seq": 1}
+    assert len(client.on_frame(snapshot(4, legal), received_at=1.2)) == 1
+    assert stats.round_trips == []  # a refused action has no round trip
+    assert "server errors: stale_seq x1" in stats.report(1, 1, 1.0)
+
+
+def test_a_busted_player_stands_up_and_sits_again_once() -> None:
+    client = Client(Player(1, 2, "key", "loadtest-a"), "http://127.0.0.1:8000", Stats(), Random(1))
+    busted = snapshot(5, stack=0)
+    busted["table"]["seats"] = [{"seat": n, "occupied": False} for n in range(2)] + [
+        {"seat": 2, "occupied": True, "is_you": True, "stack": 0}
+    ]
+    assert client.on_frame(busted, 1.0) == [{"type": "leave"}, {"type": "sit", "seat": 2}]
+    assert client.on_frame(busted, 1.1) == []  # already on its way back
+
+
+def test_the_client_speaks_to_the_servers_websocket_with_its_origin_and_session() -> None:
+    client = Client(
+        Player(12, 0, "abc", "loadtest-a"), "https://felt.example:8443", Stats(), Random()
+    )
+    assert client.ws_url == "wss://felt.example:8443/ws/tables/12/"
+    assert client.origin() == "https://felt.example:8443"
+    assert client.cookie() == "sessionid=abc"

@@ -1,0 +1,171 @@
+"""Malformed, illegal and stale messages each get an error and change nothing."""
+
+from __future__ import annotations
+
+import json
+from random import Random
+
+import pytest
+from asgiref.sync import sync_to_async
+from django.db import connections
+
+from tables import services
+from tables.models import Seat, Table
+from tests.tables.sockets import Client
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+MESSAGES = 2000
+
+
+@pytest.fixture(autouse=True)
+async def close_database_connections():
+    yield
+    await sync_to_async(connections.close_all)()
+
+
+def heads_up_hand(alice, bob) -> Table:
+    table = services.table_create(owner=alice, name="Fuzz", seat_count=2)
+    services.seat_take(table_id=table.pk, user=alice, seat=0)
+    services.seat_take(table_id=table.pk, user=bob, seat=1)
+    table.refresh_from_db()
+    services.hand_start(table_id=table.pk, seq=table.seq)
+    table.refresh_from_db()
+    return table
+
+
+def table_facts(table_id: int) -> tuple:
+    table = Table.objects.get(pk=table_id)
+    stacks = tuple(
+        Seat.objects.filter(table=table).values_list("number", "stack", "is_sitting_out")
+    )
+    return table.seq, table.hand_events, table.deadline, stacks
+
+
+GARBAGE = ["", "{", "not json", "[]", "3", "null", '"act"', "{'type': 'sit'}", "[{}]", "\x00"]
+WRONG_VALUES = ["1", 1.5, None, True, [], {}, -1.0]
+
+
+def random_bad_message(rng: Random, seq: int, legal: dict) -> tuple[object, bool, str, str]:
+    """(message, is_raw_text, who sends it, the error code it must get).
+
+    ``who`` is "actor", "waiting" (seated, not to act) or "spectator".
+    """
+    kind = rng.randrange(12)
+    if kind == 0:
+        text = rng.choice(GARBAGE) + "".join(rng.choice('{}[]":,ab1') for _ in range(3))
+        return text, True, rng.choice(["actor", "spectator"]), "bad_json"
+    if kind == 1:
+        return rng.choice([[], 7, "sit", None, [1, 2]]), False, "actor", "bad_message"
+    if kind == 2:
+        return {"type": rng.choice(["dance", "ACT", "", "fold"])}, False, "waiting", "unknown_type"
+    if kind == 3:
+        message = {"type": "sit", "seat": rng.choice(WRONG_VALUES)}
+        return message, False, "spectator", "bad_message"
+    if kind == 4:
+        return (
+            {"type": "sit", "seat": rng.choice([-3, -1, 2, 6, 99])},
+            False,
+            "spectator",
+            "bad_seat",
+        )
+    if kind == 5:
+        return {"type": "sit", "seat": rng.choice([0, 1])}, False, "spectator", "seat_taken"
+    if kind == 6:
+        return {"type": "sit", "seat": rng.randrange(2)}, False, "waiting", "already_seated"
+    if kind == 7:
+        message = {"type": "act", "action": rng.choice(["allin", "bet", 3, None]), "seq": seq}
+        if rng.random() < 0.5:
+            message = {"type": "act", "action": "raise", "seq": seq}  # no amount
+            message["amount"] = rng.choice([None, "100", 100.0, False])
+        if rng.random() < 0.3:
+            message = {"type": "act", "action": "call", "seq": rng.choice(WRONG_VALUES)}
+        return message, False, "actor", "bad_message"
+    if kind == 8:
+        action = rng.choice(["fold", "call", "raise"])
+        return (
+            {"type": "act", "action": action, "amount": 60, "seq": seq},
+            False,
+            "waiting",
+            ("not_your_turn"),
+        )
+    if kind == 9:
+        return {"type": "act", "action": "call", "seq": seq}, False, "spectator", "not_seated"
+    if kind == 10:
+        stale = seq - rng.randint(1, 5) if rng.random() < 0.7 else seq + rng.randint(1, 5)
+        return {"type": "act", "action": "call", "seq": stale}, False, "actor", "stale_seq"
+    too_small = rng.randint(-50, legal["min_raise_to"] - 1)
+    too_big = legal["max_raise_to"] + rng.randint(1, 10_000)
+    message = rng.choice(
+        [
+            {"type": "act", "action": "raise", "amount": rng.choice([too_small, too_big])},
+            {"type": "act", "action": "check"},  # facing the big blind
+        ]
+    )
+    return {**message, "seq": seq}, False, "actor", "illegal_action"
+
+
+async def test_thousands_of_bad_messages_get_errors_and_change_nothing(alice, bob, carol):
+    table = await sync_to_async(heads_up_hand)(alice, bob)
+    clients = {user.pk: await Client.open(user, table.pk) for user in (alice, bob, carol)}
+    view = clients[carol.pk].table
+    seats = {s["seat"]: s for s in view["seats"]}
+    actor_user = alice if seats[view["to_act"]]["name"] == "alice" else bob
+    waiting_user = bob if actor_user is alice else alice
+    senders = {
+        "actor": clients[actor_user.pk],
+        "waiting": clients[waiting_user.pk],
+        "spectator": clients[carol.pk],
+    }
+    legal = senders["actor"].table["legal"]
+    before = await sync_to_async(table_facts)(table.pk)
+
+    rng = Random(20261121)
+    codes: dict[str, int] = {}
+    for _ in range(MESSAGES):
+        message, raw, who, code = random_bad_message(rng, view["seq"], legal)
+        frame = await senders[who].error(message, raw=raw)
+        assert frame["code"] == code, f"{who} sent {json.dumps(message)}: {frame}"
+        assert frame["message"]
+        codes[code] = codes.get(code, 0) + 1
+
+    assert len(codes) == 10, "every kind of refusal was tried"
+    assert await sync_to_async(table_facts)(table.pk) == before
+    for client in clients.values():
+        assert await client.is_quiet(), "no snapshot: nothing changed"
+    # the table still plays: the real action is accepted
+    await senders["actor"].send({"type": "act", "action": "call", "seq": view["seq"]})
+    assert (await senders["spectator"].snapshot(view["seq"] + 1))["to_act"] != view["to_act"]
+    for client in clients.values():
+        await client.close()
+
+
+async def test_an_oversized_frame_is_refused(alice, bob):
+    table = await sync_to_async(heads_up_hand)(alice, bob)
+    client = await Client.open(alice, table.pk)
+    frame = await client.error(json.dumps({"type": "sit_in", "pad": "x" * 5000}), raw=True)
+    assert frame["code"] == "bad_json"
+    await client.close()
+
+
+async def test_an_unexpected_server_failure_gets_an_error_and_keeps_the_socket(
+    alice, bob, monkeypatch
+):
+    table = await sync_to_async(heads_up_hand)(alice, bob)
+    client = await Client.open(alice, table.pk)
+    before = await sync_to_async(table_facts)(table.pk)
+
+    def broken_sit_out(**kwargs):
+        raise RuntimeError("the database went away")
+
+    monkeypatch.setattr(services, "seat_sit_out", broken_sit_out)
+    frame = await client.error({"type": "sit_out"})
+    assert frame["code"] == "server_error"
+    assert "nothing changed" in frame["message"]
+    assert "database" not in frame["message"], "internal details stay in the server log"
+    assert await sync_to_async(table_facts)(table.pk) == before
+    monkeypatch.undo()
+    # the same socket still works once the failure is gone
+    await client.send({"type": "sit_out"})
+    assert (await client.snapshot(before[0] + 1))["seats"][0]["is_sitting_out"]
+    await client.close()
