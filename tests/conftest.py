@@ -37,3 +37,15 @@ def make_user(db: None) -> Callable[..., Any]:
         return User.objects.create_user(username=username, password=PASSWORD, **fields)
 
     return make
+
+
+@pytest.fixture(autouse=True)
+def fresh_channel_layer() -> Iterator[None]:
+    """Channels keeps one layer object per process, and channels-redis binds its
+    receive lock to the event loop that first used it; every async test runs in a
+    new loop, so each test gets a layer of its own."""
+    from channels.layers import channel_layers
+
+    channel_layers.backends.clear()
+    yield
+    channel_layers.backends.clear()

@@ -1,8 +1,8 @@
 """Two people play a hand in a real browser (Debian's chromium, driven by Playwright).
 
-The server is the real thing: Daphne serving config.asgi in its own process
-against the file-based test database, the embedded Redis as channel layer and
-broker, and a real Celery worker thread that starts the hands.
+The server is the real thing: Daphne serving config.asgi and a Celery worker
+that starts the hands, as child processes on the file-based test database and
+the test session's Redis (tests/tables/live_server.py).
 """
 
 from __future__ import annotations
@@ -10,17 +10,15 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Iterator
-from functools import partial
 from pathlib import Path
 from typing import Any
 
 import pytest
-from channels.testing.live import make_application
-from daphne.testing import DaphneProcess
-from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
-from django.db import connections
+from django.db import connection
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+from tests.tables.live_server import live_server
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -48,24 +46,15 @@ pytestmark = [
 
 
 @pytest.fixture
-def server_url(transactional_db: None, settings: Any) -> Iterator[str]:
-    """Daphne in a child process; forked before any worker thread exists."""
+def server_url(transactional_db: None, tmp_path: Path) -> Iterator[str]:
     # Long enough to see a finished hand; the first hand waits for it too.
-    settings.TABLES_NEXT_HAND_SECONDS = 3.0
-    # The forked child inherits settings that already name the test database;
-    # it must open its own connections rather than share the parent's.
-    connections.close_all()
-    process = DaphneProcess(
-        "127.0.0.1", partial(make_application, static_wrapper=ASGIStaticFilesHandler)
-    )
-    process.start()
-    try:
-        if not process.ready.wait(timeout=30):
-            raise RuntimeError("Daphne did not start within 30 s")
-        yield f"http://localhost:{process.port.value}"
-    finally:
-        process.terminate()
-        process.join(timeout=10)
+    with live_server(
+        database_name=str(connection.settings_dict["NAME"]),
+        workdir=tmp_path,
+        next_hand_seconds=3.0,
+        host="localhost",
+    ) as url:
+        yield url
 
 
 @pytest.fixture
@@ -155,7 +144,7 @@ def play_the_hand_out(pages: list[Page]) -> None:
 
 
 def test_two_players_play_a_hand_and_see_only_their_own_cards(
-    server_url: str, celery_worker: None, browser: Browser
+    server_url: str, browser: Browser
 ) -> None:
     alice = sign_up(browser, server_url, "alice", DESKTOP)
     bob = sign_up(browser, server_url, "bob", PHONE)
@@ -194,7 +183,7 @@ def test_two_players_play_a_hand_and_see_only_their_own_cards(
 
 
 def test_a_practice_table_deals_at_once_and_the_bots_play_back(
-    server_url: str, celery_worker: None, browser: Browser
+    server_url: str, browser: Browser
 ) -> None:
     carol = sign_up(browser, server_url, "carol", PHONE)
     carol.goto(f"{server_url}/tables/practice/")

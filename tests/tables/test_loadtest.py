@@ -7,15 +7,8 @@ serve them, and lets the command play a few seconds at two tables.
 
 from __future__ import annotations
 
-import contextlib
 import io
-import os
 import re
-import signal
-import socket
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from random import Random
@@ -29,92 +22,22 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from accounts.models import User
-from config.celery import app as celery_app
-from config.embedded import die_with_parent
 from tables.management.commands.loadtest import Client, Player, Stats, percentile, random_act
 from tables.models import Table
+from tests.tables.live_server import free_port, live_server
 
-ROOT = Path(__file__).resolve().parents[2]
-START_TIMEOUT = 60.0
-
-# The server's settings: the test database, and the next hand right after the last.
-SERVER_SETTINGS = """
-import os
-from config.settings import *  # noqa: F403
-
-DATABASES["default"]["NAME"] = os.environ["LOADTEST_DATABASE_NAME"]  # noqa: F405
-TABLES_NEXT_HAND_SECONDS = 0.2
-"""
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-def wait_until_listening(port: int, children: list[subprocess.Popen[bytes]]) -> None:
-    deadline = time.monotonic() + START_TIMEOUT
-    while time.monotonic() < deadline:
-        if any(child.poll() is not None for child in children):
-            raise RuntimeError("a server process exited while starting")
-        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 1):
-            return
-        time.sleep(0.2)
-    raise RuntimeError(f"nothing listens on port {port} after {START_TIMEOUT} s")
-
-
-def stop(children: list[subprocess.Popen[bytes]]) -> None:
-    for child in children:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(child.pid, signal.SIGTERM)
-    for child in children:
-        try:
-            child.wait(15)
-        except subprocess.TimeoutExpired:
-            os.killpg(child.pid, signal.SIGKILL)
-            child.wait()
+TABLES_NEXT_HAND_SECONDS = 0.2  # the next hand right after the last
 
 
 @pytest.fixture
 def server(transactional_db: None, tmp_path: Path) -> Iterator[str]:
     """Daphne and a Celery worker on the test database; yields the base URL."""
-    (tmp_path / "loadtest_server_settings.py").write_text(SERVER_SETTINGS)
-    env = dict(
-        os.environ,
-        DJANGO_SETTINGS_MODULE="loadtest_server_settings",
-        PYTHONPATH=os.pathsep.join([str(tmp_path), str(ROOT)]),
-        LOADTEST_DATABASE_NAME=str(connection.settings_dict["NAME"]),
-        ALLOWED_HOSTS="127.0.0.1,localhost",
-    )
-    celery_app.control.purge()  # wake tasks left by earlier tests would only be skipped
-    port = free_port()
-    log = (tmp_path / "server.log").open("wb")
-    commands = [
-        ["daphne", "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
-        ["celery", "-A", "config", "worker", "--pool", "solo", "--loglevel", "WARNING",
-         "--hostname", f"loadtest-{port}@%h"],
-    ]  # fmt: skip
-    children = [
-        subprocess.Popen(  # noqa: S603 - our own interpreter and arguments
-            [sys.executable, "-m", *command],
-            cwd=ROOT,
-            env=env,
-            stdin=subprocess.DEVNULL,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-            preexec_fn=die_with_parent,  # noqa: PLW1509 - no orphans if pytest is killed
-        )
-        for command in commands
-    ]
-    try:
-        wait_until_listening(port, children)
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        stop(children)
-        log.close()
-        print((tmp_path / "server.log").read_text()[-3000:])  # shown only when a test fails
+    with live_server(
+        database_name=str(connection.settings_dict["NAME"]),
+        workdir=tmp_path,
+        next_hand_seconds=TABLES_NEXT_HAND_SECONDS,
+    ) as url:
+        yield url
 
 
 def figures(output: str) -> dict[str, float]:
