@@ -1,4 +1,14 @@
+"""Admin pages for tables and hands.
+
+Staff may play too, so the admin never shows a hand that is still being
+played: not the live event log (it holds the deck and every hole card), not
+the hole cards of an unfinished hand.
+"""
+
+from typing import Any
+
 from django.contrib import admin
+from django.http import HttpRequest
 
 from tables.models import Hand, HandPlayer, Seat, Table
 
@@ -15,7 +25,8 @@ class TableAdmin(admin.ModelAdmin):
     list_display = ("name", "kind", "owner", "seat_count", "big_blind", "hand_number", "seq")
     list_filter = ("kind",)
     search_fields = ("name", "owner__username")
-    readonly_fields = ("hand_events", "seq", "deadline", "wake_at", "next_hand_at")
+    exclude = ("hand_events",)
+    readonly_fields = ("seq", "deadline", "wake_at", "next_hand_at")
     inlines = [SeatInline]
 
 
@@ -31,3 +42,12 @@ class HandAdmin(admin.ModelAdmin):
     list_display = ("__str__", "table", "started_at", "ended_at")
     readonly_fields = ("events", "phh", "pots", "final_stacks")
     inlines = [HandPlayerInline]
+
+    def get_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        fields = super().get_fields(request, obj)
+        if obj is None or obj.ended_at is None:
+            return [f for f in fields if f not in ("events", "phh")]
+        return fields
+
+    def get_inlines(self, request: HttpRequest, obj: Any) -> Any:
+        return self.inlines if obj is not None and obj.ended_at is not None else []

@@ -1,0 +1,60 @@
+"""The admin never shows a hand still being played, even to staff who play."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.urls import reverse
+
+import engine
+from tables.models import Hand
+from tests.tables.helpers import deal, friends_table
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def staff_client(client, make_user):
+    admin_user = make_user("root", is_staff=True, is_superuser=True)
+    client.force_login(admin_user)
+    return client
+
+
+def every_hole_card(state: engine.HandState) -> list[str]:
+    return [engine.card_str(c) for seat in state.players for c in state.hole_cards(seat)]
+
+
+def shows_card(html: str, card: str) -> bool:
+    """The card as a token of its own (quoted in JSON, escaped in HTML, or bare)."""
+    return re.search(rf"(?<![A-Za-z0-9]){card}(?![A-Za-z0-9])", html) is not None
+
+
+def test_a_table_in_play_shows_no_card_in_the_admin(staff_client, make_user):
+    table = friends_table(make_user("alice"), make_user("bob"))
+    state = deal(table)
+    page = staff_client.get(reverse("admin:tables_table_change", args=[table.pk]))
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert "Friday game" in html
+    assert not any(shows_card(html, card) for card in every_hole_card(state))
+
+
+def test_an_unfinished_hand_shows_no_hole_cards_or_log_in_the_admin(staff_client, make_user):
+    table = friends_table(make_user("alice"), make_user("bob"))
+    state = deal(table)
+    hand = Hand.objects.get(table=table)
+    page = staff_client.get(reverse("admin:tables_hand_change", args=[hand.pk]))
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert not any(shows_card(html, card) for card in every_hole_card(state))
+
+
+def test_a_finished_hand_shows_its_players_and_history(staff_client, make_user):
+    table = friends_table(make_user("alice"), make_user("bob"))
+    state = deal(table)
+    hand = Hand.objects.get(table=table)
+    hand.ended_at = hand.started_at
+    hand.save(update_fields=["ended_at"])
+    html = staff_client.get(reverse("admin:tables_hand_change", args=[hand.pk])).content.decode()
+    assert all(shows_card(html, card) for card in every_hole_card(state))
