@@ -1,8 +1,9 @@
 """Start Felt on one machine: `make run` calls this.
 
 Starts the embedded Redis (unless REDIS_URL is set), migrates the database,
-collects static files, then runs Daphne (HTTP and websockets), a Celery
-worker and Celery beat as children. Ctrl-C or SIGTERM, or any child dying,
+collects static files, then runs Daphne (HTTP and websockets; one process per
+core by default, all accepting on one listening socket), a Celery worker and
+Celery beat as children. Ctrl-C or SIGTERM, or any child dying,
 stops all of them and then Redis; nothing is left running.
 """
 
@@ -16,6 +17,8 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.error
+import urllib.request
 from pathlib import Path
 from types import FrameType
 
@@ -60,25 +63,39 @@ def child_environment(home: Path) -> dict[str, str]:
     return env
 
 
-def check_port_free(bind: str, port: int) -> None:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
-        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        try:
-            probe.bind((bind, port))
-        except OSError as error:
-            sys.exit(f"Cannot listen on {bind}:{port} ({error.strerror}); set PORT to a free port.")
+def listen(bind: str, port: int) -> socket.socket:
+    """The one listening socket every Daphne process accepts on (the kernel shares it out)."""
+    server = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        server.bind((bind, port))
+    except OSError as error:
+        server.close()
+        sys.exit(f"Cannot listen on {bind}:{port} ({error.strerror}); set PORT to a free port.")
+    server.listen(1024)
+    server.set_inheritable(True)
+    return server
 
 
-def wait_until_listening(bind: str, port: int, daphne: subprocess.Popen[bytes]) -> None:
-    host = "127.0.0.1" if bind in {"0.0.0.0", ""} else bind
+def web_processes() -> int:
+    raw = os.environ.get("WEB_PROCESSES") or str(os.cpu_count() or 1)
+    if not raw.isdigit() or not 1 <= int(raw) <= 64:
+        sys.exit(f"WEB_PROCESSES={raw!r} must be a whole number from 1 to 64.")
+    return int(raw)
+
+
+def wait_until_serving(url: str, daphnes: list[subprocess.Popen[bytes]]) -> None:
+    """Until Daphne answers HTTP: the socket itself accepts before any Daphne is up."""
     deadline = time.monotonic() + READY_TIMEOUT
-    while time.monotonic() < deadline and daphne.poll() is None:
+    while time.monotonic() < deadline and all(d.poll() is None for d in daphnes):
         try:
-            with socket.create_connection((host, port), timeout=1):
+            with urllib.request.urlopen(url, timeout=2):
                 return
+        except urllib.error.HTTPError:
+            return  # an answer, even 503 from /healthz, means Daphne serves
         except OSError:
             time.sleep(0.1)
-    raise RuntimeError("Daphne did not start listening; see the log above.")
+    raise RuntimeError("Daphne did not start serving; see the log above.")
 
 
 class Supervisor:
@@ -91,11 +108,14 @@ class Supervisor:
     def run_once(self, *args: str) -> None:
         subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=self.env, check=True)
 
-    def start(self, name: str, *args: str) -> subprocess.Popen[bytes]:
+    def start(
+        self, name: str, *args: str, pass_fds: tuple[int, ...] = ()
+    ) -> subprocess.Popen[bytes]:
         child = subprocess.Popen(  # noqa: S603 - our own interpreter and arguments
             [sys.executable, "-m", *args],
             cwd=ROOT,
             env=self.env,
+            pass_fds=pass_fds,
             stdin=subprocess.DEVNULL,
             start_new_session=True,  # Ctrl-C reaches only us; we stop the children in order
             preexec_fn=die_with_parent,  # noqa: PLW1509 - the launcher has no threads
@@ -124,15 +144,25 @@ class Supervisor:
             child.wait()
 
 
-def serve(supervisor: Supervisor, bind: str, port: int, home: Path) -> None:
+def serve(supervisor: Supervisor, server: socket.socket, processes: int, home: Path) -> None:
     supervisor.run_once("migrate", "--noinput")
     supervisor.run_once("collectstatic", "--noinput", "--verbosity", "0")
     # Trusting X-Forwarded-For is right only behind a proxy that sets it;
     # otherwise any client could fake its address past log-in throttling.
     proxy = ["--proxy-headers"] if os.environ.get("PROXY_HEADERS") == "1" else []
-    daphne = supervisor.start(
-        "daphne", "daphne", "-b", bind, "-p", str(port), *proxy, "config.asgi:application"
-    )
+    fd = server.fileno()
+    daphnes = [
+        supervisor.start(
+            "daphne" if number == 1 else f"daphne #{number}",
+            "daphne",
+            "--fd",
+            str(fd),
+            *proxy,
+            "config.asgi:application",
+            pass_fds=(fd,),
+        )  # fmt: skip
+        for number in range(1, processes + 1)
+    ]
     supervisor.start(
         "celery worker", "celery", "-A", "config", "worker",
         "--concurrency", "2", "--loglevel", "INFO", "--hostname", "felt@%h",
@@ -141,8 +171,9 @@ def serve(supervisor: Supervisor, bind: str, port: int, home: Path) -> None:
         "celery beat", "celery", "-A", "config", "beat", "--loglevel", "INFO",
         "--schedule", str(home / "celerybeat-schedule"),
     )  # fmt: skip
-    wait_until_listening(bind, port, daphne)
+    bind, port = server.getsockname()[:2]
     shown_host = "127.0.0.1" if bind in {"0.0.0.0", ""} else bind
+    wait_until_serving(f"http://{shown_host}:{port}/healthz", daphnes)
     print(f"\nFelt is running at http://{shown_host}:{port}/  (Ctrl-C stops it)\n", flush=True)
     while (reason := supervisor.first_dead_child()) is None:
         time.sleep(0.5)
@@ -155,7 +186,8 @@ def main() -> int:
     bind = os.environ.get("BIND", "127.0.0.1")
     port = int(os.environ.get("PORT", "8000"))
     home = felt_home()
-    check_port_free(bind, port)
+    processes = web_processes()
+    server = listen(bind, port)
     env = child_environment(home)
     redis: EmbeddedRedis | None = None
     supervisor = Supervisor(env)
@@ -165,7 +197,7 @@ def main() -> int:
             redis = EmbeddedRedis(home)
             redis.start()
             env["REDIS_URL"] = redis.url
-        serve(supervisor, bind, port, home)
+        serve(supervisor, server, processes, home)
     except Shutdown as stop:
         print(f"\nStopping Felt ({stop}).", flush=True)
     except (RuntimeError, ValueError, subprocess.CalledProcessError) as error:
@@ -175,6 +207,7 @@ def main() -> int:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
         supervisor.stop_all()
+        server.close()
         if redis is not None:
             redis.stop()
     print("Felt has stopped.", flush=True)

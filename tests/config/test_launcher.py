@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import signal
 import socket
 import stat
@@ -38,7 +39,7 @@ class RunningFelt:
             for name, value in os.environ.items()
             if name not in ENVIRONMENT_OF_THE_TESTS
         }  # the embedded defaults, whatever mode the test run is in
-        env.update(FELT_HOME=str(home), PORT=str(self.port))
+        env.update(FELT_HOME=str(home), PORT=str(self.port), WEB_PROCESSES="2")
         with self.log.open("w") as log:
             self.process = subprocess.Popen(
                 [sys.executable, "scripts/run.py"], cwd=ROOT, env=env, stdout=log, stderr=log
@@ -94,6 +95,8 @@ def test_it_serves_the_site_and_ctrl_c_stops_every_process(felt):
     names = " ".join(" ".join(child.cmdline()) for child in children)
     for expected in ["redis-server", "daphne", "worker", "beat"]:
         assert expected in names
+    daphnes = [child for child in children if "daphne" in " ".join(child.cmdline())]
+    assert len(daphnes) == 2, "one Daphne per WEB_PROCESSES, sharing the port"
 
     assert felt.stop_with(signal.SIGINT) == 0
 
@@ -111,7 +114,7 @@ def test_when_a_child_dies_everything_else_stops(felt):
     daphne.kill()
 
     assert felt.process.wait(timeout=60) == 1
-    assert "daphne exited" in felt.log.read_text()
+    assert re.search(r"daphne( #\d+)? exited", felt.log.read_text())
     assert still_running(children) == []
 
 
