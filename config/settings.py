@@ -86,6 +86,9 @@ def embedded_database(home: Path) -> dict[str, Any]:
     return {
         "ENGINE": "django.db.backends.sqlite3",
         "NAME": home / "felt.sqlite3",
+        # Keep the connection between websocket commands: channels closes it after
+        # each one otherwise, and reopening (with the PRAGMAs) cost more than the command.
+        "CONN_MAX_AGE": env_int("DATABASE_CONN_MAX_AGE", 60),
         "OPTIONS": {
             "transaction_mode": "IMMEDIATE",
             "timeout": 20,
@@ -218,7 +221,13 @@ CHANNEL_LAYERS = {
         # Consumers wait on Redis in blocking reads of up to 5 s (channels-redis'
         # brpop_timeout); redis-py's default 5 s socket timeout would cut them
         # off, so every idle websocket would fail after 5 s.
-        "CONFIG": {"hosts": [{"address": REDIS_REALTIME_URL, "socket_timeout": 30}]},
+        # redis-py's pool refuses a 101st connection; hundreds of sockets closing
+        # at once (each leaving its groups) or many broadcasts in flight need more.
+        "CONFIG": {
+            "hosts": [
+                {"address": REDIS_REALTIME_URL, "socket_timeout": 30, "max_connections": 1000}
+            ]
+        },
     },
 }
 

@@ -108,6 +108,9 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
     user: Any = None
     groups_joined: tuple[str, ...] = ()
     last_seq = -1
+    # Seated players get their own view in their private group, so they leave
+    # the public group: its spectator view would only be thrown away.
+    is_in_public_group = False
 
     async def connect(self) -> None:
         user = self.scope.get("user")
@@ -127,6 +130,7 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         )
         for group in self.groups_joined:
             await self.channel_layer.group_add(group, self.channel_name)
+        self.is_in_public_group = True
         await self.accept()
         # Joined before reading again, so no change between the two is missed.
         snapshot = await load_snapshot(self.table_id, user)
@@ -168,6 +172,20 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         self.last_seq = table["seq"]
         frame = {"type": "snapshot", "seq": table["seq"], "table": table}
         await self.send(text_data=json.dumps(frame))
+        await self.follow_public_group(is_seated=table["your_seat"] is not None)
+
+    async def follow_public_group(self, *, is_seated: bool) -> None:
+        """In the public group only while not seated (the service tells a player who
+        loses their seat in their private group, with the spectator view)."""
+        public = public_group(self.table_id)
+        if is_seated and self.is_in_public_group:
+            self.is_in_public_group = False
+            await self.channel_layer.group_discard(public, self.channel_name)
+        elif not is_seated and not self.is_in_public_group:
+            self.is_in_public_group = True
+            await self.channel_layer.group_add(public, self.channel_name)
+            # Joined before reading again, so no change between the two is missed.
+            await self.send_snapshot(await load_snapshot(self.table_id, self.user))
 
     async def send_error(self, code: str, message: str) -> None:
         await self.send(text_data=json.dumps({"type": "error", "code": code, "message": message}))

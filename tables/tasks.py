@@ -14,8 +14,9 @@ from tables import selectors, services
 
 
 @shared_task(ignore_result=True)
-def wake(table_id: int, seq: int) -> str | None:
-    return services.table_wake(table_id=table_id, seq=seq)
+def wake(table_id: int, seq: int, token: str | None = None) -> str | None:
+    """``token`` names this task in the table's wake note (``outbox.schedule``)."""
+    return services.table_wake(table_id=table_id, seq=seq, token=token)
 
 
 @shared_task(ignore_result=True)

@@ -100,7 +100,8 @@ def commit(play: Play) -> None:
         values = seat_values(seat)
         if play.loaded.get(seat.pk) != values:
             Seat.objects.filter(pk=seat.pk).update(**dict(zip(SEAT_FIELDS, values, strict=True)))
-    messages = outbox.snapshot_messages(play.table, play.seats, play.state, play.now)
+    gone = [seat.user_id for seat in play.removed if seat.user_id is not None]
+    messages = outbox.snapshot_messages(play.table, play.seats, play.state, play.now, gone)
     wake = outbox.Wake(table.pk, table.seq, table.wake_at)
     transaction.on_commit(lambda: outbox.deliver(messages, wake))
 

@@ -7,8 +7,11 @@ serve them, and lets the command play a few seconds at two tables.
 
 from __future__ import annotations
 
+import asyncio
 import io
+import json
 import re
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from random import Random
@@ -185,3 +188,48 @@ def test_the_client_speaks_to_the_servers_websocket_with_its_origin_and_session(
     assert client.ws_url == "wss://felt.example:8443/ws/tables/12/"
     assert client.origin() == "https://felt.example:8443"
     assert client.cookie() == "sessionid=abc"
+
+
+def test_the_summary_line_holds_every_figure_of_the_run() -> None:
+    stats = Stats(round_trips=[0.010, 0.020, 0.030, 0.040], actions_sent=5)
+    stats.server_errors["stale_seq"] += 1
+    last = stats.report(tables=2, clients=7, seconds=2.0, think=0.5).splitlines()[-1]
+    assert last == (
+        "summary: tables 2, clients 7, think 0.5 s, actions 4, 2.0 actions/s, "
+        "round trip ms p50 25.0 p95 38.5 p99 39.7 max 40.0, errors 1"
+    )
+
+
+@pytest.mark.parametrize("think", ["-1", "x"])
+def test_it_refuses_a_negative_thinking_time(think: str) -> None:
+    with pytest.raises(CommandError, match="invalid"):
+        call_command("loadtest", "--think", think)
+
+
+async def test_a_thinking_client_waits_before_it_acts_but_times_from_the_send() -> None:
+    class Socket:
+        def __init__(self) -> None:
+            self.frames = [json.dumps(snapshot(3, LEGAL))]
+            self.sent: list[tuple[float, dict[str, Any]]] = []
+
+        async def recv(self) -> str:
+            if self.frames:
+                return self.frames.pop()
+            await asyncio.sleep(10)
+            raise AssertionError("unreachable")
+
+        async def send(self, text: str) -> None:
+            self.sent.append((time.monotonic(), json.loads(text)))
+
+    stats = Stats()
+    client = Client(Player(1, 0, "key", "loadtest-a"), "http://x", stats, Random(2), think=0.3)
+    socket = Socket()
+    started = time.monotonic()
+    await client.play(socket, deadline=started + 0.6)  # type: ignore[arg-type]
+    [(sent_at, move)] = socket.sent
+    assert move["type"] == "act" and move["seq"] == 3
+    assert 0 < sent_at - started <= 0.35, "a pause of at most --think seconds"
+    assert stats.actions_sent == 1
+
+
+LEGAL = {"can_check": True, "call_amount": 0, "min_raise_to": None, "max_raise_to": None}

@@ -9,9 +9,12 @@ whenever its snapshot carries ``legal``, sends a random legal ``act`` naming
 that snapshot's ``seq``. The round trip is the time from sending an action to
 receiving the first snapshot with a greater ``seq``.
 
+With ``--think T`` each client first waits a random 0..T seconds before every
+action, as a person would; the round trip still starts when the action is sent.
 It prints actions per second, the round-trip p50/p95/p99 and the errors seen,
-and fails (exit code 1) when any client errored. Users, sessions and tables
-are deleted afterwards unless ``--no-cleanup``.
+ending with one ``summary:`` line holding every figure, and fails (exit code 1)
+when any client errored. Users, sessions and tables are deleted afterwards
+unless ``--no-cleanup``.
 """
 
 from __future__ import annotations
@@ -78,7 +81,7 @@ class Stats:
     def has_errors(self) -> bool:
         return bool(self.server_errors or self.client_errors)
 
-    def report(self, tables: int, clients: int, seconds: float) -> str:
+    def report(self, tables: int, clients: int, seconds: float, think: float = 0.0) -> str:
         lines = [
             f"tables: {tables}, clients: {clients} ({self.connected} connected), "
             f"duration: {seconds:.1f} s",
@@ -99,7 +102,23 @@ class Stats:
         lines.append(f"server errors: {codes or 'none'}")
         lines.append(f"client errors: {len(self.client_errors)}")
         lines += [f"  {error}" for error in self.client_errors[:10]]
+        lines.append(self.summary(tables, clients, seconds, think))
         return "\n".join(lines)
+
+    def summary(self, tables: int, clients: int, seconds: float, think: float) -> str:
+        """One line with every figure, to paste into a table of runs."""
+        ms = [rtt * 1000 for rtt in self.round_trips]
+        trips = (
+            " ".join(f"p{p} {percentile(ms, p):.1f}" for p in (50, 95, 99)) + f" max {max(ms):.1f}"
+            if ms
+            else "none answered"
+        )
+        errors = sum(self.server_errors.values()) + len(self.client_errors)
+        return (
+            f"summary: tables {tables}, clients {clients}, think {think:g} s, "
+            f"actions {len(self.round_trips)}, {len(self.round_trips) / seconds:.1f} actions/s, "
+            f"round trip ms {trips}, errors {errors}"
+        )
 
 
 # --- choosing moves --------------------------------------------------------------
@@ -139,8 +158,11 @@ class Player:
 class Client:
     """One player's websocket: sits down, then acts on every snapshot that asks it to."""
 
-    def __init__(self, player: Player, base_url: str, stats: Stats, rng: Random) -> None:
+    def __init__(
+        self, player: Player, base_url: str, stats: Stats, rng: Random, think: float = 0.0
+    ) -> None:
         self.player = player
+        self.think = think  # at most this many seconds of "thinking" before each action
         self.base_url = base_url
         self.stats = stats
         self.rng = rng
@@ -193,6 +215,9 @@ class Client:
             except TimeoutError:
                 return  # the run is over, not an error
             for reply in self.on_frame(json.loads(text), time.perf_counter()):
+                if reply["type"] == "act" and self.think > 0:
+                    # A human-like pause; the round trip starts when the action leaves.
+                    await asyncio.sleep(self.rng.uniform(0, self.think))
                 await socket.send(json.dumps(reply))
                 if reply["type"] == "act":
                     self.stats.actions_sent += 1
@@ -312,6 +337,12 @@ class Command(BaseCommand):
         )
         parser.add_argument("--seed", type=int, default=None, help="seed for a repeatable run")
         parser.add_argument(
+            "--think",
+            type=non_negative_float,
+            default=0.0,
+            help="wait a random 0..THINK seconds before each action, like a human (default 0)",
+        )
+        parser.add_argument(
             "--no-cleanup",
             dest="cleanup",
             action="store_false",
@@ -326,13 +357,16 @@ class Command(BaseCommand):
         stats = Stats()
         try:
             clients = [
-                Client(player, base_url, stats, Random(rng.random())) for player in setup.players
+                Client(player, base_url, stats, Random(rng.random()), options["think"])
+                for player in setup.players
             ]
             elapsed = asyncio.run(play_all(clients, options["seconds"]))
         finally:
             if options["cleanup"]:
                 clean_up(setup)
-        self.stdout.write(stats.report(len(setup.table_ids), len(setup.players), elapsed))
+        self.stdout.write(
+            stats.report(len(setup.table_ids), len(setup.players), elapsed, options["think"])
+        )
         if stats.has_errors:
             raise CommandError("the load test saw errors (see above)")
 
@@ -347,5 +381,12 @@ def positive_int(text: str) -> int:
 def positive_float(text: str) -> float:
     value = float(text)
     if not value > 0:
+        raise ValueError(text)
+    return value
+
+
+def non_negative_float(text: str) -> float:
+    value = float(text)
+    if not value >= 0:
         raise ValueError(text)
     return value

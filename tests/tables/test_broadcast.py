@@ -1,0 +1,131 @@
+"""What leaves a committed change cheaply: wake tasks queued only when needed, and
+seated players' sockets fed from their private group alone."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from asgiref.sync import sync_to_async
+from django.db import connections
+
+from tables import services, tasks
+from tables.services import outbox
+from tests.tables.helpers import act, deal, fresh, friends_table
+from tests.tables.sockets import Client
+
+# --- wake tasks --------------------------------------------------------------------
+
+
+@pytest.fixture
+def queued(monkeypatch: pytest.MonkeyPatch) -> list[tuple[Any, ...]]:
+    """Every wake task queued, as (table id, seq, token), instead of sending it to Celery."""
+    calls: list[tuple[Any, ...]] = []
+    monkeypatch.setattr(
+        tasks.wake, "apply_async", lambda args, countdown: calls.append(tuple(args))
+    )
+    return calls
+
+
+@pytest.mark.django_db(transaction=True)  # on_commit runs
+def test_actions_that_only_push_the_deadline_later_queue_no_new_wake_task(alice, bob, queued):
+    table = friends_table(alice, bob)
+    deal(table)
+    queued.clear()
+    act(table, "call")
+    act(table, "check")
+    assert queued == [], "the task queued for the first deadline is still ahead of these"
+
+
+@pytest.mark.django_db(transaction=True)  # on_commit runs
+def test_an_earlier_wake_up_is_always_queued(alice, bob, queued):
+    table = friends_table(alice, bob)
+    deal(table)
+    queued.clear()
+    act(table, "fold")  # the hand is over: the next one is due at once, before the deadline
+    assert [(table_id, seq) for table_id, seq, _ in queued] == [(table.pk, fresh(table).seq)]
+
+
+@pytest.mark.django_db(transaction=True)  # on_commit runs
+def test_the_last_queued_task_queues_the_next_when_it_finds_the_table_moved_on(alice, bob, queued):
+    table = friends_table(alice, bob)
+    deal(table)
+    [(_, first_seq, token)] = queued[-1:]
+    act(table, "call")
+    queued.clear()
+
+    assert tasks.wake(table.pk, first_seq, token) is None  # not due, and moved on
+    assert [(table_id, seq) for table_id, seq, _ in queued] == [(table.pk, fresh(table).seq)]
+
+
+@pytest.mark.django_db(transaction=True)  # on_commit runs
+def test_a_wake_task_that_is_not_the_last_queued_queues_nothing(alice, bob, queued):
+    table = friends_table(alice, bob)
+    deal(table)
+    first_seq = fresh(table).seq
+    act(table, "call")
+    queued.clear()
+    assert tasks.wake(table.pk, first_seq, "some-older-task") is None
+    assert queued == []
+
+
+@pytest.mark.django_db(transaction=True)  # on_commit runs
+def test_without_a_note_of_the_pending_task_every_change_queues_one(alice, bob, queued):
+    from django.core.cache import cache
+
+    table = friends_table(alice, bob)
+    deal(table)
+    cache.delete(outbox._wake_key(table.pk))  # as if the cache had lost it
+    queued.clear()
+    act(table, "call")
+    assert len(queued) == 1
+
+
+# --- sockets --------------------------------------------------------------------------
+
+sockets = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+async def close_database_connections():
+    yield
+    await sync_to_async(connections.close_all)()
+
+
+@sockets
+async def test_a_player_who_stands_up_keeps_seeing_the_table_as_a_spectator(
+    alice, bob, close_database_connections
+):
+    table = await sync_to_async(friends_table)(alice, bob)
+    alice_socket = await Client.open(alice, table.pk)
+    assert alice_socket.table["your_seat"] == 0
+
+    await alice_socket.send({"type": "leave"})
+    after_leaving = await alice_socket.snapshot(table.seq + 1)
+    assert after_leaving["your_seat"] is None and not after_leaving["seats"][0]["occupied"]
+
+    seq = await sync_to_async(services.seat_sit_out)(table_id=table.pk, user=bob)
+    later = await alice_socket.snapshot(seq)
+    assert later["seats"][1]["is_sitting_out"], "alice still hears of changes after leaving"
+    await alice_socket.close()
+
+
+@sockets
+async def test_a_seated_player_gets_each_change_once_and_only_their_own_view(
+    alice, bob, carol, close_database_connections
+):
+    table = await sync_to_async(friends_table)(alice, bob)
+    alice_socket = await Client.open(alice, table.pk)
+    spectator = await Client.open(carol, table.pk)
+    first = alice_socket.table["seq"]
+    for _ in range(3):
+        await sync_to_async(services.seat_sit_out)(table_id=table.pk, user=bob)
+        await sync_to_async(services.seat_sit_in)(table_id=table.pk, user=bob)
+    await spectator.snapshot(first + 6)
+    await alice_socket.snapshot(first + 6)
+    assert await alice_socket.is_quiet()
+    seqs = [frame["seq"] for frame in alice_socket.frames]
+    assert seqs == sorted(set(seqs)), "no snapshot twice, none out of order"
+    assert all(frame["table"]["your_seat"] == 0 for frame in alice_socket.frames)
+    await alice_socket.close()
+    await spectator.close()
