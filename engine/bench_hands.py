@@ -4,8 +4,9 @@ Six players, blinds 1/2, stacks 200, a fresh hand each time. Every engine
 plays the same seeded decision stream: one draw per decision, ``r < 0.25``
 folds when facing a bet (checks otherwise), ``r < 0.85`` checks or calls,
 ``r < 0.97`` makes the minimum raise, the rest go all-in (raises fall back
-to a call when raising is not allowed). Each engine shuffles its own deck,
-so the hands differ but the workload is alike. Figures are medians of
+to a call when raising is not allowed). Each engine shuffles its own deck
+(Felt from a second seeded generator, so that the decision stream stays
+the same), so the hands differ but the workload is alike. Figures are medians of
 several runs, run in turns; ``engine.bench`` includes this section.
 """
 
@@ -36,18 +37,24 @@ def _choice(roll: float, facing_bet: bool) -> str:
     return "min_raise" if roll < 0.97 else "all_in"
 
 
+_CHECK, _CALL, _FOLD = Check(), Call(), Fold()  # actions are values: one of each will do
+
+
 def felt_hands(count: int, seed: int) -> int:
     """Play ``count`` hands with Felt; returns the number of decisions."""
     rng = Random(seed)
+    # The decks come from a generator of their own, so that the decisions draw
+    # the same stream of numbers as the other engines' (which shuffle their own way).
+    deck_rng = Random(seed + 1)
     decisions = 0
     for number in range(count):
-        state = new_hand([STACK] * PLAYERS, button=number % PLAYERS, rng=rng)
+        state = new_hand([STACK] * PLAYERS, button=number % PLAYERS, rng=deck_rng)
         while not state.is_over:
             legal = legal_actions(state)
             choice = _choice(rng.random(), not legal.can_check)
-            action: Action = Check() if legal.can_check else Call()
+            action: Action = _CHECK if legal.can_check else _CALL
             if choice == "fold":
-                action = Fold()
+                action = _FOLD
             elif legal.min_raise_to is not None and legal.max_raise_to is not None:
                 if choice == "min_raise":
                     action = RaiseTo(legal.min_raise_to)

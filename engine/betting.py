@@ -14,12 +14,11 @@ Decisions Felt made where the rules leave room:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from engine.actions import Action, Call, Check, Fold, IllegalAction, RaiseTo
-from engine.events import PlayerActed
-from engine.state import HandState
-from engine.streets import advance
+from engine.events import player_acted, slot_setters
+from engine.state import HandState, from_fields
+from engine.streets import after_fold, close_street, next_actor
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +52,8 @@ class LegalActions:
 
 
 _NO_DECISION = LegalActions(None, False, 0, None, None)
+_LEGAL_FIELDS = slot_setters(LegalActions)
+
 
 NOT_REOPENED = "the all-in was less than a full raise, so you can only call or fold"
 
@@ -80,14 +81,22 @@ def legal_actions(state: HandState) -> LegalActions:
         return _NO_DECISION
     bet, stack, cur = state.bets[seat], state.stacks[seat], state.current_bet
     can_check = bet >= cur
-    call_amount = 0 if can_check else min(cur - bet, stack)
-    if raise_refusal(state, seat) is not None:
-        return LegalActions(seat, can_check, call_amount, None, None)
-    all_in_to = stack + bet
-    # rules 1, 2 and 6: a full raise adds at least the largest bet or raise of
-    # the street (the big blind when nobody bet); all-in for less is allowed
-    minimum = min(cur + state.min_raise_increment, all_in_to)
-    return LegalActions(seat, can_check, call_amount, minimum, all_in_to)
+    if raise_refusal(state, seat) is None:
+        max_raise_to: int | None = stack + bet
+        # rules 1, 2 and 6: a full raise adds at least the largest bet or raise
+        # of the street (the big blind when nobody bet); all-in for less is allowed
+        min_raise_to = min(cur + state.min_raise_increment, stack + bet)
+    else:
+        max_raise_to = min_raise_to = None
+    # LegalActions(...) without the frozen dataclass __init__: see events.player_acted
+    legal = object.__new__(LegalActions)
+    set_actor, set_can_check, set_call_amount, set_min, set_max = _LEGAL_FIELDS
+    set_actor(legal, seat)
+    set_can_check(legal, can_check)
+    set_call_amount(legal, 0 if can_check else min(cur - bet, stack))
+    set_min(legal, min_raise_to)
+    set_max(legal, max_raise_to)
+    return legal
 
 
 def apply_action(state: HandState, action: Action) -> HandState:
@@ -95,27 +104,25 @@ def apply_action(state: HandState, action: Action) -> HandState:
     seat = state.actor
     if seat is None:
         raise IllegalAction("the hand is over")
+    # the cheap part of legal_actions first: calling, checking and folding
+    bet, cur = state.bets[seat], state.current_bet
+    if isinstance(action, Call):
+        if bet >= cur:
+            raise IllegalAction("there is nothing to call: check or bet instead")
+        return _put_in(state, seat, min(cur, bet + state.stacks[seat]))  # rule 3: short calls
+    if isinstance(action, Check):
+        if bet < cur:
+            owed = min(cur - bet, state.stacks[seat])
+            raise IllegalAction(f"you cannot check: it costs {owed} to call")
+        return _put_in(state, seat, bet)
+    if isinstance(action, Fold):
+        if bet >= cur:
+            raise IllegalAction("there is nothing to call: check instead of folding")
+        return _fold(state, seat)
     if isinstance(action, RaiseTo):
         _check_raise(state, seat, legal_actions(state), action.amount)
-        return advance(state, seat, _put_in(state, seat, action.amount))
-    if not isinstance(action, (Check, Fold, Call)):  # noqa: UP038 - a tuple is faster
-        raise IllegalAction(f"{action!r} is not an action: use Fold, Check, Call or RaiseTo")
-    # the cheap part of legal_actions: checking, calling and folding
-    bet, cur = state.bets[seat], state.current_bet
-    call_amount = 0 if bet >= cur else min(cur - bet, state.stacks[seat])
-    if isinstance(action, Check) != (bet >= cur):
-        raise IllegalAction(_check_message(action, call_amount))
-    if isinstance(action, Fold):
-        return advance(state, seat, _fold(state, seat), has_folded=True)
-    return advance(state, seat, _put_in(state, seat, bet + call_amount))
-
-
-def _check_message(action: Action, call_amount: int) -> str:
-    if isinstance(action, Check):
-        return f"you cannot check: it costs {call_amount} to call"
-    if isinstance(action, Fold):
-        return "there is nothing to call: check instead of folding"
-    return "there is nothing to call: check or bet instead"
+        return _put_in(state, seat, action.amount)
+    raise IllegalAction(f"{action!r} is not an action: use Fold, Check, Call or RaiseTo")
 
 
 def _check_raise(state: HandState, seat: int, legal: LegalActions, amount: object) -> None:
@@ -132,41 +139,54 @@ def _check_raise(state: HandState, seat: int, legal: LegalActions, amount: objec
         raise IllegalAction(f"{verb} {amount} is below the minimum {verb} {legal.min_raise_to}")
 
 
-def _fold(state: HandState, seat: int) -> dict[str, Any]:
+# The two builders below copy the state's fields into a fresh dict, change the
+# few that move, and pass the turn on the new state: this is the hot path of
+# every decision, so it avoids ``evolve``'s keyword arguments.
+
+
+def _fold(state: HandState, seat: int) -> HandState:
+    fields = state.__dict__.copy()
     folded = list(state.has_folded)
     folded[seat] = True
-    event = PlayerActed(seat, state.street, "fold", 0, state.bets[seat], False)
-    return {"has_folded": tuple(folded), "events": (*state.events, event)}
+    fields["has_folded"] = tuple(folded)
+    event = player_acted(seat, state.street, "fold", 0, state.bets[seat], False)
+    fields["events"] = state.events + (event,)
+    return after_fold(from_fields(fields), seat)
 
 
-def _put_in(state: HandState, seat: int, total: int) -> dict[str, Any]:
+def _put_in(state: HandState, seat: int, total: int) -> HandState:
     """Bring ``seat``'s street bet to ``total``: a check, call, bet or raise."""
-    added = total - state.bets[seat]
+    fields = state.__dict__.copy()
     cur = state.current_bet
-    stacks = list(state.stacks)
-    bets = list(state.bets)
-    contributed = list(state.contributed)
-    stacks[seat] -= added
-    bets[seat] = total
-    contributed[seat] += added
-    increment = state.min_raise_increment
-    aggressor = state.last_aggressor
+    added = total - state.bets[seat]
+    stack = state.stacks[seat] - added
+    if added:  # a check leaves the chips alone
+        stacks = list(state.stacks)
+        stacks[seat] = stack
+        bets = list(state.bets)
+        bets[seat] = total
+        contributed = list(state.contributed)
+        contributed[seat] += added
+        fields["stacks"] = tuple(stacks)
+        fields["bets"] = tuple(bets)
+        fields["contributed"] = tuple(contributed)
+    acted_at = list(state.acted_at)
     if total > cur:
         kind = "bet" if cur == 0 else "raise"
-        increment = max(increment, total - cur)  # rule 2: a full raise sets the new minimum
-        aggressor = seat
+        if total - cur > state.min_raise_increment:
+            fields["min_raise_increment"] = total - cur  # rule 2: a full raise sets the minimum
+        fields["current_bet"] = total
+        fields["last_aggressor"] = seat
+        acted_at[seat] = total
     else:
         kind = "call" if added else "check"
-    acted_at = list(state.acted_at)
-    acted_at[seat] = max(total, cur)
-    event = PlayerActed(seat, state.street, kind, added, total, stacks[seat] == 0)
-    return {
-        "stacks": tuple(stacks),
-        "bets": tuple(bets),
-        "contributed": tuple(contributed),
-        "acted_at": tuple(acted_at),
-        "current_bet": max(total, cur),
-        "min_raise_increment": increment,
-        "last_aggressor": aggressor,
-        "events": (*state.events, event),
-    }
+        acted_at[seat] = cur
+    fields["acted_at"] = tuple(acted_at)
+    event = player_acted(seat, state.street, kind, added, total, stack == 0)
+    fields["events"] = state.events + (event,)
+    new = from_fields(fields)
+    actor = next_actor(new, seat)  # streets.pass_turn, inlined: this runs for every decision
+    if actor is None:
+        return close_street(new)
+    fields["actor"] = actor  # ``fields`` is the new state's own: nobody else holds it yet
+    return new

@@ -29,21 +29,21 @@ def build_pots(
     a layer can only be won by live players who put in at least its cap.
     Folded players' chips count in every layer they reached but win nothing.
     """
-    seats = range(len(contributions))
-    caps = sorted({contributions[s] for s in seats if is_live[s] and stacks[s] == 0})
+    live = [s for s in range(len(contributions)) if is_live[s]]
+    caps = sorted({contributions[s] for s in live if stacks[s] == 0})
     top = max(contributions)
+    total = sum(contributions)
     pots: list[Pot] = []
-    floor = 0
+    floor = below_floor = 0  # below_floor: the chips in the layers under ``floor``
     for cap in [*caps, top]:
         if cap <= floor:
             continue
-        amount = sum(min(c, cap) - min(c, floor) for c in contributions)
-        eligible = tuple(s for s in seats if is_live[s] and contributions[s] >= cap)
+        up_to_cap = total if cap == top else sum([c if c < cap else cap for c in contributions])
+        eligible = tuple([s for s in live if contributions[s] >= cap])
         # A layer no live player reached could only hold chips of players who
         # folded when checking was free (not allowed); all live players share it.
-        eligible = eligible or tuple(s for s in seats if is_live[s])
-        pots.append(Pot(amount, eligible))
-        floor = cap
+        pots.append(Pot(up_to_cap - below_floor, eligible or tuple(live)))
+        floor, below_floor = cap, up_to_cap
     return tuple(pots)
 
 
@@ -52,6 +52,8 @@ def split_pot(
 ) -> tuple[tuple[int, int], ...]:
     """Equal shares as ``(seat, chips)`` pairs; odd chips go one each to the
     winners first to the left of the button (rule 12), within this pot only."""
+    if len(winners) == 1:
+        return ((winners[0], amount),)
     ordered = sorted(winners, key=lambda seat: (seat - button - 1) % seat_count)
     share, odd = divmod(amount, len(ordered))
     return tuple((seat, share + (1 if rank < odd else 0)) for rank, seat in enumerate(ordered))

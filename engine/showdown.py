@@ -27,7 +27,7 @@ def showdown_order(state: HandState) -> tuple[int, ...]:
     if nobody bet, the first live player left of the button. Then clockwise.
     """
     folded = state.has_folded
-    live = tuple(seat for seat in state.players if not folded[seat])
+    live = tuple([seat for seat in state.players if not folded[seat]])
     aggressor = state.last_aggressor
     if aggressor is not None and not folded[aggressor]:
         start = live.index(aggressor)
@@ -37,28 +37,29 @@ def showdown_order(state: HandState) -> tuple[int, ...]:
 
 
 def _final_pots(state: HandState) -> tuple[Pot, ...]:
-    live = tuple(d and not f for d, f in zip(state.is_dealt_in, state.has_folded, strict=True))
+    live = [d and not f for d, f in zip(state.is_dealt_in, state.has_folded, strict=True)]
     return build_pots(state.contributed, live, state.stacks)
 
 
 def award_uncontested(state: HandState, winner: int) -> HandState:
     """Everyone else folded: the winner takes every pot without showing (rule 15)."""
-    awards = tuple(
+    awards = [
         PotAwarded(index, pot.amount, pot.eligible, ((winner, pot.amount),), None)
         for index, pot in enumerate(_final_pots(state))
-    )
-    return _finish(state, awards)
+    ]
+    return _finish(state, [], awards)
 
 
 def showdown(state: HandState) -> HandState:
     """Show or muck in order, then award each pot on its own (rules 11-13, 15)."""
-    board = state.board
-    values = {s: evaluate(board + state.holes[s]) for s in showdown_order(state)}
+    board, holes = state.board, state.holes
+    values = {s: evaluate(board + holes[s]) for s in showdown_order(state)}
     pots = _final_pots(state)
     contested = [pot for pot in pots if len(pot.eligible) >= 2]
     best_shown = [-1] * len(contested)  # hand values are positive
     # rule 14: once a player is all-in and the action is complete, all hands are tabled
-    everyone_shows = any(state.stacks[seat] == 0 for seat in values)
+    stacks = state.stacks
+    everyone_shows = any([stacks[seat] == 0 for seat in values])
     shown = list(state.has_shown)
     events: list[Event] = []
     for seat, value in values.items():
@@ -71,29 +72,30 @@ def showdown(state: HandState) -> HandState:
             continue
         if wins_or_ties or everyone_shows:
             shown[seat] = True
-            events.append(CardsShown(seat, state.holes[seat]))
+            events.append(CardsShown(seat, holes[seat]))
         else:
-            events.append(CardsMucked(seat, state.holes[seat]))
-    awards = tuple(_award(state, index, pot, values) for index, pot in enumerate(pots))
-    return _finish(state, (*events, *awards), has_shown=tuple(shown))
+            events.append(CardsMucked(seat, holes[seat]))
+    awards = [_award(state, index, pot, values) for index, pot in enumerate(pots)]
+    return _finish(state, events, awards, has_shown=tuple(shown))
 
 
 def _award(state: HandState, index: int, pot: Pot, values: dict[int, int]) -> PotAwarded:
     if len(pot.eligible) == 1:
         return PotAwarded(index, pot.amount, pot.eligible, ((pot.eligible[0], pot.amount),), None)
-    best = max(values[s] for s in pot.eligible)
+    best = max([values[s] for s in pot.eligible])
     winners = [s for s in pot.eligible if values[s] == best]
     shares = split_pot(pot.amount, winners, state.button, state.seat_count)  # rule 12
     return PotAwarded(index, pot.amount, pot.eligible, shares, describe(best))
 
 
-def _finish(state: HandState, last_events: tuple[Event, ...], **changes: Any) -> HandState:
-    """Pay out the ``PotAwarded`` events among ``last_events`` and end the hand."""
+def _finish(
+    state: HandState, shown: list[Event], awards: list[PotAwarded], **changes: Any
+) -> HandState:
+    """Log the hands shown or mucked, pay out ``awards`` and end the hand."""
     stacks = list(state.stacks)
-    for event in last_events:
-        if isinstance(event, PotAwarded):
-            for seat, chips in event.shares:
-                stacks[seat] += chips
-    changes["stacks"] = tuple(stacks)
-    changes["events"] = (*state.events, *last_events, HandEnded(tuple(stacks)))
+    for award in awards:
+        for seat, chips in award.shares:
+            stacks[seat] += chips
+    changes["stacks"] = final = tuple(stacks)
+    changes["events"] = (*state.events, *shown, *awards, HandEnded(final))
     return evolve(state, bets=(0,) * state.seat_count, street=OVER, actor=None, **changes)

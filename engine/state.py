@@ -19,7 +19,7 @@ from engine.events import (
     BlindPosted,
     Event,
     HandStarted,
-    HoleCardsDealt,
+    hole_cards_dealt,
 )
 from engine.pots import Pot, build_pots
 
@@ -142,61 +142,66 @@ def new_hand(
 
     seats = _check_stacks(stacks)
     count = len(seats)
-    dealt = tuple(chips > 0 for chips in seats)
+    dealt = tuple([chips > 0 for chips in seats])
     _check_seat(button, count, "button")
     sb_seat, bb_seat = _blind_seats(dealt, button, small_blind_seat, big_blind_seat)
     _check_amounts(small_blind, big_blind, ante)
-    players = tuple(seat for seat in range(count) if dealt[seat])
+    players = tuple([seat for seat in range(count) if dealt[seat]])
     first = bisect_right(players, button)
     order = players[first:] + players[:first]  # dealing order, from left of the button
-    full_deck = tuple(new_deck(rng) if deck is None else deck)
-    _check_deck(full_deck, len(order))
+    if deck is None:
+        full_deck = new_deck(rng)  # 52 distinct cards: enough for ten players
+    else:
+        full_deck = tuple(deck)
+        _check_deck(full_deck, len(order))
     chips, bets, contributed = list(seats), [0] * count, [0] * count
+    starting_stacks = tuple(stacks)
     events: list[Event] = [
         HandStarted(
-            tuple(stacks), button, small_blind, big_blind, ante, sb_seat, bb_seat, full_deck
+            starting_stacks, button, small_blind, big_blind, ante, sb_seat, bb_seat, full_deck
         )
     ]
     blinds = ((sb_seat, "small", small_blind), (bb_seat, "big", big_blind))
     _post_forced_bets(events, chips, bets, contributed, order, ante, blinds)
     holes = _deal_hole_cards(events, full_deck, order, count)
-    state = HandState(
-        small_blind=small_blind,
-        big_blind=big_blind,
-        ante=ante,
-        button=button,
-        small_blind_seat=sb_seat,
-        big_blind_seat=bb_seat,
-        starting_stacks=tuple(stacks),
-        deck=full_deck,
-        is_dealt_in=dealt,
-        players=players,
-        stacks=tuple(chips),
-        bets=tuple(bets),
-        contributed=tuple(contributed),
-        has_folded=(False,) * count,
-        acted_at=(-1,) * count,
-        has_shown=(False,) * count,
-        holes=holes,
-        board=(),
-        next_card=2 * len(order),
-        street="preflop",
-        actor=None,
-        current_bet=big_blind,  # rule 9: the full big blind is owed even if it was posted short
-        min_raise_increment=big_blind,
-        last_aggressor=None,
-        events=tuple(events),
-    )
-    return start_preflop(state)
+    # from_fields: the dataclass __init__ costs more than the rest of this function
+    fields: dict[str, Any] = {
+        "small_blind": small_blind,
+        "big_blind": big_blind,
+        "ante": ante,
+        "button": button,
+        "small_blind_seat": sb_seat,
+        "big_blind_seat": bb_seat,
+        "starting_stacks": starting_stacks,
+        "deck": full_deck,
+        "is_dealt_in": dealt,
+        "players": players,
+        "stacks": tuple(chips),
+        "bets": tuple(bets),
+        "contributed": tuple(contributed),
+        "has_folded": (False,) * count,
+        "acted_at": (-1,) * count,
+        "has_shown": (False,) * count,
+        "holes": holes,
+        "board": (),
+        "next_card": 2 * len(order),
+        "street": "preflop",
+        "actor": None,
+        "current_bet": big_blind,  # rule 9: the full big blind is owed even if it was posted short
+        "min_raise_increment": big_blind,
+        "last_aggressor": None,
+        "events": tuple(events),
+    }
+    return start_preflop(from_fields(fields))
 
 
 def _check_stacks(stacks: Sequence[int | None]) -> tuple[int, ...]:
-    seats = tuple(0 if chips is None else chips for chips in stacks)
+    seats = tuple([0 if chips is None else chips for chips in stacks])
     if not 2 <= len(seats) <= 10:
         raise ValueError(f"a table has 2 to 10 seats, not {len(seats)}")
-    if any(type(chips) is not int or chips < 0 for chips in seats):
+    if not all([type(chips) is int and chips >= 0 for chips in seats]):
         raise ValueError("stacks must be whole numbers of chips, at least 0 (or None)")
-    if sum(chips > 0 for chips in seats) < 2:
+    if sum([chips > 0 for chips in seats]) < 2:
         raise ValueError("a hand needs at least two players with chips")
     return seats
 
@@ -220,8 +225,8 @@ def _check_deck(deck: tuple[int, ...], player_count: int) -> None:
 
 def next_seat(flags: Sequence[bool], seat: int) -> int:
     """The first seat after ``seat`` (clockwise) whose flag is set (``seat`` itself last)."""
-    count = len(flags)
-    return next((seat + k) % count for k in range(1, count + 1) if flags[(seat + k) % count])
+    after = [*flags[seat + 1 :], *flags[: seat + 1]]  # clockwise from the next seat
+    return (seat + 1 + after.index(True)) % len(flags)
 
 
 def _blind_seats(
@@ -284,13 +289,21 @@ def _deal_hole_cards(
     players = len(order)
     for index, seat in enumerate(order):
         holes[seat] = (deck[index], deck[index + players])
-        events.append(HoleCardsDealt(seat, holes[seat]))
+        events.append(hole_cards_dealt(seat, holes[seat]))
     return tuple(holes)
 
 
-def evolve(state: HandState, **changes: Any) -> HandState:
-    """A copy of ``state`` with ``changes``: ``dataclasses.replace`` without its
-    per-field overhead, which dominated the cost of a decision."""
+def from_fields(fields: dict[str, Any]) -> HandState:
+    """The ``HandState`` holding ``fields`` (every field, by name), built without
+    the dataclass ``__init__``: its 25 frozen-attribute writes dominated the cost
+    of a decision. ``fields`` becomes the state's own: pass a fresh dict."""
     new = object.__new__(HandState)
-    object.__setattr__(new, "__dict__", {**state.__dict__, **changes})
+    object.__setattr__(new, "__dict__", fields)
     return new
+
+
+def evolve(state: HandState, **changes: Any) -> HandState:
+    """A copy of ``state`` with ``changes``: ``dataclasses.replace``, faster."""
+    fields = state.__dict__.copy()
+    fields.update(changes)
+    return from_fields(fields)

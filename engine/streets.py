@@ -1,14 +1,14 @@
 """Moving a hand along: whose turn it is, closing a street, dealing the board.
 
-``betting.apply_action`` records a decision and then calls ``advance``;
-everything that happens without a decision (uncalled bets returned, streets
-dealt, the all-in run-out, the showdown) happens here.
+``betting.apply_action`` records a decision and then passes the turn
+(``pass_turn``, ``after_fold``); everything that happens without a decision
+(uncalled bets returned, streets dealt, the all-in run-out, the showdown)
+happens here.
 """
 
 from __future__ import annotations
 
 from bisect import bisect_right
-from typing import Any
 
 from engine.events import BoardDealt, CardsShown, Event, UncalledBetReturned
 from engine.showdown import award_uncontested, showdown, showdown_order
@@ -20,7 +20,11 @@ _BOARD_SIZE = {"flop": 3, "turn": 1, "river": 1}
 def able_to_act_count(state: HandState) -> int:
     """Live players with chips behind: those who can still bet."""
     stacks, folded = state.stacks, state.has_folded
-    return sum(1 for s in state.players if stacks[s] and not folded[s])
+    able = 0
+    for seat in state.players:
+        if stacks[seat] and not folded[seat]:
+            able += 1
+    return able
 
 
 def next_actor(state: HandState, after: int) -> int | None:
@@ -32,44 +36,52 @@ def next_actor(state: HandState, after: int) -> int | None:
     stacks, folded, bets, acted_at = state.stacks, state.has_folded, state.bets, state.acted_at
     current_bet = state.current_bet
     players = state.players
-    able = 0
-    for seat in players:
-        if stacks[seat] and not folded[seat]:
-            able += 1
-    others_can_answer = able >= 2
     start = bisect_right(players, after)
+    able = 0  # live seats with chips seen so far
+    waiting = None  # the first of them that has not acted on this street
     for seat in players[start:] + players[:start]:
         if not stacks[seat] or folded[seat]:
             continue
-        if bets[seat] < current_bet or (acted_at[seat] < 0 and others_can_answer):
-            return seat
+        able += 1
+        if waiting is None:
+            if bets[seat] < current_bet:
+                return seat
+            if acted_at[seat] < 0:
+                waiting = seat
+        if waiting is not None and able >= 2:
+            return waiting  # someone else could still answer a bet from ``waiting``
     return None
 
 
 def start_preflop(state: HandState) -> HandState:
-    """The first decision before the flop belongs to the seat left of the big blind."""
-    actor = next_actor(state, state.big_blind_seat)
+    """The first decision before the flop belongs to the seat left of the big blind.
+
+    ``state`` is the hand ``new_hand`` has just built, which nobody else holds yet.
+    """
+    return pass_turn(state, state.big_blind_seat)
+
+
+def pass_turn(state: HandState, seat: int) -> HandState:
+    """After ``seat``'s turn, give the turn to the next seat that owes a decision,
+    or close the street when none does.
+
+    ``state`` is the one the decision has just built, which nobody else holds
+    yet: the turn is passed by setting its ``actor``.
+    """
+    actor = next_actor(state, seat)
     if actor is None:
         return close_street(state)
-    return evolve(state, actor=actor)
+    object.__setattr__(state, "actor", actor)
+    return state
 
 
-def advance(
-    state: HandState, seat: int, changes: dict[str, Any], has_folded: bool = False
-) -> HandState:
-    """Apply ``changes`` (``seat``'s decision), then end the hand, pass the turn,
-    or close the street."""
-    new = object.__new__(HandState)
-    object.__setattr__(new, "__dict__", {**state.__dict__, **changes})  # evolve, inlined
-    if has_folded:
-        live = [s for s in new.players if not new.has_folded[s]]
-        if len(live) == 1:
-            return award_uncontested(return_uncalled(new), live[0])
-    actor = next_actor(new, seat)
-    if actor is None:
-        return close_street(new)
-    object.__setattr__(new, "actor", actor)  # built just above: nobody else holds it yet
-    return new
+def after_fold(state: HandState, seat: int) -> HandState:
+    """``seat`` has just folded: the last player left wins (rule 15), or play goes on."""
+    folded = state.has_folded
+    live = [s for s in state.players if not folded[s]]
+    if len(live) == 1:
+        return award_uncontested(return_uncalled(state), live[0])
+    return pass_turn(state, seat)
 
 
 def return_uncalled(state: HandState) -> HandState:

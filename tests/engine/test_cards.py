@@ -79,6 +79,18 @@ def test_a_seeded_rng_gives_the_same_order_every_time() -> None:
     assert new_deck(Random(42)) != new_deck(Random(43))
 
 
+class SubclassedRandom(Random):
+    """A ``Random`` subclass: ``shuffle`` takes its general path through ``randrange``."""
+
+
+@pytest.mark.parametrize("seed", [0, 1, 42, 20261121])
+def test_a_plain_or_subclassed_generator_with_one_seed_deals_the_same_deck(seed: int) -> None:
+    plain, subclassed = Random(seed), SubclassedRandom(seed)
+    assert new_deck(plain) == new_deck(subclassed)
+    assert shuffle(range(10), plain) == shuffle(range(10), subclassed)
+    assert plain.random() == subclassed.random()  # and both drew the same numbers
+
+
 def test_without_an_rng_the_deck_is_shuffled_by_secrets() -> None:
     decks = {new_deck() for _ in range(5)}
     assert all(sorted(deck) == list(DECK) for deck in decks)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 
@@ -140,3 +141,16 @@ def test_applying_an_action_leaves_the_previous_state_untouched(
         for action in offered_actions(step, 250):
             apply_action(step, action)
         assert step == snapshot
+
+
+@EXAMPLES
+@given(hands(), st.data())
+def test_every_state_is_a_complete_frozen_dataclass_value(
+    state: HandState, data: st.DataObject
+) -> None:
+    names = {field.name for field in dataclasses.fields(HandState)}
+    for step in play_out(data, state):
+        assert vars(step).keys() == names  # every field, and nothing else
+        assert dataclasses.replace(step) == step
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            step.actor = None  # type: ignore[misc]
