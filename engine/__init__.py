@@ -41,7 +41,7 @@ from engine.tournament import (
     finishing_places,
     payouts,
 )
-from engine.view import view
+from engine.view import view, views
 
 __all__ = [
     "DECK",
@@ -105,4 +105,5 @@ __all__ = [
     "to_phh",
     "to_pokerstars",
     "view",
+    "views",
 ]

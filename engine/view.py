@@ -7,9 +7,10 @@ deck or mucked cards. A spectator (``None``) sees no hole cards at all.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
-from engine.betting import legal_actions
+from engine.betting import LegalActions, legal_actions
 from engine.cards import card_str
 from engine.events import CardsMucked, Event, HandStarted, HoleCardsDealt
 from engine.state import HandState
@@ -17,7 +18,28 @@ from engine.state import HandState
 
 def view(state: HandState, seat: int | None) -> dict[str, Any]:
     """The hand as ``seat`` (or a spectator, ``None``) may see it."""
+    return views(state, [seat])[seat]
+
+
+def views(state: HandState, viewers: Iterable[int | None]) -> dict[int | None, dict[str, Any]]:
+    """``view(state, v)`` for every ``v`` in ``viewers``, equal to it item for item.
+
+    Cheaper for a broadcast: the board, pots and public log are built once and
+    shared; only the viewer's own dealt/mucked cards are added to their copy of
+    the log. The shared lists and entries must be treated as read-only.
+    """
     legal = legal_actions(state)
+    public: dict[str, list[Any]] = {
+        "board": [card_str(c) for c in state.board],
+        "pots": [{"amount": p.amount, "eligible": list(p.eligible)} for p in state.pots],
+        "log": [_public_event(e) for e in state.events],
+    }
+    return {seat: _view(state, seat, legal, public) for seat in viewers}
+
+
+def _view(
+    state: HandState, seat: int | None, legal: LegalActions, public: dict[str, list[Any]]
+) -> dict[str, Any]:
     my_turn = seat is not None and legal.actor == seat
     return {
         "viewer": seat,
@@ -29,9 +51,9 @@ def view(state: HandState, seat: int | None) -> dict[str, Any]:
         "small_blind": state.small_blind,
         "big_blind": state.big_blind,
         "ante": state.ante,
-        "board": [card_str(c) for c in state.board],
+        "board": public["board"],
         "current_bet": state.current_bet,
-        "pots": [{"amount": p.amount, "eligible": list(p.eligible)} for p in state.pots],
+        "pots": public["pots"],
         "seats": [_seat_view(state, s, seat) for s in range(state.seat_count)],
         "hole_cards": _cards(state, seat) if seat is not None else None,
         "legal_actions": {
@@ -43,8 +65,17 @@ def view(state: HandState, seat: int | None) -> dict[str, Any]:
         }
         if my_turn
         else None,
-        "log": [_public_event(e, seat) for e in state.events],
+        "log": _log(state, seat, public["log"]),
     }
+
+
+def _log(state: HandState, seat: int | None, public_log: list[dict[str, Any]]) -> list[Any]:
+    if seat is None:
+        return list(public_log)
+    return [
+        e.to_dict() if isinstance(e, HoleCardsDealt | CardsMucked) and e.seat == seat else shown
+        for e, shown in zip(state.events, public_log, strict=True)
+    ]
 
 
 def _cards(state: HandState, seat: int) -> list[str] | None:
@@ -67,10 +98,11 @@ def _seat_view(state: HandState, seat: int, viewer: int | None) -> dict[str, Any
     }
 
 
-def _public_event(event: Event, viewer: int | None) -> dict[str, Any]:
+def _public_event(event: Event) -> dict[str, Any]:
+    """What everyone may see of an event: no deck, no face-down cards."""
     data = event.to_dict()
     if isinstance(event, HandStarted):
         del data["deck"]
-    elif isinstance(event, HoleCardsDealt | CardsMucked) and event.seat != viewer:
+    elif isinstance(event, HoleCardsDealt | CardsMucked):
         del data["cards"]
     return data

@@ -1,12 +1,12 @@
 """Reads of live tables: the per-viewer snapshot (TABLE_PROTOCOL.md) and what is due.
 
-A snapshot is built ONLY from ``engine.view(state, viewer_seat)`` plus public
+A snapshot is built ONLY from ``engine.views(state, viewer_seats)`` plus public
 seat data, so it can never carry cards the viewer may not see.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -74,8 +74,36 @@ def build_snapshot(
     now: datetime,
 ) -> dict[str, Any]:
     """The protocol's TABLE for one viewer (``viewer`` None: a spectator)."""
-    viewer_seat = viewer.number if viewer and was_dealt_in(table, viewer, state) else None
-    hand_view = engine.view(state, viewer_seat) if state is not None else None
+    return build_snapshots(table, seats, state, [viewer], now)[0]
+
+
+def build_snapshots(
+    table: Table,
+    seats: Mapping[int, Seat],
+    state: engine.HandState | None,
+    viewers: Sequence[Seat | None],
+    now: datetime,
+) -> list[dict[str, Any]]:
+    """``build_snapshot`` for each of ``viewers``, sharing the hand's public log."""
+    viewer_seats = [
+        viewer.number if viewer and was_dealt_in(table, viewer, state) else None
+        for viewer in viewers
+    ]
+    hand_views = engine.views(state, viewer_seats) if state is not None else {}
+    return [
+        _snapshot(table, seats, state, viewer, hand_views.get(seat), now)
+        for viewer, seat in zip(viewers, viewer_seats, strict=True)
+    ]
+
+
+def _snapshot(
+    table: Table,
+    seats: Mapping[int, Seat],
+    state: engine.HandState | None,
+    viewer: Seat | None,
+    hand_view: dict[str, Any] | None,
+    now: datetime,
+) -> dict[str, Any]:
     is_running = state is not None and not state.is_over
     to_act = state.actor if is_running and state is not None else None
     return {

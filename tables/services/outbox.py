@@ -26,7 +26,7 @@ from django.utils import timezone
 
 import engine
 from tables.models import Seat, Table
-from tables.selectors import build_snapshot
+from tables.selectors import build_snapshots
 
 log = logging.getLogger(__name__)
 
@@ -65,7 +65,7 @@ def snapshot_messages(
     their private group: it tells their sockets to follow the public one again.
     """
     humans = [seat for seat in seats.values() if seat.user_id is not None]
-    spectator_view = build_snapshot(table, seats, state, None, now)
+    spectator_view, *private_views = build_snapshots(table, seats, state, [None, *humans], now)
     public = {
         "type": "table.snapshot",
         "seq": table.seq,
@@ -77,13 +77,9 @@ def snapshot_messages(
     for user_id in sorted(set(gone_user_ids) - seated):
         gone = {"type": "table.private", "seq": table.seq, "table": spectator_view}
         messages.append((private_group(table.pk, user_id), gone))
-    for seat in humans:
+    for seat, private_view in zip(humans, private_views, strict=True):
         assert seat.user_id is not None
-        private = {
-            "type": "table.private",
-            "seq": table.seq,
-            "table": build_snapshot(table, seats, state, seat, now),
-        }
+        private = {"type": "table.private", "seq": table.seq, "table": private_view}
         messages.append((private_group(table.pk, seat.user_id), private))
     return messages
 

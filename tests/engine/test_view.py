@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from engine.cards import card_str
 from engine.state import HandState
-from engine.view import view
+from engine.view import view, views
 from tests.engine.dealing import deal, play
 from tests.engine.strategies import hands, play_out
 
@@ -99,3 +99,30 @@ def test_the_view_describes_the_table() -> None:
     assert seen["seats"][3]["stack"] == 47
     assert [e["kind"] for e in seen["log"]][:2] == ["hand_started", "ante_posted"]
     assert "cards" not in seen["log"][4 + 2]  # another seat's hole cards: no cards
+
+
+def reference_log(state: HandState, viewer: int | None) -> list[dict[str, Any]]:
+    """The log as the protocol defines it: every event, no deck, only the viewer's cards."""
+    log = []
+    for event in state.events:
+        data = event.to_dict()
+        data.pop("deck", None)
+        if data["kind"] in ("hole_cards_dealt", "cards_mucked") and data["seat"] != viewer:
+            del data["cards"]
+        log.append(data)
+    return log
+
+
+@settings(max_examples=int(os.environ.get("FELT_HYPOTHESIS_EXAMPLES", "150")), deadline=None)
+@given(hands(), st.data())
+def test_views_for_a_whole_table_equal_each_viewers_own_view(
+    state: HandState, data: st.DataObject
+) -> None:
+    for step in play_out(data, state):
+        viewers = [None, *range(step.seat_count)]
+        together = views(step, viewers)
+        assert list(together) == viewers
+        for viewer in viewers:
+            alone = view(step, viewer)
+            assert json.dumps(together[viewer]) == json.dumps(alone)
+            assert alone["log"] == reference_log(step, viewer)

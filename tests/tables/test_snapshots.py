@@ -1,0 +1,69 @@
+"""One broadcast's snapshots, built together, match each viewer's snapshot built alone."""
+
+from __future__ import annotations
+
+import json
+from random import Random
+from typing import Any
+
+import pytest
+from django.utils import timezone
+
+import engine
+from engine.bots import choose_action
+from tables import selectors, services
+from tables.models import Seat
+from tables.services import outbox
+from tests.tables.helpers import deal, fresh, friends_table, state_of
+
+pytestmark = pytest.mark.django_db
+
+ACTION_NAMES = {engine.Fold: "fold", engine.Check: "check", engine.Call: "call"}
+
+
+def broadcast_tables(table: Any) -> dict[int | None, str]:
+    """What the broadcast after a change sends, keyed by the user it is for (None: public)."""
+    table = fresh(table)
+    seats = selectors.table_seats(table)
+    messages = outbox.snapshot_messages(table, seats, selectors.hand_state(table), timezone.now())
+    sent: dict[int | None, str] = {}
+    for group, message in messages:
+        user_id = None if group == outbox.public_group(table.pk) else int(group.split("-")[-1])
+        sent[user_id] = json.dumps({**message["table"], "server_time": None})
+    return sent
+
+
+def built_alone(table: Any, user: Any) -> str:
+    snapshot = selectors.table_snapshot(table_id=table.pk, user=user)
+    return json.dumps({**snapshot, "server_time": None})
+
+
+def play_a_random_move(table: Any, rng: Random) -> None:
+    state = state_of(table)
+    move = choose_action(engine.view(state, state.actor), rng)
+    services.hand_act(
+        table_id=table.pk,
+        user=Seat.objects.get(table=table, number=state.actor).user,
+        action="raise" if isinstance(move, engine.RaiseTo) else ACTION_NAMES[type(move)],
+        amount=move.amount if isinstance(move, engine.RaiseTo) else None,
+        seq=fresh(table).seq,
+    )
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_every_viewer_gets_the_same_snapshot_as_when_built_alone(alice, bob, carol, seed):
+    table = friends_table(alice, bob, carol)
+    rng = Random(seed)
+    deal(table)
+    steps = 0
+    while True:
+        sent = broadcast_tables(table)
+        assert set(sent) == {None, alice.pk, bob.pk, carol.pk}
+        assert sent[None] == built_alone(table, None)
+        for user in (alice, bob, carol):
+            assert sent[user.pk] == built_alone(table, user)
+        if state_of(table).is_over:
+            break
+        play_a_random_move(table, rng)
+        steps += 1
+    assert steps >= 2
