@@ -47,7 +47,9 @@ class LobbyConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         count = await presence.connection_closed(self.user_id, self.channel_name)
         await self.announce(count)
 
-    async def receive_json(self, content: Any, **kwargs: Any) -> None:
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        # Nothing is read, so nothing is decoded: a frame that is not JSON
+        # (or is binary) would otherwise crash the consumer and leave its presence behind.
         await self.send_json({"type": "error", "code": "read_only"})
 
     async def online_count(self, event: dict[str, Any]) -> None:

@@ -43,7 +43,7 @@ def parse_command(text: str | None) -> dict[str, Any]:
         raise BadMessage("bad_json", "Send one JSON object per text frame.")
     try:
         message = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):  # "[[[[..." nests deeper than the parser goes
         raise BadMessage("bad_json", "That message is not valid JSON.") from None
     if not isinstance(message, dict):
         raise BadMessage("bad_message", "A message must be a JSON object with a type.")

@@ -19,6 +19,8 @@ def seat_take(*, table_id: int, user: Any, seat: int) -> int:
         table = play.table
         if table.kind == Table.Kind.TOURNAMENT:
             raise BadSeat("Tournament seats are assigned by the tournament.")
+        if table.kind == Table.Kind.PRACTICE and table.owner_id != user.pk:
+            raise BadSeat("Only the player who opened a practice table can sit at it.")
         if type(seat) is not int or not 0 <= seat < table.seat_count:
             raise BadSeat(f"Seats are numbered 0 to {table.seat_count - 1}.")
         if play.seat_of(user) is not None:

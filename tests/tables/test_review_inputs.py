@@ -1,0 +1,101 @@
+"""Adversarial input at the table's entry points: a clear refusal, never a crash or a change."""
+
+from __future__ import annotations
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.db import connections
+
+from config.asgi import application
+from tables import selectors, services
+from tables.errors import BadSeat
+from tables.models import Seat, Table
+from tests.tables.sockets import HEADERS, Client, session_cookie
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+HUGE = 10**30
+
+
+@pytest.fixture(autouse=True)
+async def close_database_connections():
+    yield
+    await sync_to_async(connections.close_all)()
+
+
+def two_seated(alice, bob) -> Table:
+    table = services.table_create(owner=alice, name="Review", seat_count=2)
+    services.seat_take(table_id=table.pk, user=alice, seat=0)
+    services.seat_take(table_id=table.pk, user=bob, seat=1)
+    return Table.objects.get(pk=table.pk)
+
+
+async def test_a_deeply_nested_frame_is_refused_as_bad_json(alice, bob):
+    table = await sync_to_async(two_seated)(alice, bob)
+    client = await Client.open(alice, table.pk)
+    error = await client.error("[" * 2000, raw=True)
+    assert error["code"] == "bad_json"
+    await client.close()
+
+
+async def test_huge_numbers_in_frames_are_refused_and_change_nothing(alice, bob):
+    table = await sync_to_async(two_seated)(alice, bob)
+    client = await Client.open(alice, table.pk)
+    seq = client.table["seq"]
+    assert (await client.error({"type": "sit", "seat": HUGE}))["code"] == "bad_seat"
+    assert (await client.error({"type": "sit", "seat": -HUGE}))["code"] == "bad_seat"
+    assert (await client.error({"type": "act", "action": "call", "seq": HUGE}))["code"] in (
+        "stale_seq",
+        "no_hand",
+    )
+    assert await client.is_quiet()
+    stacks = await sync_to_async(lambda: sorted(Seat.objects.values_list("number", "stack")))()
+    assert stacks == [(0, 1500), (1, 1500)]
+    assert (await sync_to_async(Table.objects.get)(pk=table.pk)).seq == seq
+    await client.close()
+
+
+async def test_a_socket_to_a_table_id_beyond_the_database_range_is_closed_as_not_found(alice):
+    headers = [*HEADERS, (b"cookie", await session_cookie(alice))]
+    socket = WebsocketCommunicator(application, f"/ws/tables/{HUGE}/", headers=headers)
+    connected, code = await socket.connect()
+    assert not connected
+    assert code == 4404
+
+
+def test_a_table_page_with_an_id_beyond_the_database_range_is_not_found(client, alice):
+    client.force_login(alice)
+    assert client.get(f"/tables/{HUGE}/").status_code == 404
+
+
+def test_a_stranger_cannot_take_the_seat_the_owner_left_at_a_practice_table(alice, bob):
+    table = services.table_create_practice(user=alice, bots=1)
+    # Between hands (the first hand is played out by alice folding or leaving).
+    services.seat_leave(table_id=table.pk, user=alice)
+    table = Table.objects.get(pk=table.pk)
+    seq = table.seq
+    with pytest.raises(BadSeat):
+        services.seat_take(table_id=table.pk, user=bob, seat=0)
+    assert not Seat.objects.filter(table=table, user=bob).exists()
+    assert Table.objects.get(pk=table.pk).seq == seq
+
+
+def dealt_with_actor(alice, bob) -> tuple[Table, object]:
+    table = two_seated(alice, bob)
+    services.hand_start(table_id=table.pk, seq=table.seq)
+    table = Table.objects.get(pk=table.pk)
+    actor = selectors.hand_state(table).actor
+    return table, Seat.objects.get(table=table, number=actor).user
+
+
+async def test_raises_to_huge_or_negative_amounts_are_illegal_and_lose_no_chip(alice, bob):
+    table, to_act = await sync_to_async(dealt_with_actor)(alice, bob)
+    client = await Client.open(to_act, table.pk)
+    assert client.table["legal"] is not None
+    for amount in (HUGE, -HUGE, -1, 0):
+        message = {"type": "act", "action": "raise", "amount": amount, "seq": table.seq}
+        assert (await client.error(message))["code"] == "illegal_action"
+    assert (await sync_to_async(Table.objects.get)(pk=table.pk)).seq == table.seq
+    assert await client.is_quiet()
+    await client.close()
