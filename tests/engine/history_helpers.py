@@ -78,7 +78,7 @@ def split_pot_count(state: HandState) -> int:
     )
 
 
-_PK_AUTOMATIONS = (
+POKERKIT_AUTOMATIONS = (
     Automation.ANTE_POSTING,
     Automation.BET_COLLECTION,
     Automation.BLIND_OR_STRADDLE_POSTING,
@@ -98,7 +98,7 @@ def pokerkit_history(rng: Random) -> tuple[str, list[int]]:
     ante = rng.choice([0, 0, 5])
     stacks = [BIG_BLIND + ante + 1 + rng.randint(0, 2000) for _ in range(count)]
     game = NoLimitTexasHoldem(
-        _PK_AUTOMATIONS,
+        POKERKIT_AUTOMATIONS,
         True,
         ante,
         (SMALL_BLIND, BIG_BLIND),

@@ -39,25 +39,16 @@ import os
 from random import Random
 
 import pytest
-from pokerkit import Automation, Mode, NoLimitTexasHoldem, State
+from pokerkit import Mode, NoLimitTexasHoldem, State
 
 from engine.actions import Action, Call, Check, Fold, RaiseTo
 from engine.betting import NOT_REOPENED, apply_action, legal_actions, raise_refusal
 from engine.cards import cards_str, new_deck
 from engine.events import PotAwarded
 from engine.state import HandState, new_hand
+from tests.engine.history_helpers import POKERKIT_AUTOMATIONS
 
 HANDS = int(os.environ.get("FELT_DIFFERENTIAL_HANDS", "3000"))
-
-_AUTOMATIONS = (
-    Automation.ANTE_POSTING,
-    Automation.BET_COLLECTION,
-    Automation.BLIND_OR_STRADDLE_POSTING,
-    Automation.HOLE_CARDS_SHOWING_OR_MUCKING,
-    Automation.HAND_KILLING,
-    Automation.CHIPS_PUSHING,
-    Automation.CHIPS_PULLING,
-)
 
 
 def _random_table(rng: Random) -> tuple[list[int | None], int, int, int, int]:
@@ -87,7 +78,7 @@ def _random_table(rng: Random) -> tuple[list[int | None], int, int, int, int]:
 
 def _pokerkit_state(ours: HandState, order: list[int]) -> State:
     pk = NoLimitTexasHoldem.create_state(
-        _AUTOMATIONS,
+        POKERKIT_AUTOMATIONS,
         False,
         ours.ante,
         (ours.small_blind, ours.big_blind),
