@@ -62,6 +62,7 @@ async def test_a_socket_to_a_table_id_beyond_the_database_range_is_closed_as_not
     connected, code = await socket.connect()
     assert not connected
     assert code == 4404
+    await socket.disconnect()  # else the consumer's task outlives the test and stalls its teardown
 
 
 def test_a_table_page_with_an_id_beyond_the_database_range_is_not_found(client, alice):
