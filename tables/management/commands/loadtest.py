@@ -38,6 +38,7 @@ from django.conf import settings
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
 from django.contrib.sessions.models import Session
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.db import transaction
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import WebSocketException
 
@@ -297,7 +298,12 @@ def create_tables(count: int, rng: Random) -> Setup:
 
 def clean_up(setup: Setup) -> None:
     """Delete the run's tables (with their seats and hands), sessions and users."""
-    Table.objects.filter(pk__in=setup.table_ids).delete()
+    with transaction.atomic():
+        # Lock the table rows first, in order, as every table service does: the server
+        # may still be finishing a hand or a wake-up, and deleting the seats and hands
+        # before holding the table would deadlock with it on PostgreSQL.
+        list(Table.objects.select_for_update().filter(pk__in=setup.table_ids).order_by("pk"))
+        Table.objects.filter(pk__in=setup.table_ids).delete()
     Session.objects.filter(session_key__in=[p.session_key for p in setup.players]).delete()
     User.objects.filter(pk__in=setup.user_ids).delete()
 
