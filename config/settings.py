@@ -81,10 +81,10 @@ def database_from_url(url: str) -> dict[str, Any]:
 
 
 def embedded_database(home: Path) -> dict[str, Any]:
-    """SQLite tuned for a small server: WAL, writers queue instead of failing."""
+    """SQLite tuned for a small server: WAL, writers queue on a file lock (config/sqlite)."""
     home.mkdir(parents=True, exist_ok=True)
     return {
-        "ENGINE": "django.db.backends.sqlite3",
+        "ENGINE": "config.sqlite",
         "NAME": home / "felt.sqlite3",
         # Keep the connection between websocket commands: channels closes it after
         # each one otherwise, and reopening (with the PRAGMAs) cost more than the command.
