@@ -217,12 +217,14 @@ REDIS_REALTIME_URL = REDIS.client_url(0)  # channel layer and the online list
 
 CHANNEL_LAYERS = {
     "default": {
-        "BACKEND": "channels_redis.core.RedisChannelLayer",
-        # Consumers wait on Redis in blocking reads of up to 5 s (channels-redis'
-        # brpop_timeout); redis-py's default 5 s socket timeout would cut them
-        # off, so every idle websocket would fail after 5 s.
-        # redis-py's pool refuses a 101st connection; hundreds of sockets closing
-        # at once (each leaving its groups) or many broadcasts in flight need more.
+        # Redis pub/sub: a broadcast is one PUBLISH and each process holds one
+        # subscription, where the list-based RedisChannelLayer spent several
+        # round trips per group and polled a list per process. Snapshots need
+        # no more than "delivered to whoever is connected now": a client that
+        # misses one re-syncs from the next, or from its reconnect.
+        "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+        # redis-py's pool refuses a 101st connection; many broadcasts in flight
+        # at once need more.
         "CONFIG": {
             "hosts": [
                 {"address": REDIS_REALTIME_URL, "socket_timeout": 30, "max_connections": 1000}

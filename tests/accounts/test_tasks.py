@@ -1,9 +1,10 @@
 """Celery tasks through the real broker and a real worker thread (never eager)."""
 
+import asyncio
 from datetime import timedelta
 
 import pytest
-from asgiref.sync import async_to_sync
+from asgiref.sync import async_to_sync, sync_to_async
 from celery.contrib.testing.worker import start_worker
 from celery.signals import task_postrun
 from channels.layers import get_channel_layer
@@ -61,16 +62,19 @@ def test_the_worker_deletes_only_expired_sessions(worker):
 def test_the_worker_announces_the_online_count_to_the_lobby(worker):
     layer = get_channel_layer()
 
-    async def listen_to_lobby() -> str:
+    async def listen_while_the_worker_counts() -> tuple[int, dict]:
+        # Listening and receiving share one event loop: the pub/sub layer's
+        # subscription lives as long as the loop that made it.
         channel = await layer.new_channel()
         await layer.group_add(LOBBY_GROUP, channel)
         await presence.connection_opened(1, "tab-a")
         await presence.connection_opened(2, "tab-b")
         await presence.connection_opened(2, "tab-c")
-        return channel
+        count = await sync_to_async(lambda: refresh_online_count.delay().get(timeout=10))()
+        message = await asyncio.wait_for(layer.receive(channel), timeout=5)
+        return count, message
 
-    channel = async_to_sync(listen_to_lobby)()
+    count, message = async_to_sync(listen_while_the_worker_counts)()
 
-    assert refresh_online_count.delay().get(timeout=10) == 2
-    message = async_to_sync(layer.receive)(channel)
+    assert count == 2
     assert message == {"type": "online.count", "count": 2}

@@ -32,7 +32,7 @@ def test_healthz_answers_503_and_names_a_dead_broker(client, settings):
 def test_healthz_answers_503_and_names_a_dead_channel_layer(client, settings):
     settings.CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
             "CONFIG": {"hosts": [{"address": "redis://127.0.0.1:1/0"}]},
         }
     }
