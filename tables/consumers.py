@@ -11,6 +11,7 @@ import json
 import logging
 from typing import Any
 
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
@@ -155,24 +156,40 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
                 "server_error", "Something went wrong on our side and nothing changed. Try again."
             )
 
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        """Channels' dispatch, without its ``close_old_connections`` before every handler.
+
+        That call is a hop to the one thread all of the server's database work
+        shares, once for every snapshot each socket relays, queued behind other
+        tables' commands. Every handler here reaches the database only through
+        ``database_sync_to_async``, which closes old connections itself.
+        """
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
+
     async def table_snapshot(self, event: dict[str, Any]) -> None:
         """The spectator view: only for viewers who do not get a private one."""
         if self.user.pk in event["private_user_ids"]:
             return
-        await self.send_snapshot(event["table"])
+        await self.send_frame(event["seq"], event["frame"], is_seated=event["is_seated"])
 
     async def table_private(self, event: dict[str, Any]) -> None:
-        await self.send_snapshot(event["table"])
+        await self.send_frame(event["seq"], event["frame"], is_seated=event["is_seated"])
 
     async def send_snapshot(self, table: dict[str, Any]) -> None:
+        is_seated = table["your_seat"] is not None
+        await self.send_frame(table["seq"], selectors.snapshot_frame(table), is_seated=is_seated)
+
+    async def send_frame(self, seq: int, frame: str, *, is_seated: bool) -> None:
         # A broadcast queued while connecting can be older than the first snapshot:
         # the client only ever sees seq go up.
-        if table["seq"] <= self.last_seq:
+        if seq <= self.last_seq:
             return
-        self.last_seq = table["seq"]
-        frame = {"type": "snapshot", "seq": table["seq"], "table": table}
-        await self.send(text_data=json.dumps(frame))
-        await self.follow_public_group(is_seated=table["your_seat"] is not None)
+        self.last_seq = seq
+        await self.send(text_data=frame)
+        await self.follow_public_group(is_seated=is_seated)
 
     async def follow_public_group(self, *, is_seated: bool) -> None:
         """In the public group only while not seated (the service tells a player who

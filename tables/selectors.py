@@ -6,6 +6,7 @@ seat data, so it can never carry cards the viewer may not see.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
@@ -63,6 +64,13 @@ def was_dealt_in(table: Table, seat: Seat, state: engine.HandState | None) -> bo
         state is not None
         and seat.joined_at_hand < table.hand_number
         and state.is_dealt_in[seat.number]
+    )
+
+
+def snapshot_frame(snapshot: dict[str, Any]) -> str:
+    """The protocol's ``snapshot`` frame for one viewer's TABLE, as sent on the socket."""
+    return json.dumps(
+        {"type": "snapshot", "seq": snapshot["seq"], "table": snapshot}, separators=(",", ":")
     )
 
 

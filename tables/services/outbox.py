@@ -14,22 +14,25 @@ import concurrent.futures
 import logging
 import os
 import secrets
-from collections.abc import Iterable, Mapping
+import threading
+from collections.abc import Coroutine, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 
-from asgiref.sync import SyncToAsync, async_to_sync
+from asgiref.sync import SyncToAsync
 from channels.layers import get_channel_layer
 from django.core.cache import cache
 from django.utils import timezone
 
 import engine
 from tables.models import Seat, Table
-from tables.selectors import build_snapshots
+from tables.selectors import build_snapshots, snapshot_frame
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
+SEND_TIMEOUT = 10.0  # seconds a broadcast from sync code may take
 # A queued wake task this close to running is not relied on to queue the next.
 WAKE_SKIP_MARGIN = 1.0  # seconds
 
@@ -66,20 +69,28 @@ def snapshot_messages(
     """
     humans = [seat for seat in seats.values() if seat.user_id is not None]
     spectator_view, *private_views = build_snapshots(table, seats, state, [None, *humans], now)
+    # Each view is encoded once here; every socket it reaches sends the same text.
+    spectator_frame = snapshot_frame(spectator_view)
     public = {
         "type": "table.snapshot",
         "seq": table.seq,
-        "table": spectator_view,
+        "is_seated": False,
+        "frame": spectator_frame,
         "private_user_ids": [seat.user_id for seat in humans],
     }
     messages = [(public_group(table.pk), public)]
     seated = {seat.user_id for seat in humans}
     for user_id in sorted(set(gone_user_ids) - seated):
-        gone = {"type": "table.private", "seq": table.seq, "table": spectator_view}
-        messages.append((private_group(table.pk, user_id), gone))
+        gone = {"type": "table.private", "seq": table.seq, "is_seated": False}
+        messages.append((private_group(table.pk, user_id), {**gone, "frame": spectator_frame}))
     for seat, private_view in zip(humans, private_views, strict=True):
         assert seat.user_id is not None
-        private = {"type": "table.private", "seq": table.seq, "table": private_view}
+        private = {
+            "type": "table.private",
+            "seq": table.seq,
+            "is_seated": private_view["your_seat"] is not None,
+            "frame": snapshot_frame(private_view),
+        }
         messages.append((private_group(table.pk, seat.user_id), private))
     return messages
 
@@ -171,9 +182,40 @@ def send(messages: list[tuple[str, dict[str, Any]]]) -> None:
         future.add_done_callback(_log_failure)
         return
     try:
-        async_to_sync(_send_all)(layer, messages)
+        _background.run(_send_all(layer, messages), timeout=SEND_TIMEOUT)
     except Exception:  # clients re-sync from the next snapshot or on reconnect
         log.exception("could not broadcast a table snapshot")
+
+
+class BackgroundLoop:
+    """One event loop per process, in a thread of its own, for broadcasts from sync code.
+
+    ``async_to_sync`` would run each broadcast in a new event loop, and the
+    channel layer keeps its Redis connections per loop: a Celery worker would
+    open (and close) a connection for every snapshot it sends.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._pid = 0
+
+    def run(self, coroutine: Coroutine[Any, Any, T], timeout: float) -> T:
+        return asyncio.run_coroutine_threadsafe(coroutine, self._running()).result(timeout)
+
+    def _running(self) -> asyncio.AbstractEventLoop:
+        with self._lock:
+            # A forked child (a Celery pool process) inherits the loop but not its thread.
+            if self._loop is None or self._pid != os.getpid():
+                self._loop = asyncio.new_event_loop()
+                self._pid = os.getpid()
+                threading.Thread(
+                    target=self._loop.run_forever, name="broadcast", daemon=True
+                ).start()
+            return self._loop
+
+
+_background = BackgroundLoop()
 
 
 def _server_loop() -> asyncio.AbstractEventLoop | None:

@@ -1,15 +1,18 @@
 """What leaves a committed change cheaply: wake tasks queued only when needed, and
-seated players' sockets fed from their private group alone."""
+seated players' sockets fed from their private group alone, each view encoded once."""
 
 from __future__ import annotations
 
+import asyncio
+import json
 from typing import Any
 
 import pytest
 from asgiref.sync import sync_to_async
 from django.db import connections
+from django.utils import timezone
 
-from tables import services, tasks
+from tables import selectors, services, tasks
 from tables.services import outbox
 from tests.tables.helpers import act, deal, fresh, friends_table
 from tests.tables.sockets import Client
@@ -129,3 +132,45 @@ async def test_a_seated_player_gets_each_change_once_and_only_their_own_view(
     assert all(frame["table"]["your_seat"] == 0 for frame in alice_socket.frames)
     await alice_socket.close()
     await spectator.close()
+
+
+# --- broadcasts from sync code (Celery) ------------------------------------------------
+
+
+def test_broadcasts_from_sync_code_share_one_event_loop_per_process():
+    """The channel layer keeps its Redis connections per loop: one loop, one connection."""
+    background = outbox.BackgroundLoop()
+
+    async def current_loop() -> Any:
+        return asyncio.get_running_loop()
+
+    first, second = background.run(current_loop(), 5), background.run(current_loop(), 5)
+    assert first is second and first.is_running()
+
+
+def test_a_forked_process_gets_an_event_loop_of_its_own():
+    background = outbox.BackgroundLoop()
+
+    async def current_loop() -> Any:
+        return asyncio.get_running_loop()
+
+    parents = background.run(current_loop(), 5)
+    background._pid = -1  # what a Celery pool process inherits: the parent's pid
+    assert background.run(current_loop(), 5) is not parents
+
+
+@pytest.mark.django_db
+def test_every_socket_of_a_view_gets_the_same_frame_text(alice, bob, carol):
+    table = friends_table(alice, bob)
+    deal(table)
+    table = fresh(table)
+    seats = selectors.table_seats(table)
+    messages = dict(
+        outbox.snapshot_messages(table, seats, selectors.hand_state(table), timezone.now())
+    )
+    public = messages[outbox.public_group(table.pk)]
+    frame = json.loads(public["frame"])
+    assert frame["type"] == "snapshot" and frame["seq"] == public["seq"] == table.seq
+    assert all(seat.get("cards") is None for seat in frame["table"]["seats"])
+    private = messages[outbox.private_group(table.pk, alice.pk)]
+    assert private["is_seated"] and json.loads(private["frame"])["table"]["your_seat"] == 0

@@ -29,7 +29,8 @@ def broadcast_tables(table: Any) -> dict[int | None, str]:
     sent: dict[int | None, str] = {}
     for group, message in messages:
         user_id = None if group == outbox.public_group(table.pk) else int(group.split("-")[-1])
-        sent[user_id] = json.dumps({**message["table"], "server_time": None})
+        table_view = json.loads(message["frame"])["table"]
+        sent[user_id] = json.dumps({**table_view, "server_time": None})
     return sent
 
 
