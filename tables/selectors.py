@@ -17,12 +17,31 @@ import engine
 from tables.errors import TableNotFound
 from tables.models import Seat, Table
 
+# The state last loaded or saved for each table in this process, with the event
+# log it was replayed from. Replaying is deterministic, so an equal log is the same
+# state: comparing the logs costs a fraction of replaying one.
+_recent_states: dict[int, tuple[list[dict[str, Any]], engine.HandState]] = {}
+RECENT_STATES_MAX = 1024
+
 
 def hand_state(table: Table) -> engine.HandState | None:
     """The current (or last finished) hand, rebuilt from its event log."""
-    if not table.hand_events:
+    events = table.hand_events
+    if not events:
         return None
-    return engine.replay([engine.event_from_dict(data) for data in table.hand_events])
+    recent = _recent_states.get(table.pk)
+    if recent is not None and recent[0] == events:
+        return recent[1]
+    state = engine.replay([engine.event_from_dict(data) for data in events])
+    remember_hand_state(table, state)
+    return state
+
+
+def remember_hand_state(table: Table, state: engine.HandState) -> None:
+    """Note ``state`` as the one ``table.hand_events`` replays to (once it is saved)."""
+    if len(_recent_states) >= RECENT_STATES_MAX:
+        _recent_states.clear()
+    _recent_states[table.pk] = (list(table.hand_events), state)
 
 
 def table_seats(table: Table) -> dict[int, Seat]:

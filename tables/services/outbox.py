@@ -1,10 +1,10 @@
 """What leaves a committed change: per-viewer snapshots to the groups, and the wake task.
 
-Messages are built inside the transaction (so they match the saved ``seq``)
-and sent by ``deliver`` from ``transaction.on_commit``. The public group gets
-the spectator's view and the list of users who also get a private one; each
-seated human's private group gets that user's own view. No group message
-ever holds a card its readers may not see.
+Messages are built from the objects a service just saved (so they match the
+saved ``seq``) and sent by ``deliver``, both from ``transaction.on_commit``.
+The public group gets the spectator's view and the list of users who also get
+a private one; each seated human's private group gets that user's own view.
+No group message ever holds a card its readers may not see.
 """
 
 from __future__ import annotations

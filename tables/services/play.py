@@ -101,9 +101,17 @@ def commit(play: Play) -> None:
         if play.loaded.get(seat.pk) != values:
             Seat.objects.filter(pk=seat.pk).update(**dict(zip(SEAT_FIELDS, values, strict=True)))
     gone = [seat.user_id for seat in play.removed if seat.user_id is not None]
-    messages = outbox.snapshot_messages(play.table, play.seats, play.state, play.now, gone)
     wake = outbox.Wake(table.pk, table.seq, table.wake_at)
-    transaction.on_commit(lambda: outbox.deliver(messages, wake))
+
+    def after_commit() -> None:
+        if play.state is not None:
+            selectors.remember_hand_state(table, play.state)
+        # Built from the objects just saved, once the write lock is released:
+        # encoding every viewer's snapshot need not hold up other tables' writes.
+        messages = outbox.snapshot_messages(play.table, play.seats, play.state, play.now, gone)
+        outbox.deliver(messages, wake)
+
+    transaction.on_commit(after_commit)
 
 
 # --- players and hands -------------------------------------------------------

@@ -1,0 +1,40 @@
+"""The replayed hand is reused only while the saved event log is the same."""
+
+from __future__ import annotations
+
+import pytest
+
+import engine
+from tables import selectors
+from tables.models import Table
+from tests.tables.helpers import act, deal, fresh, friends_table, state_of
+
+pytestmark = pytest.mark.django_db
+
+
+def test_an_unchanged_log_is_not_replayed_again(alice, bob):
+    table = friends_table(alice, bob)
+    deal(table)
+    assert state_of(table) is state_of(table)
+
+
+def test_every_change_is_seen_at_once(alice, bob):
+    table = friends_table(alice, bob)
+    before = deal(table)
+    act(table, "call")
+    after = state_of(table)
+    assert len(after.events) == len(before.events) + 1
+    assert after == engine.replay([engine.event_from_dict(e) for e in fresh(table).hand_events])
+
+
+def test_a_log_that_differs_from_the_remembered_one_is_replayed(alice, bob):
+    table = friends_table(alice, bob)
+    dealt = deal(table)
+    act(table, "call")
+    # The row goes back to the log as dealt (as after a restore): the remembered
+    # state, one action further on, must not be served for it.
+    Table.objects.filter(pk=table.pk).update(
+        hand_events=[event.to_dict() for event in dealt.events]
+    )
+    assert state_of(table) == dealt
+    assert selectors.hand_state(fresh(table)).actor == dealt.actor
