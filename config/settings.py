@@ -222,7 +222,8 @@ CHANNEL_LAYERS = {
         # round trips per group and polled a list per process. Snapshots need
         # no more than "delivered to whoever is connected now": a client that
         # misses one re-syncs from the next, or from its reconnect.
-        "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+        # config.channel_layer adds a batched send (one round trip per change).
+        "BACKEND": "config.channel_layer.PubSubChannelLayer",
         # redis-py's pool refuses a 101st connection; many broadcasts in flight
         # at once need more.
         "CONFIG": {

@@ -237,7 +237,10 @@ def _log_failure(future: concurrent.futures.Future[None]) -> None:
 
 
 async def _send_all(layer: Any, messages: list[tuple[str, dict[str, Any]]]) -> None:
-    # Each group_send is a few round trips to Redis; overlap them rather than queue them.
+    send_many = getattr(layer, "group_send_many", None)
+    if send_many is not None:  # one round trip for the whole change (config/channel_layer.py)
+        await send_many(messages)
+        return
     results = await asyncio.gather(
         *(layer.group_send(group, message) for group, message in messages),
         return_exceptions=True,

@@ -1,0 +1,46 @@
+"""The batched group send delivers exactly what one group_send per group would."""
+
+from __future__ import annotations
+
+import asyncio
+
+from channels.layers import get_channel_layer
+
+from config.channel_layer import PubSubChannelLayer
+
+
+async def test_a_batch_reaches_each_group_and_only_that_group():
+    layer = get_channel_layer()
+    assert isinstance(layer, PubSubChannelLayer)
+    alice, bob, stranger = [await layer.new_channel() for _ in range(3)]
+    await layer.group_add("table-1-user-1", alice)
+    await layer.group_add("table-1-user-2", bob)
+    await layer.group_add("table-2", stranger)
+
+    await layer.group_send_many(
+        [
+            ("table-1-user-1", {"type": "table.private", "frame": "for alice"}),
+            ("table-1-user-2", {"type": "table.private", "frame": "for bob"}),
+        ]
+    )
+
+    assert await asyncio.wait_for(layer.receive(alice), 5) == {
+        "type": "table.private",
+        "frame": "for alice",
+    }
+    assert (await asyncio.wait_for(layer.receive(bob), 5))["frame"] == "for bob"
+    await layer.group_send("table-2", {"type": "check"})
+    assert await asyncio.wait_for(layer.receive(stranger), 5) == {"type": "check"}, (
+        "the stranger's group got nothing from the batch before this"
+    )
+    await layer.flush()
+
+
+async def test_an_empty_batch_sends_nothing():
+    layer = get_channel_layer()
+    channel = await layer.new_channel()
+    await layer.group_add("quiet", channel)
+    await layer.group_send_many([])
+    await layer.group_send("quiet", {"type": "first"})
+    assert await asyncio.wait_for(layer.receive(channel), 5) == {"type": "first"}
+    await layer.flush()
