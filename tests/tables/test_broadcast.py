@@ -137,30 +137,26 @@ async def test_a_seated_player_gets_each_change_once_and_only_their_own_view(
 # --- broadcasts from sync code (Celery) ------------------------------------------------
 
 
+async def current_loop() -> Any:
+    return asyncio.get_running_loop()
+
+
 def test_broadcasts_from_sync_code_share_one_event_loop_per_process():
     """The channel layer keeps its Redis connections per loop: one loop, one connection."""
     background = outbox.BackgroundLoop()
-
-    async def current_loop() -> Any:
-        return asyncio.get_running_loop()
-
     first, second = background.run(current_loop(), 5), background.run(current_loop(), 5)
     assert first is second and first.is_running()
 
 
 def test_a_forked_process_gets_an_event_loop_of_its_own():
     background = outbox.BackgroundLoop()
-
-    async def current_loop() -> Any:
-        return asyncio.get_running_loop()
-
     parents = background.run(current_loop(), 5)
     background._pid = -1  # what a Celery pool process inherits: the parent's pid
     assert background.run(current_loop(), 5) is not parents
 
 
 @pytest.mark.django_db
-def test_every_socket_of_a_view_gets_the_same_frame_text(alice, bob, carol):
+def test_every_socket_of_a_view_gets_the_same_frame_text(alice, bob):
     table = friends_table(alice, bob)
     deal(table)
     table = fresh(table)
