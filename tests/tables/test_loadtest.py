@@ -61,7 +61,9 @@ def test_it_plays_at_two_tables_against_a_real_server_and_reports_round_trips(
     server: str,
 ) -> None:
     out = io.StringIO()
-    call_command("loadtest", "--tables", "2", "--seconds", "4", "--url", server, stdout=out)
+    call_command(
+        "loadtest", "--tables", "2", "--seconds", "4", "--warmup", "0", "--url", server, stdout=out
+    )
     report = out.getvalue()
     print(report)  # the figures, for `pytest -s`
     numbers = figures(report)
@@ -76,7 +78,17 @@ def test_it_plays_at_two_tables_against_a_real_server_and_reports_round_trips(
 def test_it_can_keep_what_it_created(server: str) -> None:
     out = io.StringIO()
     call_command(
-        "loadtest", "--tables", "1", "--seconds", "1", "--url", server, "--no-cleanup", stdout=out
+        "loadtest",
+        "--tables",
+        "1",
+        "--seconds",
+        "1",
+        "--warmup",
+        "0",
+        "--url",
+        server,
+        "--no-cleanup",
+        stdout=out,
     )
     table = Table.objects.get()
     players = User.objects.filter(username__startswith="loadtest-")
@@ -159,6 +171,24 @@ def test_a_round_trip_ends_at_the_first_snapshot_after_the_one_acted_on() -> Non
     assert stats.round_trips == [0.25]
 
 
+def test_actions_sent_during_the_warm_up_are_played_but_not_measured() -> None:
+    stats = Stats(measure_from=100.0)
+    client = Client(Player(1, 0, "key", "loadtest-a"), "http://127.0.0.1:8000", stats, Random(1))
+    legal = {"can_check": True, "call_amount": 0, "min_raise_to": None, "max_raise_to": None}
+    assert client.on_frame(snapshot(7, legal), received_at=99.0)  # it still acts
+    client.sent_at = 99.0
+    assert client.on_frame(snapshot(8, legal), received_at=99.5)  # and acts again
+    client.sent_at = 100.0
+    client.on_frame(snapshot(9), received_at=100.25)
+    assert stats.round_trips == [0.25], "only the action sent once measuring began"
+
+
+@pytest.mark.parametrize("warmup", ["-1", "x"])
+def test_it_refuses_a_negative_warm_up(warmup: str) -> None:
+    with pytest.raises(CommandError, match="invalid"):
+        call_command("loadtest", "--warmup", warmup)
+
+
 def test_an_error_frame_counts_as_an_error_and_frees_the_client_to_act_again() -> None:
     stats = Stats()
     client = Client(Player(1, 0, "key", "loadtest-a"), "http://127.0.0.1:8000", stats, Random(1))
@@ -193,9 +223,10 @@ def test_the_client_speaks_to_the_servers_websocket_with_its_origin_and_session(
 def test_the_summary_line_holds_every_figure_of_the_run() -> None:
     stats = Stats(round_trips=[0.010, 0.020, 0.030, 0.040], actions_sent=5)
     stats.server_errors["stale_seq"] += 1
-    last = stats.report(tables=2, clients=7, seconds=2.0, think=0.5).splitlines()[-1]
-    assert last == (
-        "summary: tables 2, clients 7, think 0.5 s, actions 4, 2.0 actions/s, "
+    report = stats.report(tables=2, clients=7, seconds=2.0, think=0.5, warmup=5)
+    assert "measured: 2.0 s after a 5 s warm-up" in report
+    assert report.splitlines()[-1] == (
+        "summary: tables 2, clients 7, think 0.5 s, warm-up 5 s, actions 4, 2.0 actions/s, "
         "round trip ms p50 25.0 p95 38.5 p99 39.7 max 40.0, errors 1"
     )
 

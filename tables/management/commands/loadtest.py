@@ -11,6 +11,9 @@ receiving the first snapshot with a greater ``seq``.
 
 With ``--think T`` each client first waits a random 0..T seconds before every
 action, as a person would; the round trip still starts when the action is sent.
+The first ``--warmup`` seconds (5 by default) are played but not measured:
+every table sits down and deals its first hand at the same moment, and those
+first, lock-step hands are not what continuous play looks like.
 It prints actions per second, the round-trip p50/p95/p99 and the errors seen,
 ending with one ``summary:`` line holding every figure, and fails (exit code 1)
 when any client errored. Users, sessions and tables are deleted afterwards
@@ -72,6 +75,8 @@ class Stats:
     """What every client saw, shared by all of them (one event loop, no locks needed)."""
 
     round_trips: list[float] = field(default_factory=list)  # seconds
+    # Actions sent before this time.perf_counter() moment are the warm-up: not measured.
+    measure_from: float = 0.0
     connected: int = 0
     actions_sent: int = 0
     snapshots: int = 0
@@ -82,10 +87,13 @@ class Stats:
     def has_errors(self) -> bool:
         return bool(self.server_errors or self.client_errors)
 
-    def report(self, tables: int, clients: int, seconds: float, think: float = 0.0) -> str:
+    def report(
+        self, tables: int, clients: int, seconds: float, think: float = 0.0, warmup: float = 0.0
+    ) -> str:
+        """``seconds``: how long the measured part of the run took (after ``warmup``)."""
         lines = [
             f"tables: {tables}, clients: {clients} ({self.connected} connected), "
-            f"duration: {seconds:.1f} s",
+            f"measured: {seconds:.1f} s after a {warmup:g} s warm-up",
             f"actions: {self.actions_sent} sent, {len(self.round_trips)} answered, "
             f"{len(self.round_trips) / seconds:.1f} actions/s; snapshots received: "
             f"{self.snapshots}",
@@ -103,10 +111,12 @@ class Stats:
         lines.append(f"server errors: {codes or 'none'}")
         lines.append(f"client errors: {len(self.client_errors)}")
         lines += [f"  {error}" for error in self.client_errors[:10]]
-        lines.append(self.summary(tables, clients, seconds, think))
+        lines.append(self.summary(tables, clients, seconds, think, warmup))
         return "\n".join(lines)
 
-    def summary(self, tables: int, clients: int, seconds: float, think: float) -> str:
+    def summary(
+        self, tables: int, clients: int, seconds: float, think: float, warmup: float = 0.0
+    ) -> str:
         """One line with every figure, to paste into a table of runs."""
         ms = [rtt * 1000 for rtt in self.round_trips]
         trips = (
@@ -117,6 +127,7 @@ class Stats:
         errors = sum(self.server_errors.values()) + len(self.client_errors)
         return (
             f"summary: tables {tables}, clients {clients}, think {think:g} s, "
+            f"warm-up {warmup:g} s, "
             f"actions {len(self.round_trips)}, {len(self.round_trips) / seconds:.1f} actions/s, "
             f"round trip ms {trips}, errors {errors}"
         )
@@ -235,7 +246,8 @@ class Client:
         self.stats.snapshots += 1
         seq, table = frame["seq"], frame["table"]
         if self.acted_on is not None and seq > self.acted_on:
-            self.stats.round_trips.append(received_at - self.sent_at)
+            if self.sent_at >= self.stats.measure_from:
+                self.stats.round_trips.append(received_at - self.sent_at)
             self.acted_on = None
         if self.acted_on is None and table.get("legal"):
             self.acted_on = seq
@@ -323,13 +335,16 @@ def check_server(base_url: str) -> None:
         ) from None
 
 
-async def play_all(clients: list[Client], seconds: float) -> float:
-    """Run every client for ``seconds``; returns how long it really took."""
+async def play_all(
+    clients: list[Client], seconds: float, stats: Stats, warmup: float = 0.0
+) -> float:
+    """Run every client for ``warmup`` + ``seconds``; returns how long the measured part took."""
     started = time.monotonic()
-    deadline = started + seconds
+    deadline = started + warmup + seconds
+    stats.measure_from = time.perf_counter() + warmup
     gate = asyncio.Semaphore(CONNECTS_AT_ONCE)
     await asyncio.gather(*(client.run(deadline, gate) for client in clients))
-    return time.monotonic() - started
+    return time.monotonic() - started - warmup
 
 
 class Command(BaseCommand):
@@ -337,7 +352,15 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--tables", type=positive_int, default=1, help="tables to open")
-        parser.add_argument("--seconds", type=positive_float, default=10.0, help="how long")
+        parser.add_argument(
+            "--seconds", type=positive_float, default=10.0, help="how long to measure"
+        )
+        parser.add_argument(
+            "--warmup",
+            type=non_negative_float,
+            default=5.0,
+            help="seconds played before measuring starts (default 5)",
+        )
         parser.add_argument(
             "--url", default="http://127.0.0.1:8000", help="the running server's base URL"
         )
@@ -366,12 +389,18 @@ class Command(BaseCommand):
                 Client(player, base_url, stats, Random(rng.random()), options["think"])
                 for player in setup.players
             ]
-            elapsed = asyncio.run(play_all(clients, options["seconds"]))
+            elapsed = asyncio.run(play_all(clients, options["seconds"], stats, options["warmup"]))
         finally:
             if options["cleanup"]:
                 clean_up(setup)
         self.stdout.write(
-            stats.report(len(setup.table_ids), len(setup.players), elapsed, options["think"])
+            stats.report(
+                len(setup.table_ids),
+                len(setup.players),
+                elapsed,
+                options["think"],
+                options["warmup"],
+            )
         )
         if stats.has_errors:
             raise CommandError("the load test saw errors (see above)")
