@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 
+from hypothesis import settings
 from hypothesis import strategies as st
 
 from engine.betting import apply_action
 from engine.state import HandState, new_hand
 from tests.engine.dealing import offered_actions
+
+# The property tests' budget; FELT_HYPOTHESIS_EXAMPLES=2000 for a deeper run than the everyday one.
+EXAMPLES = settings(
+    max_examples=int(os.environ.get("FELT_HYPOTHESIS_EXAMPLES", "150")), deadline=None
+)
 
 
 @st.composite

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import os
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from engine.actions import Action, Call, Check, Fold, IllegalAction, RaiseTo
@@ -16,12 +15,7 @@ from engine.events import event_from_dict
 from engine.replay import replay
 from engine.state import HandState
 from tests.engine.dealing import offered_actions
-from tests.engine.strategies import hands, play_out
-
-# FELT_HYPOTHESIS_EXAMPLES=2000 for a deeper run than the everyday one.
-EXAMPLES = settings(
-    max_examples=int(os.environ.get("FELT_HYPOTHESIS_EXAMPLES", "150")), deadline=None
-)
+from tests.engine.strategies import EXAMPLES, hands, play_out
 
 
 def total_chips(state: HandState) -> int:

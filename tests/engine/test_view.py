@@ -3,18 +3,17 @@
 from __future__ import annotations
 
 import json
-import os
 import re
 from typing import Any
 
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from engine.cards import card_str
 from engine.state import HandState
 from engine.view import view, views
 from tests.engine.dealing import deal, play
-from tests.engine.strategies import hands, play_out
+from tests.engine.strategies import EXAMPLES, hands, play_out
 
 CARD = re.compile(r"^[2-9TJQKA][cdhs]$")
 
@@ -36,7 +35,7 @@ def visible_to(state: HandState, viewer: int | None) -> set[str]:
     return allowed
 
 
-@settings(max_examples=int(os.environ.get("FELT_HYPOTHESIS_EXAMPLES", "150")), deadline=None)
+@EXAMPLES
 @given(hands(), st.data())
 def test_no_view_ever_holds_a_card_its_viewer_may_not_see(
     state: HandState, data: st.DataObject
@@ -113,7 +112,7 @@ def reference_log(state: HandState, viewer: int | None) -> list[dict[str, Any]]:
     return log
 
 
-@settings(max_examples=int(os.environ.get("FELT_HYPOTHESIS_EXAMPLES", "150")), deadline=None)
+@EXAMPLES
 @given(hands(), st.data())
 def test_views_for_a_whole_table_equal_each_viewers_own_view(
     state: HandState, data: st.DataObject
