@@ -49,3 +49,17 @@ def fresh_channel_layer() -> Iterator[None]:
     channel_layers.backends.clear()
     yield
     channel_layers.backends.clear()
+
+
+@pytest.fixture
+async def close_database_connections() -> Any:
+    """For socket tests: close the connections opened in asgiref's worker thread.
+
+    The consumers reach the database from that thread; its PostgreSQL
+    connection would otherwise outlive the test database.
+    """
+    from asgiref.sync import sync_to_async
+    from django.db import connections
+
+    yield
+    await sync_to_async(connections.close_all)()

@@ -3,14 +3,15 @@
 import asyncio
 
 import pytest
-from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
-from django.db import connections
 from django.test import AsyncClient
 
 from config.asgi import application
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("close_database_connections"),
+]
 
 SAME_ORIGIN = (b"origin", b"http://localhost")
 
@@ -36,14 +37,6 @@ async def next_count(socket: WebsocketCommunicator) -> int:
     message = await socket.receive_json_from(timeout=10)
     assert message["type"] == "online"
     return message["count"]
-
-
-@pytest.fixture(autouse=True)
-async def close_database_connections():
-    yield
-    # Sessions are read in asgiref's worker thread, whose PostgreSQL
-    # connection would otherwise outlive the test database.
-    await sync_to_async(connections.close_all)()
 
 
 @pytest.fixture

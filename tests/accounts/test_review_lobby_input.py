@@ -1,20 +1,15 @@
 """Frames the lobby socket cannot read get the read-only error; the socket stays usable."""
 
 import pytest
-from asgiref.sync import sync_to_async
-from django.db import connections
 
 from tests.accounts.test_lobby_socket import next_count, open_lobby
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("close_database_connections"),
+]
 
 READ_ONLY = {"type": "error", "code": "read_only"}
-
-
-@pytest.fixture(autouse=True)
-async def close_database_connections():
-    yield
-    await sync_to_async(connections.close_all)()
 
 
 @pytest.fixture

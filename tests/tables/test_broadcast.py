@@ -9,7 +9,6 @@ from typing import Any
 
 import pytest
 from asgiref.sync import sync_to_async
-from django.db import connections
 from django.utils import timezone
 
 from tables import selectors, services, tasks
@@ -87,12 +86,6 @@ def test_without_a_note_of_the_pending_task_every_change_queues_one(alice, bob, 
 # --- sockets --------------------------------------------------------------------------
 
 sockets = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture
-async def close_database_connections():
-    yield
-    await sync_to_async(connections.close_all)()
 
 
 @sockets

@@ -5,34 +5,24 @@ from __future__ import annotations
 import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
-from django.db import connections
 
 from config.asgi import application
 from tables import selectors, services
 from tables.errors import BadSeat
 from tables.models import Seat, Table
+from tests.tables.helpers import friends_table
 from tests.tables.sockets import HEADERS, Client, session_cookie
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("close_database_connections"),
+]
 
 HUGE = 10**30
 
 
-@pytest.fixture(autouse=True)
-async def close_database_connections():
-    yield
-    await sync_to_async(connections.close_all)()
-
-
-def two_seated(alice, bob) -> Table:
-    table = services.table_create(owner=alice, name="Review", seat_count=2)
-    services.seat_take(table_id=table.pk, user=alice, seat=0)
-    services.seat_take(table_id=table.pk, user=bob, seat=1)
-    return Table.objects.get(pk=table.pk)
-
-
 async def test_a_deeply_nested_frame_is_refused_as_bad_json(alice, bob):
-    table = await sync_to_async(two_seated)(alice, bob)
+    table = await sync_to_async(friends_table)(alice, bob, seat_count=2)
     client = await Client.open(alice, table.pk)
     error = await client.error("[" * 2000, raw=True)
     assert error["code"] == "bad_json"
@@ -40,7 +30,7 @@ async def test_a_deeply_nested_frame_is_refused_as_bad_json(alice, bob):
 
 
 async def test_huge_numbers_in_frames_are_refused_and_change_nothing(alice, bob):
-    table = await sync_to_async(two_seated)(alice, bob)
+    table = await sync_to_async(friends_table)(alice, bob, seat_count=2)
     client = await Client.open(alice, table.pk)
     seq = client.table["seq"]
     assert (await client.error({"type": "sit", "seat": HUGE}))["code"] == "bad_seat"
@@ -83,7 +73,7 @@ def test_a_stranger_cannot_take_the_seat_the_owner_left_at_a_practice_table(alic
 
 
 def dealt_with_actor(alice, bob) -> tuple[Table, object]:
-    table = two_seated(alice, bob)
+    table = friends_table(alice, bob, seat_count=2)
     services.hand_start(table_id=table.pk, seq=table.seq)
     table = Table.objects.get(pk=table.pk)
     actor = selectors.hand_state(table).actor

@@ -7,31 +7,24 @@ from random import Random
 
 import pytest
 from asgiref.sync import sync_to_async
-from django.db import connections
 
 from tables import services
 from tables.models import Seat, Table
+from tests.tables.helpers import deal, fresh, friends_table
 from tests.tables.sockets import Client
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("close_database_connections"),
+]
 
 MESSAGES = 2000
 
 
-@pytest.fixture(autouse=True)
-async def close_database_connections():
-    yield
-    await sync_to_async(connections.close_all)()
-
-
 def heads_up_hand(alice, bob) -> Table:
-    table = services.table_create(owner=alice, name="Fuzz", seat_count=2)
-    services.seat_take(table_id=table.pk, user=alice, seat=0)
-    services.seat_take(table_id=table.pk, user=bob, seat=1)
-    table.refresh_from_db()
-    services.hand_start(table_id=table.pk, seq=table.seq)
-    table.refresh_from_db()
-    return table
+    table = friends_table(alice, bob, seat_count=2)
+    deal(table)
+    return fresh(table)
 
 
 def table_facts(table_id: int) -> tuple:

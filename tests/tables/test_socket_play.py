@@ -19,13 +19,10 @@ from tables import services
 from tables.models import Hand, Table
 from tests.tables.sockets import HEADERS, Client, session_cookie
 
-pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture(autouse=True)
-async def close_database_connections():
-    yield
-    await sync_to_async(connections.close_all)()
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("close_database_connections"),
+]
 
 
 async def make_table(owner, **settings) -> Table:
