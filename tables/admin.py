@@ -2,7 +2,8 @@
 
 Staff may play too, so the admin never shows a hand that is still being
 played: not the live event log (it holds the deck and every hole card), not
-the hole cards of an unfinished hand.
+the hole cards of an unfinished hand, and not through a change list's query
+string either (see ``SidebarFiltersOnly``).
 """
 
 from typing import Any
@@ -13,6 +14,32 @@ from django.http import HttpRequest
 from tables.models import Hand, HandPlayer, Seat, Table
 
 
+class SidebarFiltersOnly(admin.ModelAdmin):
+    """A change list filters by the sidebar's filters and nothing else.
+
+    Django accepts a lookup on any of a model's own fields in the query string,
+    so "1 result" or "0 results" for ``?hand_events__icontains=As`` would spell
+    out a live hand's hole cards and undealt board one card at a time. Any other
+    lookup is refused (Django answers 400), whatever its value.
+    """
+
+    def lookup_allowed(self, lookup: str, value: str, request: HttpRequest | None = None) -> bool:
+        return lookup.split("__")[0] in self.filtered_fields() and super().lookup_allowed(
+            lookup, value, request
+        )
+
+    def filtered_fields(self) -> set[str]:
+        names = set()
+        for item in self.list_filter:
+            if isinstance(item, str):
+                names.add(item)
+            elif isinstance(item, list | tuple):
+                names.add(item[0])
+            else:  # a SimpleListFilter class
+                names.add(item.parameter_name)
+        return names
+
+
 class SeatInline(admin.TabularInline):
     model = Seat
     extra = 0
@@ -21,7 +48,7 @@ class SeatInline(admin.TabularInline):
 
 
 @admin.register(Table)
-class TableAdmin(admin.ModelAdmin):
+class TableAdmin(SidebarFiltersOnly):
     list_display = ("name", "kind", "owner", "seat_count", "big_blind", "hand_number", "seq")
     list_filter = ("kind",)
     search_fields = ("name", "owner__username")
@@ -38,7 +65,7 @@ class HandPlayerInline(admin.TabularInline):
 
 
 @admin.register(Hand)
-class HandAdmin(admin.ModelAdmin):
+class HandAdmin(SidebarFiltersOnly):
     list_display = ("__str__", "table", "started_at", "ended_at")
     readonly_fields = ("events", "phh", "pots", "final_stacks")
     inlines = [HandPlayerInline]

@@ -74,3 +74,38 @@ def test_a_finished_hand_shows_its_players_and_history(staff_client, make_user):
     hand.save(update_fields=["ended_at"])
     html = staff_client.get(reverse("admin:tables_hand_change", args=[hand.pk])).content.decode()
     assert all(shows_card(html, card) for card in every_hole_card(state))
+
+
+@pytest.mark.parametrize(
+    ("admin_page", "lookup"),
+    [
+        ("admin:tables_table_changelist", "hand_events__icontains"),
+        ("admin:tables_table_changelist", "hand_events__contains"),
+        ("admin:tables_table_changelist", "seats__hand_players__hole_cards__icontains"),
+        ("admin:tables_hand_changelist", "events__icontains"),
+        ("admin:tables_hand_changelist", "events__regex"),
+        ("admin:tables_hand_changelist", "phh__icontains"),
+        ("admin:tables_hand_changelist", "players__hole_cards__icontains"),
+    ],
+)
+def test_a_change_list_lookup_cannot_probe_a_live_hand_for_cards(
+    staff_client, make_user, admin_page, lookup
+):
+    table = friends_table(make_user("alice"), make_user("bob"))
+    state = deal(table)
+    held = every_hole_card(state)
+    not_held = next(engine.card_str(c) for c in range(52) if engine.card_str(c) not in held)
+    url = reverse(admin_page)
+    answers = {card: staff_client.get(url, {lookup: f'"{card}"'}) for card in (held[0], not_held)}
+    # Refused whatever the value, so a held card and a card nobody holds read the same.
+    assert {card: page.status_code for card, page in answers.items()} == {
+        held[0]: 400,
+        not_held: 400,
+    }
+
+
+def test_the_sidebar_filter_still_works(staff_client, make_user):
+    friends_table(make_user("alice"), make_user("bob"))
+    page = staff_client.get(reverse("admin:tables_table_changelist"), {"kind__exact": "friends"})
+    assert page.status_code == 200
+    assert "Friday game" in page.content.decode()
