@@ -40,9 +40,11 @@ def build_pots(
             continue
         up_to_cap = total if cap == top else sum([c if c < cap else cap for c in contributions])
         eligible = tuple([s for s in live if contributions[s] >= cap])
-        # A layer no live player reached could only hold chips of players who
-        # folded when checking was free (not allowed); all live players share it.
-        pots.append(Pot(up_to_cap - below_floor, eligible or tuple(live)))
+        if not eligible:
+            # Betting never leaves folded chips above every live player (rule 9's
+            # exception ends the betting before a fold could); never award them.
+            raise ValueError(f"no live player reached the pot layer up to {cap} chips")
+        pots.append(Pot(up_to_cap - below_floor, eligible))
         floor, below_floor = cap, up_to_cap
     return tuple(pots)
 

@@ -44,13 +44,25 @@ def next_actor(state: HandState, after: int) -> int | None:
             continue
         able += 1
         if waiting is None:
-            if bets[seat] < current_bet:
+            if bets[seat] < current_bet and not covers_all_in_opponents(state, seat):
                 return seat
             if acted_at[seat] < 0:
                 waiting = seat
         if waiting is not None and able >= 2:
             return waiting  # someone else could still answer a bet from ``waiting``
     return None
+
+
+def covers_all_in_opponents(state: HandState, seat: int) -> bool:
+    """Rule 9's exception: every opponent left is all-in for no more than ``seat``
+    has put in, so nobody could match another chip and ``seat`` has nothing to
+    decide (only a short big blind, owed in full, makes ``seat`` face a bet then)."""
+    stacks, folded, contributed = state.stacks, state.has_folded, state.contributed
+    mine = contributed[seat]
+    for other in state.players:
+        if other != seat and not folded[other] and (stacks[other] or contributed[other] > mine):
+            return False
+    return True
 
 
 def start_preflop(state: HandState) -> HandState:

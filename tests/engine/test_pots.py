@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from engine.events import PotAwarded, UncalledBetReturned
 from engine.pots import Pot, build_pots, split_pot
 from tests.engine.dealing import deal, play
@@ -74,11 +76,11 @@ def test_build_pots_layers_chips_by_all_in_level() -> None:
     assert pots == (Pot(180, (0, 1, 2)), Pot(100, (1, 2)))
 
 
-def test_chips_above_every_live_stake_stay_with_the_live_players() -> None:
-    # Only reachable if a player folded when checking was free, which the
-    # betting rules refuse; the chips are still not lost.
-    pots = build_pots((100, 40), (False, True), (0, 0))
-    assert pots == (Pot(80, (1,)), Pot(60, (1,)))
+def test_chips_above_every_live_stake_are_refused_not_awarded() -> None:
+    # Betting cannot leave a folded player's chips above every live player
+    # (rule 9's exception); if a caller builds that, nobody silently wins them.
+    with pytest.raises(ValueError, match="no live player reached the pot layer up to 100"):
+        build_pots((100, 40), (False, True), (0, 0))
 
 
 def test_split_pot_orders_winners_from_the_left_of_the_button() -> None:
