@@ -55,7 +55,7 @@ _NO_DECISION = LegalActions(None, False, 0, None, None)
 _LEGAL_FIELDS = slot_setters(LegalActions)
 
 
-NOT_REOPENED = "the all-in was less than a full raise, so you can only call or fold"
+NOT_REOPENED = "the all-in was less than a full raise, so you can only call or fold (rule 4)"
 
 
 def raise_refusal(state: HandState, seat: int) -> str | None:

@@ -16,6 +16,9 @@ Conventions (uoftcprg/phh-std):
   turned cards face up or threw them away; on import they only supply hole
   cards, because the engine itself decides who shows (rules 13-15). A file
   in which a winning hand is mucked is refused (rule 15).
+- A check (``cc``) by a live player of whom Felt asks nothing, and which puts
+  in nothing, is accepted on import and changes nothing: other engines write
+  one for a player nobody could answer any more. Felt never writes one.
 - Felt's rules are fixed, so on import ``ante_trimming_status`` is ignored
   (a short ante only wins what it put in, rule 10), antes must be uniform and
   straddles are refused. Unknown cards (``??``) are filled with unused cards,
@@ -59,6 +62,7 @@ from engine.phh_notation import (
     toml_value,
 )
 from engine.state import NO_SMALL_BLIND, HandState, new_hand
+from engine.streets import covers_all_in_opponents
 
 __all__ = ["PhhError", "PhhIllegalAction", "from_phh", "phh_order", "to_phh"]
 
@@ -324,7 +328,20 @@ class _Replay:
             self._decide(action)
 
     def error(self, action: PhhAction, reason: str) -> PhhError:
-        return PhhError(reason, action.index, action.text)
+        return PhhError(reason + self._short_blind_note(), action.index, action.text)
+
+    def _short_blind_note(self) -> str:
+        """Where the big blind was posted short, the likely cause of a refusal: Felt
+        makes everyone owe the full big blind (rule 9), some engines only what was
+        posted, so the file's later calls and bets no longer fit."""
+        state = self.state
+        big_blind_stack = state.starting_stacks[state.big_blind_seat] or 0
+        if big_blind_stack >= state.ante + state.big_blind:
+            return ""
+        return (
+            "; the big blind was posted short, and Felt still makes everyone owe the full"
+            " big blind (rule 9)"
+        )
 
     def _deal_board(self, action: PhhAction) -> None:
         # At most three deals reach here: more cards than five were refused up front.
@@ -351,6 +368,8 @@ class _Replay:
         assert action.actor is not None
         self.players_acted = True
         seat = self.seats[action.actor]
+        if action.verb == "cc" and self._is_idle_check(seat):
+            return  # nothing to apply: Felt had no decision to ask of this player
         if self.state.is_over:
             raise self.error(action, "the hand is already over")
         legal = legal_actions(self.state)
@@ -359,7 +378,26 @@ class _Replay:
         try:
             self.state = apply_action(self.state, _engine_action(action, legal.can_check))
         except IllegalAction as error:
-            raise PhhIllegalAction(str(error), action.index, action.text) from None
+            reason = str(error) + self._short_blind_note()
+            raise PhhIllegalAction(reason, action.index, action.text) from None
+
+    def _is_idle_check(self, seat: int) -> bool:
+        """A check for a live player of whom Felt asks nothing, which puts in nothing.
+
+        Other engines (PokerKit among them) write one for a player nobody could
+        answer any more, e.g. the big blind after everyone else folded to a short
+        all-in, or a small blind already covering an all-in big blind (rule 9).
+        """
+        state = self.state
+        return (
+            state.actor != seat
+            and state.is_live(seat)
+            and (
+                state.is_over
+                or state.bets[seat] >= state.current_bet
+                or covers_all_in_opponents(state, seat)
+            )
+        )
 
     def _whose_turn(self) -> str:
         actor = self.state.actor  # called only while the hand is on: someone is to act

@@ -19,6 +19,19 @@ from engine.state import NO_SMALL_BLIND, HandState, new_hand
 SMALL_BLIND, BIG_BLIND = 10, 20
 
 
+def awkward_stack(rng: Random, small_blind: int, big_blind: int, ante: int) -> int:
+    """A stack where the forced-bet rules bite (rules 9 and 10): below the ante, below
+    the small blind, between the blinds, or exactly a blind or the ante plus a blind."""
+    below = [
+        *range(1, ante),  # all-in on the ante
+        *(ante + chips for chips in range(1, small_blind)),  # all-in on the small blind
+        *(ante + chips for chips in range(small_blind + 1, big_blind)),  # between the blinds
+    ]
+    exact = [ante, small_blind, big_blind, ante + small_blind, ante + big_blind]
+    choices = [chips for chips in [rng.choice(below or exact), *exact] if chips > 0]
+    return rng.choice(choices)
+
+
 def random_hand(
     rng: Random, *, ante: int | None = None, short_stacks: bool = True, max_players: int = 6
 ) -> HandState:
@@ -89,14 +102,24 @@ POKERKIT_AUTOMATIONS = (
 )
 
 
-def pokerkit_history(rng: Random) -> tuple[str, list[int]]:
+def pokerkit_history(rng: Random, *, short_stacks: bool = True) -> tuple[str, list[int]]:
     """A hand played in PokerKit with random decisions, dumped as PHH by PokerKit.
+
+    A fifth of the stacks are awkward (``awkward_stack``) unless ``short_stacks``
+    is False.
 
     Returns the PHH text and PokerKit's finishing stacks.
     """
-    count = rng.randint(2, 6)
+    count = rng.randint(2, 6)  # heads-up as often as six-handed
     ante = rng.choice([0, 0, 5])
-    stacks = [BIG_BLIND + ante + 1 + rng.randint(0, 2000) for _ in range(count)]
+    stacks = [
+        awkward_stack(rng, SMALL_BLIND, BIG_BLIND, ante)
+        if short_stacks and rng.random() < 0.2
+        else BIG_BLIND + ante + 1 + rng.randint(0, 2000)
+        for _ in range(count)
+    ]
+    if sum(chips > ante for chips in stacks) < 2:
+        stacks[0] = BIG_BLIND + ante + 1 + rng.randint(0, 2000)  # someone must get past the ante
     game = NoLimitTexasHoldem(
         POKERKIT_AUTOMATIONS,
         True,

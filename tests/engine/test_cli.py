@@ -37,7 +37,7 @@ def test_an_illegal_action_names_the_file_index_text_and_reason(
     out, err = capsys.readouterr()
     assert err == (
         f"{ILLEGAL}: actions[10] 'p1 cbr 400': you cannot raise: the all-in was less than a"
-        " full raise, so you can only call or fold\n"
+        " full raise, so you can only call or fold (rule 4)\n"
     )
     assert json.loads(out)["file"] == str(GOOD)  # the other files are still replayed
 

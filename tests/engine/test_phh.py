@@ -6,13 +6,15 @@ PokerKit differential tests, both directions:
 - hands PokerKit plays with random decisions and dumps (``HandHistory.dumps``)
   replay in ours to PokerKit's finishing stacks.
 
-Known, documented differences are kept out or tolerated (see
-tests/engine/test_vs_pokerkit.py for the details): a short big blind (rule 9;
-random stacks here always cover blind and ante), PokerKit reopening the
-betting after some short all-ins that Felt (TDA) does not (such PokerKit
-hands are refused by ours with the rule-4 reason and counted), and PokerKit
-merging side pots before splitting odd chips (rule 12; a chip per split pot
-may move between tied winners).
+Every difference is classified by the documented rule that makes it (see
+tests/engine/test_vs_pokerkit.py for the details), and one no rule explains
+fails naming the seed: a short big blind (rule 9: Felt makes everyone owe the
+full big blind, PokerKit only what was posted, so the hands part ways; such a
+file is refused naming rule 9, or ends with other stacks), PokerKit reopening
+the betting after some short all-ins that Felt (TDA) does not (refused naming
+rule 4), and PokerKit merging side pots before splitting odd chips (rule 12; a
+chip per split pot may move between tied winners). Our own exports replay in
+PokerKit only from stacks that cover blind and ante.
 """
 
 from __future__ import annotations
@@ -402,19 +404,71 @@ def test_our_histories_replay_in_pokerkit_to_the_same_stacks() -> None:
         assert _agree(state, theirs), f"hand {number}: ours {_stacks(state)}, PokerKit {theirs}"
 
 
-def test_pokerkit_histories_replay_in_ours_to_the_same_stacks() -> None:
-    refused = 0
-    for seed in range(DIFFERENTIAL_HANDS):
-        text, theirs = pokerkit_history(Random(seed))
-        try:
-            state = from_phh(text)
-        except PhhIllegalAction as error:
-            # PokerKit reopens the betting after some short all-ins; Felt does not (rule 4).
-            assert "less than a full raise" in error.reason, f"seed {seed}: {error}"
-            refused += 1
-            continue
-        assert _agree(state, theirs), f"seed {seed}: ours {_stacks(state)}, PokerKit {theirs}"
-    assert refused <= DIFFERENTIAL_HANDS // 20
+def _big_blind_was_short(text: str) -> bool:
+    """From the file alone: the big blind could not post a full blind after the ante."""
+    fields = _fields(text)
+    stacks = fields["starting_stacks"]
+    big_blind_player = 0 if len(stacks) == 2 else 1  # heads-up p1 is the big blind
+    return stacks[big_blind_player] < fields["antes"][0] + fields["min_bet"]
+
+
+def pokerkit_import_outcome(seed: int) -> str:
+    """How a hand PokerKit played and dumped comes into Felt, classified by rule.
+
+    Fails naming the seed when the hands differ in a way no documented rule explains.
+    """
+    text, theirs = pokerkit_history(Random(seed))
+    try:
+        state = from_phh(text)
+    except PhhError as error:
+        if "(rule 4)" in error.reason:  # PokerKit reopened the betting after a short all-in
+            return "refused by rule 4"
+        assert "(rule 9)" in error.reason and _big_blind_was_short(text), f"seed {seed}: {error}"
+        return "refused by rule 9"
+    if _stacks(state) == theirs:
+        return "same stacks"
+    if _agree(state, theirs):
+        return "odd chips moved by rule 12"
+    assert _big_blind_was_short(text), f"seed {seed}: ours {_stacks(state)}, PokerKit {theirs}"
+    return "other stacks by rule 9"
+
+
+def test_pokerkit_histories_import_or_differ_only_by_a_named_rule() -> None:
+    outcomes = [pokerkit_import_outcome(seed) for seed in range(DIFFERENTIAL_HANDS)]
+    assert outcomes.count("same stacks") > 0.8 * DIFFERENTIAL_HANDS
+
+
+def test_a_pokerkit_check_for_a_player_nobody_could_answer_imports_as_nothing() -> None:
+    # PokerKit asks the big blind (p2) to check after p3 shoves 5 chips and p1
+    # folds; Felt has no decision for p2 there (the hand runs out at once).
+    header = HEADER.replace(
+        "starting_stacks = [1000, 1000, 1000]", "starting_stacks = [1000, 1000, 5]"
+    )
+    actions = ["d dh p1 7c2d", "d dh p2 AsAh", "d dh p3 KsKh", "p3 cc", "p1 f", "p2 cc",
+               "d db 3c8d9h", "d db 4s", "d db Jc"]  # fmt: skip
+    state = from_phh(_file(*actions, header=header))
+    assert state.is_over and _stacks(state) == [990, 1015, 0]
+    assert "p2 cc" not in _fields(to_phh(state))["actions"]  # never written back
+
+
+def test_a_pokerkit_check_by_a_covering_small_blind_imports_as_nothing() -> None:
+    # Heads-up 10/20, the big blind (p1) all-in for 8: the small blind already
+    # covers it, so Felt asks nothing (rule 9's exception); PokerKit writes a check.
+    header = (
+        HEADER.replace("antes = [0, 0, 0]", "antes = [0, 0]")
+        .replace("blinds_or_straddles = [10, 20, 0]", "blinds_or_straddles = [10, 20]")
+        .replace("starting_stacks = [1000, 1000, 1000]", "starting_stacks = [8, 1000]")
+    )
+    actions = ["d dh p1 AsAh", "d dh p2 KsKh", "p2 cc", "d db 3c8d9h", "d db 4s", "d db Jc"]
+    state = from_phh(_file(*actions, header=header))
+    assert _stacks(state) == [16, 992]
+
+
+def test_a_check_that_would_put_chips_in_is_not_skipped() -> None:
+    # p1 folded: a later check by p1 is not an idle check, it is an error.
+    actions = ["p3 f", "p1 f", "p1 cc"]
+    with pytest.raises(PhhError, match="the hand is already over"):
+        from_phh(_file(*actions))
 
 
 @pytest.mark.parametrize("module", [engine.phh, engine.phh_notation], ids=lambda m: m.__name__)
