@@ -10,6 +10,18 @@ from engine.cards import DECK, cards
 from engine.state import HandState, new_hand
 
 
+def awkward_stacks(small_blind: int, big_blind: int, ante: int) -> list[int]:
+    """Stacks where the forced-bet rules bite (rules 9 and 10): below the ante, below
+    the small blind, between the blinds, or exactly a blind or the ante plus a blind."""
+    below = [
+        *range(1, ante),  # all-in on the ante
+        *(ante + chips for chips in range(1, small_blind)),  # all-in on the small blind
+        *(ante + chips for chips in range(small_blind + 1, big_blind)),  # between the blinds
+    ]
+    exact = [ante, small_blind, big_blind, ante + small_blind, ante + big_blind]
+    return sorted({chips for chips in below + exact if chips > 0})
+
+
 def stacked_deck(
     stacks: Sequence[int | None], button: int, holes: dict[int, str], board: str = ""
 ) -> tuple[int, ...]:

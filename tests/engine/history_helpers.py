@@ -15,21 +15,14 @@ from engine.betting import apply_action, legal_actions
 from engine.cards import cards_str, new_deck
 from engine.events import PotAwarded
 from engine.state import NO_SMALL_BLIND, HandState, new_hand
+from tests.engine.dealing import awkward_stacks
 
 SMALL_BLIND, BIG_BLIND = 10, 20
 
 
 def awkward_stack(rng: Random, small_blind: int, big_blind: int, ante: int) -> int:
-    """A stack where the forced-bet rules bite (rules 9 and 10): below the ante, below
-    the small blind, between the blinds, or exactly a blind or the ante plus a blind."""
-    below = [
-        *range(1, ante),  # all-in on the ante
-        *(ante + chips for chips in range(1, small_blind)),  # all-in on the small blind
-        *(ante + chips for chips in range(small_blind + 1, big_blind)),  # between the blinds
-    ]
-    exact = [ante, small_blind, big_blind, ante + small_blind, ante + big_blind]
-    choices = [chips for chips in [rng.choice(below or exact), *exact] if chips > 0]
-    return rng.choice(choices)
+    """One of ``awkward_stacks``: where the forced-bet rules bite (rules 9 and 10)."""
+    return rng.choice(awkward_stacks(small_blind, big_blind, ante))
 
 
 def random_hand(

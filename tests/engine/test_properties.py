@@ -1,4 +1,4 @@
-"""Properties that hold in every hand (hypothesis): rules 3, 7, 16 and the API contract."""
+"""Properties that hold in every hand (hypothesis): rules 3, 7, 9-11, 16 and the API contract."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from engine.actions import Action, Call, Check, Fold, IllegalAction, RaiseTo
 from engine.betting import apply_action, legal_actions
-from engine.events import event_from_dict
+from engine.events import PotAwarded, event_from_dict
 from engine.replay import replay
 from engine.state import HandState
 from tests.engine.dealing import offered_actions
@@ -148,3 +148,29 @@ def test_every_state_is_a_complete_frozen_dataclass_value(
         assert dataclasses.replace(step) == step
         with pytest.raises(dataclasses.FrozenInstanceError):
             step.actor = None  # type: ignore[misc]
+
+
+# rules 9, 10 and 11
+@EXAMPLES
+@given(st.one_of(hands(), hands(short_big_blind=True)), st.data())
+def test_nobody_wins_from_an_opponent_more_than_they_matched(
+    state: HandState, data: st.DataObject
+) -> None:
+    *_, final = play_out(data, state)
+    for seat in final.players:
+        start = final.starting_stacks[seat] or 0
+        won = final.stacks[seat] - (start - final.contributed[seat])  # paid back from pots
+        mine = final.contributed[seat]
+        reachable = sum(min(final.contributed[other], mine) for other in final.players)
+        assert won <= reachable, f"seat {seat} won {won}, could win at most {reachable}"
+
+
+# rule 11
+@EXAMPLES
+@given(st.one_of(hands(), hands(short_big_blind=True)), st.data())
+def test_every_pot_can_be_won_by_a_live_player(state: HandState, data: st.DataObject) -> None:
+    for step in play_out(data, state):
+        for pot in step.pots:
+            assert pot.eligible and all(step.is_live(seat) for seat in pot.eligible)
+    for award in (event for event in step.events if isinstance(event, PotAwarded)):
+        assert award.eligible and all(step.is_live(seat) for seat, _ in award.shares)
