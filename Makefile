@@ -5,17 +5,21 @@ VENV := .venv
 BIN := $(VENV)/bin
 PIP := $(BIN)/python -m pip --disable-pip-version-check --quiet
 
-.PHONY: run test lint format clean-venv
+.PHONY: run test lint typecheck format clean-venv
 
 run: $(VENV)/.runtime-installed
 	$(BIN)/python scripts/run.py
 
-test: $(VENV)/.dev-installed lint
+test: $(VENV)/.dev-installed lint typecheck
 	bash scripts/test.sh
 
 lint: $(VENV)/.dev-installed
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+
+# mypy --strict over engine/ ([tool.mypy] in pyproject.toml).
+typecheck: $(VENV)/.dev-installed
+	$(BIN)/mypy
 
 format: $(VENV)/.dev-installed
 	$(BIN)/ruff check --fix .

@@ -4,10 +4,11 @@ The public surface is documented in ENGINE_API.md; everything a caller needs
 is re-exported here.
 """
 
-from engine.actions import Action, Call, Check, Fold, IllegalAction, RaiseTo
+from engine.actions import Action, Call, Check, Fold, IllegalAction, RaiseTo, parse_action
 from engine.betting import LegalActions, apply_action, legal_actions
 from engine.bots import choose_action
 from engine.cards import DECK, RANKS, SUITS, card, card_str, cards, cards_str, new_deck, shuffle
+from engine.deal import new_hand
 from engine.equity import equity, equity_vs_random
 from engine.evaluator import category, describe, evaluate, evaluate_batch
 from engine.events import (
@@ -30,7 +31,7 @@ from engine.pokerstars import to_pokerstars
 from engine.positions import Positions, first_positions, next_positions
 from engine.pots import Pot
 from engine.replay import replay
-from engine.state import NO_SMALL_BLIND, HandState, new_hand
+from engine.state import NO_SMALL_BLIND, HandState
 from engine.tournament import (
     HYPER,
     REGULAR,
@@ -98,6 +99,7 @@ __all__ = [
     "new_deck",
     "new_hand",
     "next_positions",
+    "parse_action",
     "payouts",
     "phh_order",
     "replay",

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 from engine.actions import Action, Call, Check, Fold, RaiseTo
 from engine.betting import apply_action, legal_actions
-from engine.state import new_hand
+from engine.deal import new_hand
 
 if TYPE_CHECKING:
     from engine.bench import Options, Row

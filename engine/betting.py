@@ -9,6 +9,19 @@ Decisions Felt made where the rules leave room:
   illegal (the message says to check); ``Check`` facing a bet is illegal.
 - Raising is refused when no other live player could put in more than the
   current bet (everyone else is all-in): only call or fold remain.
+
+>>> from engine.cards import DECK
+>>> from engine.deal import new_hand
+>>> hand = new_hand([100, 100, 100], button=0, small_blind=1, big_blind=2, deck=DECK)
+>>> legal_actions(hand)
+LegalActions(actor=0, can_check=False, call_amount=2, min_raise_to=4, max_raise_to=100)
+>>> after = apply_action(hand, RaiseTo(6))
+>>> after.actor, after.bets
+(1, (6, 1, 2))
+>>> apply_action(after, RaiseTo(7))
+Traceback (most recent call last):
+  ...
+engine.actions.IllegalAction: raise to 7 is below the minimum raise to 10
 """
 
 from __future__ import annotations
@@ -16,7 +29,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.actions import Action, Call, Check, Fold, IllegalAction, RaiseTo
-from engine.events import player_acted, slot_setters
+from engine.construction import new_instance, slot_setters
+from engine.events import player_acted
 from engine.state import HandState, from_fields
 from engine.streets import after_fold, close_street, next_actor
 
@@ -88,8 +102,8 @@ def legal_actions(state: HandState) -> LegalActions:
         min_raise_to = min(cur + state.min_raise_increment, stack + bet)
     else:
         max_raise_to = min_raise_to = None
-    # LegalActions(...) without the frozen dataclass __init__: see events.player_acted
-    legal = object.__new__(LegalActions)
+    # LegalActions(...) without the frozen dataclass __init__: see engine.construction
+    legal = new_instance(LegalActions)
     set_actor, set_can_check, set_call_amount, set_min, set_max = _LEGAL_FIELDS
     set_actor(legal, seat)
     set_can_check(legal, can_check)

@@ -17,7 +17,7 @@ The strategy is deliberately simple and readable:
   pot or pot, pushed all-in when most of the stack would go in anyway.
 
 >>> from random import Random
->>> from engine.state import new_hand
+>>> from engine.deal import new_hand
 >>> from engine.view import view
 >>> state = new_hand([1000, 1000], button=0, small_blind=5, big_blind=10, rng=Random(7))
 >>> action = choose_action(view(state, state.actor), Random(1))

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, cast
 
 from engine.cards import card, card_str
+from engine.construction import new_instance, slot_setters
 
 _CARD_FIELDS = frozenset({"cards", "deck"})
 
@@ -223,17 +224,8 @@ def event_from_dict(data: dict[str, Any]) -> Event:
 
 
 # Fast constructors for the events every hand makes many of (every decision,
-# every hole card pair). A frozen dataclass's ``__init__`` writes each field
-# through ``object.__setattr__``; writing the slots through their descriptors
-# builds an equal event in about half the time.
+# every hole card pair): see engine.construction.
 
-
-def slot_setters(cls: type) -> tuple[Any, ...]:
-    """The ``__set__`` of each field's slot of a slotted dataclass, in field order."""
-    return tuple(vars(cls)[field.name].__set__ for field in dataclasses.fields(cls))
-
-
-_new = object.__new__
 _ACTED_FIELDS = slot_setters(PlayerActed)
 _DEALT_FIELDS = slot_setters(HoleCardsDealt)
 
@@ -242,7 +234,7 @@ def player_acted(
     seat: int, street: str, action: str, amount: int, total: int, is_all_in: bool
 ) -> PlayerActed:
     """``PlayerActed(seat, street, action, amount, total, is_all_in)``, faster."""
-    event = _new(PlayerActed)
+    event = new_instance(PlayerActed)
     set_seat, set_street, set_action, set_amount, set_total, set_all_in = _ACTED_FIELDS
     set_seat(event, seat)
     set_street(event, street)
@@ -255,7 +247,7 @@ def player_acted(
 
 def hole_cards_dealt(seat: int, cards: tuple[int, ...]) -> HoleCardsDealt:
     """``HoleCardsDealt(seat, cards)``, faster."""
-    event = _new(HoleCardsDealt)
+    event = new_instance(HoleCardsDealt)
     set_seat, set_cards = _DEALT_FIELDS
     set_seat(event, seat)
     set_cards(event, cards)

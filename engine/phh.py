@@ -28,7 +28,7 @@ Conventions (uoftcprg/phh-std):
   the same, and a hand without a small blind gets half the big blind as its
   nominal (unposted) small blind.
 
->>> from engine.state import new_hand
+>>> from engine.deal import new_hand
 >>> from engine.cards import DECK
 >>> hand = new_hand([100, 100], button=1, small_blind=1, big_blind=2, deck=DECK)
 >>> print(to_phh(hand).splitlines()[2])
@@ -40,9 +40,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from engine.actions import Action, Call, Check, Fold, IllegalAction, RaiseTo
+from engine.actions import Action, IllegalAction, parse_action
 from engine.betting import apply_action, legal_actions
 from engine.cards import cards_str
+from engine.deal import new_hand
 from engine.events import (
     BoardDealt,
     CardsMucked,
@@ -61,7 +62,7 @@ from engine.phh_notation import (
     toml_line,
     toml_value,
 )
-from engine.state import NO_SMALL_BLIND, HandState, new_hand
+from engine.state import NO_SMALL_BLIND, HandState
 from engine.streets import covers_all_in_opponents
 
 __all__ = ["PhhError", "PhhIllegalAction", "from_phh", "phh_order", "to_phh"]
@@ -406,12 +407,12 @@ class _Replay:
 
 
 def _engine_action(action: PhhAction, can_check: bool) -> Action:
+    """PHH's verbs in the engine's text form: ``cc`` checks when that is free."""
     if action.verb == "f":
-        return Fold()
+        return parse_action("fold")
     if action.verb == "cc":
-        return Check() if can_check else Call()
-    assert action.amount is not None
-    return RaiseTo(action.amount)
+        return parse_action("check" if can_check else "call")
+    return parse_action(f"raise {action.amount}")
 
 
 def _wins_showdown(events: Iterable[Event], seat: int) -> bool:

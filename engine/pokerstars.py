@@ -8,7 +8,7 @@ and summary. Only cards the ``viewer`` may see appear: their own hole cards
 >>> from engine.betting import apply_action
 >>> from engine.actions import Fold
 >>> from engine.cards import DECK
->>> from engine.state import new_hand
+>>> from engine.deal import new_hand
 >>> hand = new_hand([100, 100], button=0, small_blind=1, big_blind=2, deck=DECK)
 >>> hand = apply_action(hand, Fold())
 >>> print(to_pokerstars(hand, hand_id=7, players=["Ann", "Bob"]).splitlines()[0])

@@ -3,16 +3,24 @@
 Only the ``hand_started`` event (parameters and deck order) and the players'
 decisions drive the replay; every other event is checked against what the
 engine produces, so a tampered or truncated log is refused.
+
+>>> from engine.betting import apply_action
+>>> from engine.cards import DECK
+>>> from engine.deal import new_hand
+>>> hand = apply_action(new_hand([100, 100], button=0, deck=DECK), parse_action("raise 6"))
+>>> replay(hand.events) == hand
+True
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.actions import Action, Call, Check, Fold, IllegalAction, RaiseTo
+from engine.actions import Action, IllegalAction, parse_action
 from engine.betting import apply_action
+from engine.deal import new_hand
 from engine.events import Event, HandStarted, PlayerActed
-from engine.state import NO_SMALL_BLIND, HandState, new_hand
+from engine.state import NO_SMALL_BLIND, HandState
 
 
 def replay(events: Sequence[Event]) -> HandState:
@@ -50,13 +58,9 @@ def replay(events: Sequence[Event]) -> HandState:
 
 def action_of(event: PlayerActed) -> Action:
     """The decision a ``player_acted`` event records."""
-    if event.action == "fold":
-        return Fold()
-    if event.action == "check":
-        return Check()
-    if event.action == "call":
-        return Call()
-    return RaiseTo(event.total)
+    if event.action in ("bet", "raise"):
+        return parse_action(f"{event.action} {event.total}")
+    return parse_action(event.action)
 
 
 def _check_prefix(produced: Sequence[Event], given: Sequence[Event], upto: int) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 
+from engine.construction import write_fresh
 from engine.events import BoardDealt, CardsShown, Event, UncalledBetReturned
 from engine.showdown import award_uncontested, showdown, showdown_order
 from engine.state import STREETS, HandState, evolve
@@ -83,7 +84,7 @@ def pass_turn(state: HandState, seat: int) -> HandState:
     actor = next_actor(state, seat)
     if actor is None:
         return close_street(state)
-    object.__setattr__(state, "actor", actor)
+    write_fresh(state, "actor", actor)
     return state
 
 
@@ -152,7 +153,7 @@ def _deal_street(state: HandState) -> HandState:
         events=(*state.events, BoardDealt(street, new_cards)),
     )
     actor = next_actor(state, state.button)
-    object.__setattr__(state, "actor", actor)  # built just above: nobody else holds it yet
+    write_fresh(state, "actor", actor)  # built just above: nobody else holds it yet
     return state
 
 

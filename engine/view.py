@@ -3,6 +3,14 @@
 A seat sees its own hole cards, other players' cards only once they are
 turned face up (showdown, or an all-in run-out by rule 14), and never the
 deck or mucked cards. A spectator (``None``) sees no hole cards at all.
+
+>>> from engine.cards import DECK
+>>> from engine.deal import new_hand
+>>> hand = new_hand([100, 100, 100], button=0, small_blind=1, big_blind=2, deck=DECK)
+>>> [seat["cards"] for seat in view(hand, 1)["seats"]]
+[None, ['2c', '2s'], None]
+>>> [seat["cards"] for seat in view(hand, None)["seats"]]
+[None, None, None]
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ from django.utils import timezone
 
 import engine
 from tables import selectors
-from tables.errors import NoHand, NotSeated, NotYourTurn, TableError, TableNotFound
+from tables.errors import IllegalMove, NoHand, NotSeated, NotYourTurn, TableError, TableNotFound
 from tables.services import bots, clock, outbox
 from tables.services import play as p
 
@@ -24,15 +24,11 @@ def hand_start(*, table_id: int, seq: int) -> int:
 
 
 def engine_action(action: str, amount: int | None) -> engine.Action:
-    if action == "fold":
-        return engine.Fold()
-    if action == "check":
-        return engine.Check()
-    if action == "call":
-        return engine.Call()
-    if action == "raise" and amount is not None:
-        return engine.RaiseTo(amount)
-    raise ValueError(f"unknown action {action!r} (or a raise without an amount)")
+    """A socket command's action ("raise" with the total raised to) as the engine's."""
+    try:
+        return engine.parse_action(action if amount is None else f"{action} {amount}")
+    except ValueError as error:  # e.g. a negative amount: not an action at all
+        raise IllegalMove(str(error)) from None
 
 
 def hand_act(*, table_id: int, user: Any, action: str, amount: int | None = None, seq: int) -> int:

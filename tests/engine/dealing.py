@@ -7,7 +7,8 @@ from collections.abc import Sequence
 from engine.actions import Action, Call, Check, Fold, RaiseTo
 from engine.betting import apply_action
 from engine.cards import DECK, cards
-from engine.state import HandState, new_hand
+from engine.deal import new_hand
+from engine.state import HandState
 
 
 def awkward_stacks(small_blind: int, big_blind: int, ante: int) -> list[int]:

@@ -13,8 +13,9 @@ from pokerkit import Automation, HandHistory, Mode, NoLimitTexasHoldem, State
 from engine.actions import Action, Call, Check, Fold, RaiseTo
 from engine.betting import apply_action, legal_actions
 from engine.cards import cards_str, new_deck
+from engine.deal import new_hand
 from engine.events import PotAwarded
-from engine.state import NO_SMALL_BLIND, HandState, new_hand
+from engine.state import NO_SMALL_BLIND, HandState
 from tests.engine.dealing import awkward_stacks
 
 SMALL_BLIND, BIG_BLIND = 10, 20

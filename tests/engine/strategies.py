@@ -9,7 +9,8 @@ from hypothesis import settings
 from hypothesis import strategies as st
 
 from engine.betting import apply_action
-from engine.state import HandState, new_hand
+from engine.deal import new_hand
+from engine.state import HandState
 from tests.engine.dealing import awkward_stacks, offered_actions
 
 # The property tests' budget; FELT_HYPOTHESIS_EXAMPLES=2000 for a deeper run than the everyday one.

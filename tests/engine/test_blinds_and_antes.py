@@ -8,8 +8,9 @@ import pytest
 
 from engine.betting import legal_actions
 from engine.cards import DECK, new_deck
+from engine.deal import new_hand
 from engine.events import AntePosted, BlindPosted, HandStarted, HoleCardsDealt, UncalledBetReturned
-from engine.state import NO_SMALL_BLIND, new_hand
+from engine.state import NO_SMALL_BLIND
 from tests.engine.dealing import deal, play
 
 

@@ -17,7 +17,8 @@ from engine.actions import Action, Call, Check, Fold, RaiseTo
 from engine.betting import apply_action, legal_actions
 from engine.bots import choose_action, read_spot
 from engine.cards import card_str
-from engine.state import HandState, new_hand
+from engine.deal import new_hand
+from engine.state import HandState
 from engine.view import view
 from tests.engine.dealing import deal, offered_actions, play
 from tests.engine.strategies import hands

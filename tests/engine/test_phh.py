@@ -20,7 +20,6 @@ PokerKit only from stacks that cover blind and ante.
 from __future__ import annotations
 
 import datetime
-import doctest
 import os
 import tomllib
 import warnings
@@ -36,9 +35,10 @@ import engine.pokerstars
 from engine.actions import Action, Call, Check, Fold, RaiseTo
 from engine.betting import apply_action
 from engine.cards import DECK, cards
+from engine.deal import new_hand
 from engine.phh import PhhError, PhhIllegalAction, from_phh, phh_order, to_phh
 from engine.phh_notation import parse_action, toml_value
-from engine.state import NO_SMALL_BLIND, HandState, new_hand
+from engine.state import NO_SMALL_BLIND, HandState
 from tests.engine.history_helpers import pokerkit_history, random_hand, split_pot_count
 
 DIFFERENTIAL_HANDS = int(os.environ.get("FELT_PHH_DIFFERENTIAL_HANDS", "300"))
@@ -469,8 +469,3 @@ def test_a_check_that_would_put_chips_in_is_not_skipped() -> None:
     actions = ["p3 f", "p1 f", "p1 cc"]
     with pytest.raises(PhhError, match="the hand is already over"):
         from_phh(_file(*actions))
-
-
-@pytest.mark.parametrize("module", [engine.phh, engine.phh_notation], ids=lambda m: m.__name__)
-def test_the_examples_in_the_docstrings_hold(module: object) -> None:
-    assert doctest.testmod(module).failed == 0  # type: ignore[arg-type]

@@ -10,7 +10,6 @@ played without antes and with stacks that cover the blinds.
 from __future__ import annotations
 
 import datetime
-import doctest
 import os
 import re
 import warnings
@@ -25,9 +24,10 @@ import engine.pokerstars
 from engine.actions import Action, Call, Check, Fold, RaiseTo
 from engine.betting import apply_action
 from engine.cards import DECK, card_str
+from engine.deal import new_hand
 from engine.phh import from_phh
 from engine.pokerstars import to_pokerstars
-from engine.state import NO_SMALL_BLIND, HandState, new_hand
+from engine.state import NO_SMALL_BLIND, HandState
 from tests.engine.history_helpers import random_hand, split_pot_count
 
 HANDS = Path(__file__).parent / "hands"
@@ -240,7 +240,3 @@ def test_unshown_cards_never_appear_in_random_hands() -> None:
         shown = {c for e in state.events if isinstance(e, engine.CardsShown) for c in e.cards}
         visible = shown | set(state.hole_cards(viewer)) | set(state.board)
         assert printed == {card_str(c) for c in visible}
-
-
-def test_the_example_in_the_docstring_holds() -> None:
-    assert doctest.testmod(engine.pokerstars).failed == 0

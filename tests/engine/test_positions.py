@@ -6,8 +6,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from engine.deal import new_hand
 from engine.positions import Positions, first_positions, next_positions
-from engine.state import NO_SMALL_BLIND, new_hand
+from engine.state import NO_SMALL_BLIND
 
 
 def test_the_first_hand_puts_the_blinds_left_of_the_drawn_button() -> None:

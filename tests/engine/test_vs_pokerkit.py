@@ -50,8 +50,9 @@ from pokerkit import Mode, NoLimitTexasHoldem, State
 from engine.actions import Action, Call, Check, Fold, RaiseTo
 from engine.betting import NOT_REOPENED, apply_action, legal_actions, raise_refusal
 from engine.cards import cards_str, new_deck
+from engine.deal import new_hand
 from engine.events import PotAwarded
-from engine.state import HandState, new_hand
+from engine.state import HandState
 from tests.engine.history_helpers import POKERKIT_AUTOMATIONS, awkward_stack
 
 HANDS = int(os.environ.get("FELT_DIFFERENTIAL_HANDS", "3000"))
