@@ -13,6 +13,7 @@ from django.db.models import F, Q
 
 MIN_SEATS = 2
 MAX_SEATS = 6
+DEPARTED_NAME = "Former member"  # a seat whose account was deleted during a hand
 
 
 class Table(models.Model):
@@ -78,11 +79,13 @@ class Seat(models.Model):
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
     number = models.PositiveSmallIntegerField()
+    # SET_NULL, not CASCADE: a member deleted in the middle of a hand leaves a
+    # seat the hand can still finish with (played as away, gone after the hand).
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         null=True,
         blank=True,
-        on_delete=models.CASCADE,
+        on_delete=models.SET_NULL,
         related_name="seats",
     )
     is_bot = models.BooleanField(default=False)
@@ -107,9 +110,10 @@ class Seat(models.Model):
                 condition=Q(user__isnull=False),
                 name="tables_seat_one_per_user",
             ),
+            # A human seat whose account was deleted keeps no user (``has_departed``).
             models.CheckConstraint(
-                condition=Q(is_bot=True, user__isnull=True) | Q(is_bot=False, user__isnull=False),
-                name="tables_seat_user_or_bot",
+                condition=Q(is_bot=False) | Q(user__isnull=True),
+                name="tables_seat_bot_has_no_user",
             ),
         ]
 
@@ -117,10 +121,15 @@ class Seat(models.Model):
         return f"{self.name} at seat {self.number}"
 
     @property
+    def has_departed(self) -> bool:
+        """A person's seat whose account was deleted during play."""
+        return not self.is_bot and self.user_id is None
+
+    @property
     def name(self) -> str:
         if self.is_bot:
             return self.bot_name
-        return self.user.public_name if self.user else ""
+        return self.user.public_name if self.user else DEPARTED_NAME
 
 
 class Hand(models.Model):

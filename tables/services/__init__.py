@@ -6,7 +6,13 @@ per-viewer snapshots and schedules the next wake-up (``tables.services.play``).
 """
 
 from tables.services.hands import bot_act, hand_act, hand_start, hand_timeout, table_wake
-from tables.services.seats import seat_leave, seat_sit_in, seat_sit_out, seat_take
+from tables.services.seats import (
+    seat_leave,
+    seat_sit_in,
+    seat_sit_out,
+    seat_take,
+    seats_release,
+)
 from tables.services.tables import BadTableSettings, table_create, table_create_practice
 
 __all__ = [
@@ -19,6 +25,7 @@ __all__ = [
     "seat_sit_in",
     "seat_sit_out",
     "seat_take",
+    "seats_release",
     "table_create",
     "table_create_practice",
     "table_wake",

@@ -53,7 +53,13 @@ def hand_timeout(*, table_id: int, seq: int) -> bool:
     with transaction.atomic():
         play = p.lock(table_id, seq)
         seat = play.actor_seat()
-        if seat is None or seat.is_bot or not clock.has_run_out(play.table, play.now):
+        if seat is None or seat.is_bot:
+            return False
+        if seat.has_departed:  # nobody will ever answer for a deleted account
+            p.advance(play)
+            p.commit(play)
+            return True
+        if not clock.has_run_out(play.table, play.now):
             return False
         if not clock.use_time_bank(play.table, seat):
             if play.table.is_time_bank:

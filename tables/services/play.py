@@ -76,7 +76,17 @@ def lock(table_id: int, seq: int | None = None) -> Play:
     play = Play(table, selectors.table_seats(table), selectors.hand_state(table), timezone.now())
     if seq is not None:
         check_seq(play, seq)
+    if not play.is_hand_running:
+        _clear_departed(play)
     return play
+
+
+def _clear_departed(play: Play) -> None:
+    """Between hands, seats whose account was deleted are freed (with their chips,
+    as when a player leaves)."""
+    for number, seat in list(play.seats.items()):
+        if seat.has_departed:
+            play.removed.append(play.seats.pop(number))
 
 
 def check_seq(play: Play, seq: int) -> None:
@@ -119,7 +129,7 @@ def commit(play: Play) -> None:
 
 def is_away(seat: Seat) -> bool:
     """Dealt in but not deciding: folded on their turn, checked when free (rule 20)."""
-    return seat.is_sitting_out or seat.is_leaving
+    return seat.is_sitting_out or seat.is_leaving or seat.has_departed
 
 
 def dealt_seats(play: Play) -> list[int]:
@@ -241,6 +251,6 @@ def finish_hand(play: Play) -> None:
     for number in state.players:
         play.seats[number].stack = state.stacks[number]
     for number, seat in list(play.seats.items()):
-        if seat.is_leaving:
+        if seat.is_leaving or seat.has_departed:
             play.removed.append(play.seats.pop(number))
     plan_next_hand(play)

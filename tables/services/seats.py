@@ -71,6 +71,19 @@ def seat_leave(*, table_id: int, user: Any) -> int:
         return play.table.seq
 
 
+def seats_release(*, user: Any) -> int:
+    """Before ``user``'s account is deleted or deactivated: leave every table (folded
+    when their turn comes, gone after the hand, as with ``seat_leave``). Returns how
+    many seats; each table is locked on its own, so one table never waits for another."""
+    table_ids = list(Seat.objects.filter(user=user).values_list("table_id", flat=True))
+    for table_id in table_ids:
+        try:
+            seat_leave(table_id=table_id, user=user)
+        except NotSeated:  # gone from that table since the list was read
+            continue
+    return len(table_ids)
+
+
 def seat_sit_out(*, table_id: int, user: Any) -> int:
     """Stay seated but skip decisions: blinds still posted, folded or checked (rule 20)."""
     with transaction.atomic():
