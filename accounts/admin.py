@@ -7,6 +7,7 @@ from django.http import HttpRequest
 
 from accounts.forms import AdminLoginForm
 from accounts.models import User
+from accounts.sessions import session_changed
 from tables.services import seats_release
 
 # The admin's own log-in page is throttled like the site's.
@@ -24,16 +25,30 @@ class UserAdmin(DjangoUserAdmin):
 
     # A member deleted or deactivated here first leaves their tables the way a
     # player leaving does, so every table they sat at plays on.
+    # Their open sockets are told to check their log-in, and close.
     def save_model(self, request: HttpRequest, obj: User, form: Any, change: bool) -> None:
         if change and not obj.is_active:
             seats_release(user=obj)
         super().save_model(request, obj, form, change)
+        if change:
+            session_changed(obj.pk)
+
+    def user_change_password(self, request: HttpRequest, id: str, form_url: str = "") -> Any:
+        response = super().user_change_password(request, id, form_url)
+        if request.method == "POST" and response.status_code == 302:  # changed
+            session_changed(int(id))
+        return response
 
     def delete_model(self, request: HttpRequest, obj: User) -> None:
+        user_id = obj.pk
         seats_release(user=obj)
         super().delete_model(request, obj)
+        session_changed(user_id)
 
     def delete_queryset(self, request: HttpRequest, queryset: QuerySet[User]) -> None:
+        user_ids = [user.pk for user in queryset]
         for user in queryset:
             seats_release(user=user)
         super().delete_queryset(request, queryset)
+        for user_id in user_ids:
+            session_changed(user_id)

@@ -5,20 +5,63 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from typing import Any
 
+from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.conf import settings
 from redis.exceptions import RedisError
 
 from accounts import presence
+from accounts.sessions import session_is_current, user_group
 
 logger = logging.getLogger(__name__)
 
 LOBBY_GROUP = "lobby"
-CLOSE_UNAUTHENTICATED = 4401
+CLOSE_UNAUTHENTICATED = 4401  # not signed in
+CLOSE_SESSION_ENDED = 4403  # signed out, password changed or account deactivated since
 
 
-class LobbyConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
+class SignedInSocket:
+    """For consumers of signed-in members: refusing with a code the browser sees, and
+    closing once the log-in the socket was opened with no longer stands."""
+
+    scope: dict[str, Any]
+    channel_layer: Any
+    channel_name: str
+    session_checked_at = 0.0
+
+    async def refuse(self, code: int) -> None:
+        """Accept, then close with ``code``: a socket closed before it is accepted
+        reaches the browser as a bare HTTP 403, with no code to say why."""
+        await self.accept()  # type: ignore[attr-defined]
+        await self.close(code=code)  # type: ignore[attr-defined]
+
+    async def follow_session(self, user_id: int) -> None:
+        self.session_checked_at = time.monotonic()
+        await self.channel_layer.group_add(user_group(user_id), self.channel_name)
+
+    async def leave_session_group(self, user_id: int) -> None:
+        await self.channel_layer.group_discard(user_group(user_id), self.channel_name)
+
+    async def is_still_signed_in(self, *, now: bool = False) -> bool:
+        """Re-read the session at most every few seconds, or ``now``."""
+        recheck = float(settings.SOCKET_SESSION_RECHECK_SECONDS)
+        if not now and time.monotonic() - self.session_checked_at < recheck:
+            return True
+        self.session_checked_at = time.monotonic()
+        user = self.scope["user"]
+        return bool(
+            await database_sync_to_async(session_is_current)(self.scope.get("session"), user.pk)
+        )
+
+    async def session_changed(self, event: dict[str, Any]) -> None:
+        if not await self.is_still_signed_in(now=True):
+            await self.close(code=CLOSE_SESSION_ENDED)  # type: ignore[attr-defined]
+
+
+class LobbyConsumer(SignedInSocket, AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     """Sends `{"type": "online", "count": n}` whenever someone comes or goes."""
 
     user_id: int | None = None
@@ -27,10 +70,11 @@ class LobbyConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     async def connect(self) -> None:
         user = self.scope.get("user")
         if user is None or not user.is_authenticated:
-            await self.close(code=CLOSE_UNAUTHENTICATED)
+            await self.refuse(CLOSE_UNAUTHENTICATED)
             return
         self.user_id = user.pk
         await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
+        await self.follow_session(user.pk)
         await self.accept()
         count = await presence.connection_opened(user.pk, self.channel_name)
         await self.announce(count)
@@ -44,6 +88,7 @@ class LobbyConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             with contextlib.suppress(asyncio.CancelledError):
                 await self.refresher
         await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)
+        await self.leave_session_group(self.user_id)
         count = await presence.connection_closed(self.user_id, self.channel_name)
         await self.announce(count)
 

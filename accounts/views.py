@@ -1,3 +1,5 @@
+from typing import Any
+
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
@@ -10,6 +12,7 @@ from django.urls import reverse_lazy
 from django.views.decorators.http import require_http_methods
 
 from accounts.forms import LoginForm, ProfileForm, SignUpForm
+from accounts.sessions import session_changed
 from tables.models import Table
 
 OPEN_TABLES_SHOWN = 20
@@ -49,7 +52,12 @@ class LoginView(auth_views.LoginView):
 
 
 class LogoutView(auth_views.LogoutView):
-    pass
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        user_id = request.user.pk
+        response = super().post(request, *args, **kwargs)
+        if user_id is not None:
+            session_changed(user_id)  # this session's open sockets close
+        return response
 
 
 @login_required
@@ -67,3 +75,8 @@ class PasswordChangeView(SuccessMessageMixin, auth_views.PasswordChangeView):
     template_name = "accounts/password_change.html"
     success_url = reverse_lazy("accounts:profile")
     success_message = "Your password was changed."
+
+    def form_valid(self, form: Any) -> HttpResponse:
+        response = super().form_valid(form)
+        session_changed(form.user.pk)  # sockets of every other session close
+        return response

@@ -275,6 +275,14 @@ CELERY_BEAT_SCHEDULE = {
 TABLES_NEXT_HAND_SECONDS = 3.0
 TABLES_BOT_DELAY_SECONDS = (0.8, 2.0)
 TABLES_TIME_BANK_SECONDS = 30.0  # a new seat's time bank
+# Commands one table socket may send: a burst, then a steady rate; after this
+# many refusals in a row the socket is closed (tables/rate_limit.py).
+# A person sends a few a minute; the load test's instant clients up to about ten a second.
+TABLES_SOCKET_BURST = env_int("TABLES_SOCKET_BURST", 40)
+TABLES_SOCKET_PER_SECOND = float(env_int("TABLES_SOCKET_PER_SECOND", 20))
+TABLES_SOCKET_STRIKES = env_int("TABLES_SOCKET_STRIKES", 200)
+# How often (seconds) a socket re-reads its session on its own (accounts/sessions.py).
+SOCKET_SESSION_RECHECK_SECONDS = 2.0
 
 # --- Accounts and security --------------------------------------------------
 

@@ -1,8 +1,9 @@
 """The table websocket (`/ws/tables/<id>/`): a transport adapter, nothing more.
 
 It authenticates, checks each message's shape, calls one service, turns
-domain errors into error frames (codes in TABLE_PROTOCOL.md) and relays the
-snapshots the services broadcast after commit. It keeps no game state.
+domain errors into error frames (codes in docs/protocol.md) and relays the
+snapshots the services broadcast after commit. It keeps no game state; its
+only state is per socket: the last seq it showed, and its command budget.
 """
 
 from __future__ import annotations
@@ -14,15 +15,19 @@ from typing import Any
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
 
+from accounts.consumers import CLOSE_SESSION_ENDED, CLOSE_UNAUTHENTICATED, SignedInSocket
 from tables import selectors, services
-from tables.errors import TableError, TableNotFound
+from tables.errors import StaleSeq, TableError, TableNotFound
+from tables.rate_limit import CommandBudget
 from tables.services.outbox import private_group, public_group
 
-CLOSE_UNAUTHENTICATED = 4401
 CLOSE_NOT_FOUND = 4404
+CLOSE_RATE_LIMITED = 4429  # kept flooding after being told to slow down
 ACTIONS = ("fold", "check", "call", "raise")
 MAX_FRAME = 2048  # a command is a few dozen bytes
+RATE_LIMITED = "Too many messages at once: slow down, then try again."
 
 logger = logging.getLogger(__name__)
 
@@ -104,11 +109,12 @@ def load_snapshot(table_id: int, user: Any) -> dict[str, Any]:
     return selectors.table_snapshot(table_id=table_id, user=user)
 
 
-class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
+class TableConsumer(SignedInSocket, AsyncWebsocketConsumer):  # type: ignore[misc]
     table_id: int
     user: Any = None
     groups_joined: tuple[str, ...] = ()
     last_seq = -1
+    budget: CommandBudget
     # Seated players get their own view in their private group, so they leave
     # the public group: its spectator view would only be thrown away.
     is_in_public_group = False
@@ -116,15 +122,20 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
     async def connect(self) -> None:
         user = self.scope.get("user")
         if user is None or not user.is_authenticated:
-            await self.close(code=CLOSE_UNAUTHENTICATED)
+            await self.refuse(CLOSE_UNAUTHENTICATED)
             return
         self.user = user
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         try:
             await database_sync_to_async(selectors.table_get)(table_id=self.table_id)
         except TableNotFound:
-            await self.close(code=CLOSE_NOT_FOUND)
+            await self.refuse(CLOSE_NOT_FOUND)
             return
+        self.budget = CommandBudget(
+            burst=settings.TABLES_SOCKET_BURST,
+            per_second=settings.TABLES_SOCKET_PER_SECOND,
+            strikes=settings.TABLES_SOCKET_STRIKES,
+        )
         self.groups_joined = (
             public_group(self.table_id),
             private_group(self.table_id, user.pk),
@@ -132,6 +143,7 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         for group in self.groups_joined:
             await self.channel_layer.group_add(group, self.channel_name)
         self.is_in_public_group = True
+        await self.follow_session(user.pk)
         await self.accept()
         # Joined before reading again, so no change between the two is missed.
         snapshot = await load_snapshot(self.table_id, user)
@@ -140,10 +152,23 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
     async def disconnect(self, code: int) -> None:
         for group in self.groups_joined:
             await self.channel_layer.group_discard(group, self.channel_name)
+        if self.groups_joined:
+            await self.leave_session_group(self.user.pk)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if not self.budget.take():  # over budget: answered without touching the database
+            if self.budget.is_exhausted:
+                await self.close(code=CLOSE_RATE_LIMITED)
+            else:
+                await self.send_error("rate_limited", RATE_LIMITED)
+            return
+        if not await self.is_still_signed_in():
+            await self.close(code=CLOSE_SESSION_ENDED)
+            return
         try:
             command = parse_command(text_data)
+            if command["type"] == "act" and command["seq"] < self.last_seq:
+                raise StaleSeq()  # this socket already showed a later table: no need to ask
             await run_command(self.table_id, self.user, command)
         except BadMessage as error:
             await self.send_error(error.code, error.message)

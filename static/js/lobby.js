@@ -28,7 +28,11 @@ function connect() {
     }
   });
 
-  socket.addEventListener("close", () => {
+  socket.addEventListener("close", (event) => {
+    if (event.code === 4401 || event.code === 4403) {
+      statusEl.textContent = "Signed out: log in again to see who is online.";
+      return; // reconnecting would only be refused again
+    }
     statusEl.textContent = `Disconnected; retrying in ${Math.round(pauseMs / 1000)} s…`;
     window.setTimeout(connect, pauseMs);
     pauseMs = Math.min(pauseMs * 2, MAX_PAUSE_MS);

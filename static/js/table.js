@@ -11,7 +11,13 @@ const FIRST_PAUSE_MS = 500;
 const MAX_PAUSE_MS = 15000;
 const TOAST_MS = 4000;
 const LOGGED_HANDS = 3; // the log keeps the current hand and the two before it
-const FINAL_CLOSE_CODES = { 4401: "Log in again to play at this table.", 4404: "This table does not exist." };
+// Close codes after which reconnecting cannot help (docs/protocol.md): say why and stop.
+const FINAL_CLOSE_CODES = {
+  4401: "Log in again to play at this table.",
+  4403: "You were signed out (or your password changed). Log in again to play.",
+  4404: "This table does not exist.",
+  4429: "Too many messages from this page: reload it to reconnect.",
+};
 
 const root = document.getElementById("table");
 const find = (selector) => root.querySelector(selector);

@@ -92,10 +92,12 @@ async def test_a_member_with_two_tabs_counts_once(alice):
     await first.disconnect(timeout=10)
 
 
-async def test_anonymous_connections_are_refused():
+async def test_anonymous_connections_are_closed_with_4401():
     socket, connected = await open_lobby(None)
-    assert not connected
-    await socket.disconnect(timeout=10)
+    assert connected  # accepted, so that the browser sees the close code
+    message = await socket.receive_output(timeout=10)
+    assert message == {"type": "websocket.close", "code": 4401}
+    await socket.wait()
 
 
 async def test_connections_from_a_foreign_origin_are_refused(alice):

@@ -19,6 +19,17 @@ async def session_cookie(user: Any) -> bytes:
     return f"sessionid={client.cookies['sessionid'].value}".encode()
 
 
+async def close_code_after_accepting(socket: WebsocketCommunicator) -> int:
+    """Accepted, then closed with a code: a browser sees the code (a socket closed
+    before it is accepted reaches the browser as a bare HTTP 403)."""
+    connected, _ = await socket.connect()
+    assert connected
+    message = await socket.receive_output()
+    assert message["type"] == "websocket.close"
+    await socket.wait()
+    return int(message["code"])
+
+
 class Client:
     """One browser tab at a table: sends commands, records every frame."""
 
@@ -30,13 +41,20 @@ class Client:
 
     @classmethod
     async def open(cls, user: Any, table_id: int) -> Client:
+        """A tab of ``user`` (a session of its own; None: signed out)."""
+        cookie = None if user is None else await session_cookie(user)
+        return await cls.open_with_cookie(cookie, table_id, getattr(user, "username", "anonymous"))
+
+    @classmethod
+    async def open_with_cookie(cls, cookie: bytes | None, table_id: int, name: str = "") -> Client:
+        """A tab sending ``cookie`` (an existing browser session)."""
         headers = list(HEADERS)
-        if user is not None:
-            headers.append((b"cookie", await session_cookie(user)))
+        if cookie is not None:
+            headers.append((b"cookie", cookie))
         socket = WebsocketCommunicator(application, f"/ws/tables/{table_id}/", headers=headers)
         connected, code = await socket.connect()
         assert connected, f"refused with {code}"
-        client = cls(socket, getattr(user, "username", "anonymous"))
+        client = cls(socket, name or "a tab")
         await client.snapshot()
         return client
 

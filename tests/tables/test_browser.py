@@ -281,3 +281,20 @@ def test_the_hand_log_reads_as_sentences(server_url: str, browser: Browser) -> N
         "bob shows 10♠ J♣",
         "bob wins 120 with a Straight, Jack High",
     ]
+
+
+def test_signing_out_in_another_tab_closes_the_table_and_says_why(
+    server_url: str, browser: Browser
+) -> None:
+    page = sign_up(browser, server_url, "lena", DESKTOP)
+    link = open_table(page, server_url)
+    expect(page.locator("[data-connection-status]")).to_have_text("Live")
+    other_tab = page.context.new_page()  # same browser, same session
+    other_tab.goto(f"{server_url}/")
+    other_tab.get_by_role("button", name="Log out").click()
+
+    status = page.locator("[data-connection-status]")
+    expect(status).to_have_text(re.compile("You were signed out"))
+    time.sleep(2)  # it does not try again: a new socket would be refused the same way
+    expect(status).to_have_text(re.compile("You were signed out"))
+    assert page.url == link

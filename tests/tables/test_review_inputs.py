@@ -11,7 +11,7 @@ from tables import selectors, services
 from tables.errors import BadSeat
 from tables.models import Seat, Table
 from tests.tables.helpers import friends_table
-from tests.tables.sockets import HEADERS, Client, session_cookie
+from tests.tables.sockets import HEADERS, Client, close_code_after_accepting, session_cookie
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -49,10 +49,7 @@ async def test_huge_numbers_in_frames_are_refused_and_change_nothing(alice, bob)
 async def test_a_socket_to_a_table_id_beyond_the_database_range_is_closed_as_not_found(alice):
     headers = [*HEADERS, (b"cookie", await session_cookie(alice))]
     socket = WebsocketCommunicator(application, f"/ws/tables/{HUGE}/", headers=headers)
-    connected, code = await socket.connect()
-    assert not connected
-    assert code == 4404
-    await socket.disconnect()  # else the consumer's task outlives the test and stalls its teardown
+    assert await close_code_after_accepting(socket) == 4404
 
 
 def test_a_table_page_with_an_id_beyond_the_database_range_is_not_found(client, alice):

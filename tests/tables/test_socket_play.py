@@ -17,7 +17,7 @@ from django.db import connections
 from config.asgi import application
 from tables import services
 from tables.models import Hand, Table
-from tests.tables.sockets import HEADERS, Client, session_cookie
+from tests.tables.sockets import HEADERS, Client, close_code_after_accepting, session_cookie
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -152,17 +152,13 @@ async def test_two_players_and_a_spectator_play_to_showdown_and_to_a_fold(alice,
 async def test_anonymous_visitors_are_closed_with_4401(alice):
     table = await make_table(alice)
     socket = WebsocketCommunicator(application, f"/ws/tables/{table.pk}/", headers=HEADERS)
-    connected, code = await socket.connect()
-    assert (connected, code) == (False, 4401)
-    await socket.disconnect()
+    assert await close_code_after_accepting(socket) == 4401
 
 
 async def test_an_unknown_table_is_closed_with_4404(alice):
     headers = [*HEADERS, (b"cookie", await session_cookie(alice))]
     socket = WebsocketCommunicator(application, "/ws/tables/999999/", headers=headers)
-    connected, code = await socket.connect()
-    assert (connected, code) == (False, 4404)
-    await socket.disconnect()
+    assert await close_code_after_accepting(socket) == 4404
 
 
 async def test_the_player_to_act_alone_gets_the_legal_actions_and_the_clock(alice, bob, carol):

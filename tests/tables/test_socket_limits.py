@@ -1,0 +1,127 @@
+"""What one table socket may do: a command budget, and only while its log-in stands."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from asgiref.sync import sync_to_async
+from django.test import Client as HttpClient
+from django.urls import reverse
+
+from tables import services
+from tables.rate_limit import CommandBudget
+from tests.conftest import PASSWORD
+from tests.tables.sockets import Client
+
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("close_database_connections"),
+]
+
+
+def test_the_budget_allows_a_burst_then_a_steady_rate_then_gives_up() -> None:
+    now = [0.0]
+    budget = CommandBudget(burst=3, per_second=2, strikes=4, clock=lambda: now[0])
+    assert [budget.take() for _ in range(4)] == [True, True, True, False]
+    now[0] += 0.5  # one more command's worth
+    assert budget.take() and not budget.take()
+    assert [budget.take() for _ in range(2)] == [False, False] and not budget.is_exhausted
+    assert not budget.take() and budget.is_exhausted  # four refusals in a row
+    now[0] += 10
+    assert budget.take() and not budget.is_exhausted
+
+
+async def heads_up(alice, bob) -> int:
+    def setup() -> int:
+        table = services.table_create(owner=alice, name="Friday game")
+        services.seat_take(table_id=table.pk, user=alice, seat=0)
+        services.seat_take(table_id=table.pk, user=bob, seat=1)
+        return table.pk
+
+    return await sync_to_async(setup)()
+
+
+async def closed_with(client: Client) -> int:
+    while True:
+        message = await client.socket.receive_output(timeout=5)
+        if message["type"] == "websocket.close":
+            return int(message["code"])
+
+
+async def test_a_flooding_socket_is_told_to_slow_down_then_closed(alice, bob, settings):
+    settings.TABLES_SOCKET_BURST = 5
+    settings.TABLES_SOCKET_PER_SECOND = 0.01
+    settings.TABLES_SOCKET_STRIKES = 10
+    table_id = await heads_up(alice, bob)
+    flooder = await Client.open(alice, table_id)
+    neighbour = await Client.open(bob, table_id)
+    for _ in range(5):  # the burst: each command is answered on its merits
+        assert (await flooder.error("not json", raw=True))["code"] == "bad_json"
+    for _ in range(9):
+        frame = await flooder.error({"type": "sit_out"})
+        assert frame["code"] == "rate_limited" and "slow down" in frame["message"]
+    await flooder.socket.send_to(text_data=json.dumps({"type": "sit_out"}))
+    assert await closed_with(flooder) == 4429
+    # nothing the flooder sent over budget reached the table; the neighbour plays on
+    assert await neighbour.is_quiet()
+    await neighbour.send({"type": "sit_out"})
+    assert (await neighbour.snapshot())["seats"][1]["is_sitting_out"]
+
+
+async def test_an_action_on_a_table_the_socket_has_seen_move_on_is_stale_at_once(alice, bob):
+    table_id = await heads_up(alice, bob)
+    client = await Client.open(alice, table_id)
+    seq = client.table["seq"]
+    await client.send({"type": "sit_out"})
+    await client.snapshot(seq + 1)
+    frame = await client.error({"type": "act", "action": "fold", "seq": seq})
+    assert frame["code"] == "stale_seq"
+
+
+async def sign_in(user) -> HttpClient:
+    browser = HttpClient()
+    assert await sync_to_async(browser.login)(username=user.username, password=PASSWORD)
+    return browser
+
+
+async def test_a_password_change_elsewhere_closes_the_old_sockets(alice, bob):
+    table_id = await heads_up(alice, bob)
+    old_tab = await Client.open(alice, table_id)  # its own session
+    browser = await sign_in(alice)
+    page = await sync_to_async(browser.post)(
+        reverse("accounts:password_change"),
+        {
+            "old_password": PASSWORD,
+            "new_password1": "n3w-horse-battery",
+            "new_password2": "n3w-horse-battery",
+        },
+    )
+    assert page.status_code == 302
+    assert await closed_with(old_tab) == 4403
+
+
+async def test_logging_out_closes_that_sessions_sockets(alice, bob, settings):
+    settings.SOCKET_SESSION_RECHECK_SECONDS = 0
+    table_id = await heads_up(alice, bob)
+    browser = await sign_in(alice)
+    cookie = f"sessionid={browser.cookies['sessionid'].value}".encode()
+    tab = await Client.open_with_cookie(cookie, table_id)
+    await sync_to_async(browser.post)(reverse("accounts:logout"))
+    assert await closed_with(tab) == 4403
+
+
+async def test_a_socket_whose_notice_was_lost_cannot_act_after_the_password_change(
+    alice, bob, settings
+):
+    settings.SOCKET_SESSION_RECHECK_SECONDS = 0
+    table_id = await heads_up(alice, bob)
+    old_tab = await Client.open(alice, table_id)
+
+    def change_password() -> None:  # no notice sent: only the socket's own check sees it
+        alice.set_password("n3w-horse-battery")
+        alice.save()
+
+    await sync_to_async(change_password)()
+    await old_tab.socket.send_to(text_data=json.dumps({"type": "sit_out"}))
+    assert await closed_with(old_tab) == 4403
