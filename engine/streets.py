@@ -45,7 +45,11 @@ def next_actor(state: HandState, after: int) -> int | None:
             continue
         able += 1
         if waiting is None:
-            if bets[seat] < current_bet and not covers_all_in_opponents(state, seat):
+            # Someone's bet is the current bet in every hand but a short big blind's,
+            # and only that case can leave nothing to decide (rule 9's exception).
+            if bets[seat] < current_bet and (
+                current_bet in bets or not covers_all_in_opponents(state, seat)
+            ):
                 return seat
             if acted_at[seat] < 0:
                 waiting = seat
