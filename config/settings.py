@@ -16,6 +16,8 @@ from urllib.parse import parse_qs, unquote, urlsplit
 from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 
+from config.private_files import make_private_home
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 TRUE_WORDS = {"1", "true", "yes", "on"}
@@ -82,7 +84,7 @@ def database_from_url(url: str) -> dict[str, Any]:
 
 def embedded_database(home: Path) -> dict[str, Any]:
     """SQLite tuned for a small server: WAL, writers queue on a file lock (config/sqlite)."""
-    home.mkdir(parents=True, exist_ok=True)
+    make_private_home(home)
     return {
         "ENGINE": "config.sqlite",
         "NAME": home / "felt.sqlite3",

@@ -26,9 +26,17 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from config.embedded import EmbeddedRedis, die_with_parent  # noqa: E402
+from config.private_files import make_private_home, use_private_umask  # noqa: E402
 
 STOP_TIMEOUT = 15.0  # seconds children get to exit after SIGTERM
 READY_TIMEOUT = 60.0
+# A child that dies is started again after a pause that doubles each time (up to
+# MAX_BACKOFF); one that dies RESTART_LIMIT times within RESTART_WINDOW seconds
+# keeps dying for a reason a restart will not fix, and everything stops.
+FIRST_BACKOFF = 1.0
+MAX_BACKOFF = 30.0
+RESTART_LIMIT = int(os.environ.get("FELT_RESTART_LIMIT", "5"))
+RESTART_WINDOW = 60.0
 
 
 class Shutdown(Exception):
@@ -40,9 +48,7 @@ def on_signal(signum: int, frame: FrameType | None) -> None:
 
 
 def felt_home() -> Path:
-    home = Path(os.environ.get("FELT_HOME", ROOT / "var")).resolve()
-    home.mkdir(parents=True, exist_ok=True)
-    return home
+    return make_private_home(Path(os.environ.get("FELT_HOME", ROOT / "var")).resolve())
 
 
 def secret_key(home: Path) -> str:
@@ -99,11 +105,14 @@ def wait_until_serving(url: str, daphnes: list[subprocess.Popen[bytes]]) -> None
 
 
 class Supervisor:
-    """Runs the children, each in its own process group, and stops them all."""
+    """Runs the children, each in its own process group, restarts one that dies,
+    and stops them all."""
 
     def __init__(self, env: dict[str, str]) -> None:
         self.env = env
         self.children: dict[str, subprocess.Popen[bytes]] = {}
+        self.commands: dict[str, tuple[tuple[str, ...], tuple[int, ...]]] = {}
+        self.deaths: dict[str, list[float]] = {}
 
     def run_once(self, *args: str) -> None:
         subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=self.env, check=True)
@@ -121,13 +130,32 @@ class Supervisor:
             preexec_fn=die_with_parent,  # noqa: PLW1509 - the launcher has no threads
         )
         self.children[name] = child
+        self.commands[name] = (args, pass_fds)
         return child
 
     def first_dead_child(self) -> str | None:
         for name, child in self.children.items():
             if child.poll() is not None:
-                return f"{name} exited with code {child.returncode}"
+                return name
         return None
+
+    def restart(self, name: str) -> None:
+        """Log why ``name`` died and start it again after its back-off pause;
+        ``RuntimeError`` once it keeps dying."""
+        code = self.children[name].returncode
+        why = f"killed by {signal.Signals(-code).name}" if code < 0 else f"exit code {code}"
+        now = time.monotonic()
+        recent = [t for t in self.deaths.get(name, []) if now - t < RESTART_WINDOW] + [now]
+        self.deaths[name] = recent
+        if len(recent) >= RESTART_LIMIT:
+            raise RuntimeError(
+                f"{name} exited ({why}) {len(recent)} times in {RESTART_WINDOW:.0f} s; giving up"
+            )
+        pause = min(MAX_BACKOFF, FIRST_BACKOFF * 2 ** (len(recent) - 1))
+        print(f"\n{name} exited ({why}); starting it again in {pause:.0f} s.", flush=True)
+        time.sleep(pause)
+        args, pass_fds = self.commands[name]
+        self.start(name, *args, pass_fds=pass_fds)
 
     def stop_all(self) -> None:
         for child in self.children.values():
@@ -175,14 +203,16 @@ def serve(supervisor: Supervisor, server: socket.socket, processes: int, home: P
     shown_host = "127.0.0.1" if bind in {"0.0.0.0", ""} else bind
     wait_until_serving(f"http://{shown_host}:{port}/healthz", daphnes)
     print(f"\nFelt is running at http://{shown_host}:{port}/  (Ctrl-C stops it)\n", flush=True)
-    while (reason := supervisor.first_dead_child()) is None:
+    while True:
         time.sleep(0.5)
-    raise RuntimeError(reason)
+        if (dead := supervisor.first_dead_child()) is not None:
+            supervisor.restart(dead)
 
 
 def main() -> int:
     signal.signal(signal.SIGINT, on_signal)
     signal.signal(signal.SIGTERM, on_signal)
+    use_private_umask()  # the database, Redis' files, beat's schedule: 0600
     bind = os.environ.get("BIND", "127.0.0.1")
     port = int(os.environ.get("PORT", "8000"))
     home = felt_home()

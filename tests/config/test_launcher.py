@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import signal
@@ -30,7 +31,7 @@ def free_port() -> int:
 
 
 class RunningFelt:
-    def __init__(self, home: Path) -> None:
+    def __init__(self, home: Path, **extra_env: str) -> None:
         self.home = home
         self.port = free_port()
         self.log = home / "run.log"
@@ -39,7 +40,7 @@ class RunningFelt:
             for name, value in os.environ.items()
             if name not in ENVIRONMENT_OF_THE_TESTS
         }  # the embedded defaults, whatever mode the test run is in
-        env.update(FELT_HOME=str(home), PORT=str(self.port), WEB_PROCESSES="2")
+        env.update(FELT_HOME=str(home), PORT=str(self.port), WEB_PROCESSES="2", **extra_env)
         with self.log.open("w") as log:
             self.process = subprocess.Popen(
                 [sys.executable, "scripts/run.py"], cwd=ROOT, env=env, stdout=log, stderr=log
@@ -106,15 +107,75 @@ def test_it_serves_the_site_and_ctrl_c_stops_every_process(felt):
     assert stat.S_IMODE(key_file.stat().st_mode) == 0o600
 
 
-def test_when_a_child_dies_everything_else_stops(felt):
+def test_the_data_directory_and_its_files_are_private(tmp_path_factory):
+    home = tmp_path_factory.mktemp("run") / "home"
+    home.mkdir(mode=0o755)
+    old_file = home / "felt.sqlite3"
+    old_file.write_text("")
+    old_file.chmod(0o644)  # made by an older Felt
+    felt = RunningFelt(home)
+    try:
+        felt.wait_until_ready()
+        assert felt.get("/accounts/signup/")[0] == 200  # the database has been written to
+    finally:
+        felt.stop_with(signal.SIGINT)
+    assert stat.S_IMODE(home.stat().st_mode) == 0o700
+    files = {p.name: stat.S_IMODE(p.stat().st_mode) for p in home.iterdir() if p.is_file()}
+    assert {"felt.sqlite3", "secret_key", "redis.log"} <= files.keys()
+    assert {name: mode for name, mode in files.items() if mode != 0o600} == {}
+
+
+def daphnes_of(felt: RunningFelt) -> list[psutil.Process]:
+    daphnes = []
+    for child in felt.descendants():
+        with contextlib.suppress(psutil.Error):  # e.g. the killed one, a zombie until reaped
+            if child.status() != psutil.STATUS_ZOMBIE and "daphne" in " ".join(child.cmdline()):
+                daphnes.append(child)
+    return daphnes
+
+
+def test_a_child_that_dies_is_started_again_and_the_site_stays_up(felt):
     felt.wait_until_ready()
+    first = daphnes_of(felt)[0]
+
+    first.kill()
+
+    deadline = time.monotonic() + 30
+    while len(daphnes_of(felt)) < 2 or first.pid in {d.pid for d in daphnes_of(felt)}:
+        assert felt.process.poll() is None, felt.log.read_text()
+        assert time.monotonic() < deadline, felt.log.read_text()
+        time.sleep(0.2)
+    assert re.search(
+        r"daphne( #\d+)? exited \(killed by SIGKILL\); starting it again", felt.log.read_text()
+    )
+    assert felt.get("/healthz")[0] == 200
     children = felt.descendants()
-    daphne = next(child for child in children if "daphne" in " ".join(child.cmdline()))
+    assert felt.stop_with(signal.SIGINT) == 0
+    assert still_running(children) == []
 
-    daphne.kill()
 
-    assert felt.process.wait(timeout=60) == 1
-    assert re.search(r"daphne( #\d+)? exited", felt.log.read_text())
+def test_a_child_that_keeps_dying_stops_everything(tmp_path_factory):
+    felt = RunningFelt(tmp_path_factory.mktemp("run"), FELT_RESTART_LIMIT="2")
+    try:
+        felt.wait_until_ready()
+        children = felt.descendants()
+        worker = next(c for c in children if " worker" in " ".join(c.cmdline()))
+        worker.kill()
+        deadline = time.monotonic() + 30
+        while "starting it again" not in felt.log.read_text():
+            assert time.monotonic() < deadline, felt.log.read_text()
+            time.sleep(0.2)
+        time.sleep(2)  # the pause, then the new worker
+        again = next(c for c in felt.descendants() if " worker" in " ".join(c.cmdline()))
+        again.kill()
+        assert felt.process.wait(timeout=60) == 1
+    finally:
+        if felt.process.poll() is None:
+            felt.stop_with(signal.SIGKILL)
+    assert (
+        "celery worker exited (killed by SIGKILL) 2 times in 60 s; giving up"
+        in felt.log.read_text()
+    )
     assert still_running(children) == []
 
 
