@@ -48,7 +48,7 @@ class ThrottledLoginMixin:
                 throttling.record_failure(username, ip)
                 self.refuse_if_blocked(username, ip)
             raise
-        throttling.record_success(username)
+        throttling.record_success(username, ip)
         return cleaned
 
     def refuse_if_blocked(self, username: str, ip: str) -> None:

@@ -301,7 +301,9 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 
 # Log-in throttling (accounts/throttling.py).
-LOGIN_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 5)
+LOGIN_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 5)  # a username from one address
+LOGIN_ADDRESS_FAILURE_LIMIT = env_int("LOGIN_ADDRESS_FAILURE_LIMIT", 20)  # any usernames
+LOGIN_USERNAME_FAILURE_LIMIT = env_int("LOGIN_USERNAME_FAILURE_LIMIT", 100)  # all addresses
 LOGIN_FAILURE_WINDOW = 60  # seconds in which the failures are counted
 LOGIN_BLOCK_SECONDS = env_int("LOGIN_BLOCK_SECONDS", 300)
 
