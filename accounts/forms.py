@@ -7,6 +7,7 @@ from django.core.exceptions import ValidationError
 
 from accounts import throttling
 from accounts.models import User
+from accounts.names import check_display_name, check_new_username
 
 
 class SignUpForm(UserCreationForm):
@@ -19,12 +20,16 @@ class SignUpForm(UserCreationForm):
         model = User
         fields = ("username", "email")
 
+    def clean_username(self) -> str | None:
+        username: str | None = super().clean_username()  # None: already refused as taken
+        if username:
+            check_new_username(username)
+        return username
+
     def clean_email(self) -> str:
+        # Not checked against other accounts: sign-up answers the same whether or
+        # not an address is registered, so it cannot be used to find out.
         email: str = self.cleaned_data["email"].strip()
-        if User.objects.filter(email__iexact=email).exists():
-            raise ValidationError(
-                "An account with this email address already exists.", code="email_taken"
-            )
         return email
 
 
@@ -69,3 +74,6 @@ class ProfileForm(forms.ModelForm):
     class Meta:
         model = User
         fields = ("display_name",)
+
+    def clean_display_name(self) -> str:
+        return check_display_name(self.cleaned_data["display_name"], self.instance)

@@ -14,11 +14,13 @@ class User(AbstractUser):
 
     class Meta:
         constraints = [
+            # accounts/names.py says why; the constraint closes the race between two
+            # members taking one name at once.
             models.UniqueConstraint(
-                Lower("email"),
-                condition=~models.Q(email=""),
-                name="accounts_user_email_unique_ci",
-                violation_error_message="An account with this email address already exists.",
+                Lower("display_name"),
+                condition=~models.Q(display_name=""),
+                name="accounts_user_display_name_unique_ci",
+                violation_error_message="Another member already goes by that name.",
             ),
         ]
 

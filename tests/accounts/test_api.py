@@ -37,3 +37,18 @@ def test_the_api_changes_only_the_display_name(make_user):
     assert response.status_code == 200
     user.refresh_from_db()
     assert (user.username, user.display_name) == ("alice", "Ace")
+
+
+@pytest.mark.django_db
+def test_the_api_refuses_a_display_name_another_member_goes_by(make_user):
+    make_user("bob")
+    user = make_user()
+    api = APIClient()
+    api.force_authenticate(user)
+
+    response = api.patch(ME, {"display_name": "Bob"}, format="json")
+
+    assert response.status_code == 400
+    assert response.json()["display_name"] == ["Another member already goes by that name."]
+    user.refresh_from_db()
+    assert user.display_name == ""

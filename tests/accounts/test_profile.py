@@ -74,3 +74,38 @@ def test_a_password_change_needs_the_old_password(client, make_user):
     assert "old_password" in response.context["form"].errors
     user.refresh_from_db()
     assert user.check_password(PASSWORD)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("name", "reason"),
+    [
+        ("BOB", "Another member already goes by that name."),  # bob's username
+        ("the rock", "Another member already goes by that name."),  # carol's display name
+        ("Ali\u202ece", "A display name can only hold visible characters and spaces."),
+        ("Al\u200bice", "A display name can only hold visible characters and spaces."),
+        ("Ali\nce", "A display name can only hold visible characters and spaces."),
+    ],
+)
+def test_a_display_name_that_passes_for_someone_else_or_hides_text_is_refused(
+    client, make_user, name, reason
+):
+    make_user("bob")
+    make_user("carol", display_name="The Rock")
+    user = make_user()
+    client.force_login(user)
+    response = client.post(PROFILE, {"display_name": name})
+    assert response.context["form"].errors["display_name"] == [reason]
+    user.refresh_from_db()
+    assert user.display_name == ""
+
+
+@pytest.mark.django_db
+def test_two_members_cannot_hold_one_display_name_even_past_the_form(make_user):
+    from django.db import IntegrityError, transaction
+
+    make_user("carol", display_name="The Rock")
+    user = make_user()
+    user.display_name = "THE ROCK"
+    with pytest.raises(IntegrityError), transaction.atomic():
+        user.save()

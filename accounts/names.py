@@ -1,0 +1,42 @@
+"""What a member may call themselves: names others read at the table must not
+pass for someone else, or hide what they say.
+
+A display name may not equal (ignoring case) another member's username or
+display name, and may not hold control or formatting characters (newlines,
+right-to-left overrides, zero-width spaces): they can make one name look like
+another, or reorder the text around it.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+from django.core.exceptions import ValidationError
+from django.db.models import Q
+
+from accounts.models import User
+
+# Unicode categories: control (Cc), format (Cf: bidi overrides, zero-width
+# characters), line and paragraph separators (Zl, Zp), unassigned, private use.
+HIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Zl", "Zp", "Cn", "Co", "Cs"})
+
+
+def check_display_name(name: str, user: User | None) -> str:
+    """``name`` trimmed, or ``ValidationError`` saying why ``user`` may not take it."""
+    name = name.strip()
+    if not name:
+        return name
+    if any(unicodedata.category(char) in HIDDEN_CATEGORIES for char in name):
+        raise ValidationError(
+            "A display name can only hold visible characters and spaces.", code="hidden_characters"
+        )
+    others = User.objects.exclude(pk=user.pk) if user is not None else User.objects.all()
+    if others.filter(Q(username__iexact=name) | Q(display_name__iexact=name)).exists():
+        raise ValidationError("Another member already goes by that name.", code="name_taken")
+    return name
+
+
+def check_new_username(username: str) -> None:
+    """A new username may not equal (ignoring case) a member's display name."""
+    if User.objects.filter(display_name__iexact=username.strip()).exists():
+        raise ValidationError("Another member already goes by that name.", code="name_taken")
