@@ -118,3 +118,37 @@ async def test_the_lobby_socket_is_read_only(alice):
     await socket.send_json_to({"type": "chat", "text": "hi"})
     assert await socket.receive_json_from(timeout=10) == {"type": "error", "code": "read_only"}
     await socket.disconnect(timeout=10)
+
+
+@pytest.mark.parametrize(
+    "origin",
+    [
+        b"http://localhost:8001",  # another port of the same host
+        b"https://localhost",  # another scheme
+        b"http://localhost.evil.example",
+        b"null",  # a sandboxed or file: page
+    ],
+)
+async def test_another_port_or_scheme_of_the_same_host_is_refused(alice, origin):
+    socket, connected = await open_lobby(alice, origin=(b"origin", origin))
+    assert not connected
+    await socket.disconnect(timeout=10)
+
+
+async def test_the_sites_own_origin_with_its_port_is_accepted(alice):
+    headers = [
+        (b"host", b"localhost:8000"),
+        (b"origin", b"http://localhost:8000"),
+        (b"cookie", await session_cookie(alice)),
+    ]
+    socket = WebsocketCommunicator(application, "/ws/lobby/", headers=headers)
+    connected, _ = await socket.connect(timeout=10)
+    assert connected
+    await socket.disconnect(timeout=10)
+
+
+async def test_a_trusted_origin_from_the_settings_is_accepted(alice, settings):
+    settings.CSRF_TRUSTED_ORIGINS = ["https://felt.example.org"]
+    socket, connected = await open_lobby(alice, origin=(b"origin", b"https://felt.example.org"))
+    assert connected
+    await socket.disconnect(timeout=10)
