@@ -284,6 +284,9 @@ TABLES_TIME_BANK_SECONDS = 30.0  # a new seat's time bank
 TABLES_SOCKET_BURST = env_int("TABLES_SOCKET_BURST", 40)
 TABLES_SOCKET_PER_SECOND = float(env_int("TABLES_SOCKET_PER_SECOND", 20))
 TABLES_SOCKET_STRIKES = env_int("TABLES_SOCKET_STRIKES", 200)
+# Tables one member may have open at once, and open in an hour (tables/services/tables.py).
+TABLES_OPEN_PER_USER = env_int("TABLES_OPEN_PER_USER", 5)
+TABLES_CREATED_PER_HOUR = env_int("TABLES_CREATED_PER_HOUR", 20)
 # How often (seconds) a socket re-reads its session on its own (accounts/sessions.py).
 SOCKET_SESSION_RECHECK_SECONDS = 2.0
 

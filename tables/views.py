@@ -27,7 +27,7 @@ def table_new(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         try:
             table = services.table_create(owner=request.user, **form.cleaned_data)
-        except services.BadTableSettings as error:
+        except (services.BadTableSettings, services.TooManyTables) as error:
             form.add_error(None, error.message)
         else:
             return redirect("tables:table_detail", table_id=table.pk)
@@ -39,8 +39,14 @@ def table_new(request: HttpRequest) -> HttpResponse:
 def table_practice(request: HttpRequest) -> HttpResponse:
     form = PracticeForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        table = services.table_create_practice(user=request.user, bots=form.cleaned_data["bots"])
-        return redirect("tables:table_detail", table_id=table.pk)
+        try:
+            table = services.table_create_practice(
+                user=request.user, bots=form.cleaned_data["bots"]
+            )
+        except services.TooManyTables as error:
+            form.add_error(None, error.message)
+        else:
+            return redirect("tables:table_detail", table_id=table.pk)
     return render(request, "tables/table_practice.html", {"form": form})
 
 

@@ -13,10 +13,16 @@ from tables.services.seats import (
     seat_take,
     seats_release,
 )
-from tables.services.tables import BadTableSettings, table_create, table_create_practice
+from tables.services.tables import (
+    BadTableSettings,
+    TooManyTables,
+    table_create,
+    table_create_practice,
+)
 
 __all__ = [
     "BadTableSettings",
+    "TooManyTables",
     "bot_act",
     "hand_act",
     "hand_start",

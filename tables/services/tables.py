@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
 
+from accounts.models import User
 from tables.errors import TableError
 from tables.models import MAX_SEATS, MIN_SEATS, Seat, Table
 from tables.services import play as p
@@ -19,6 +24,33 @@ PRACTICE_STACK = 1500
 class BadTableSettings(TableError):
     code = "bad_table"
     default_message = "Those table settings are not possible."
+
+
+class TooManyTables(TableError):
+    code = "too_many_tables"
+    default_message = "You have opened too many tables."
+
+
+# A table counts as open while someone sits at it, or for its first hour (its
+# owner may not have sat down yet).
+OPEN_WHILE_EMPTY = timedelta(hours=1)
+
+
+def _check_owner_limits(owner: Any) -> None:
+    """At most TABLES_OPEN_PER_USER open tables, and TABLES_CREATED_PER_HOUR new ones an
+    hour, per member; call with the owner's row locked, so two requests cannot both pass."""
+    now = timezone.now()
+    owned = Table.objects.filter(owner=owner)
+    open_tables = owned.filter(Q(seats__isnull=False) | Q(created_at__gte=now - OPEN_WHILE_EMPTY))
+    if open_tables.distinct().count() >= settings.TABLES_OPEN_PER_USER:
+        raise TooManyTables(
+            f"You already have {settings.TABLES_OPEN_PER_USER} tables open: "
+            "play at one of them, or leave one, before opening another."
+        )
+    if owned.filter(created_at__gte=now - timedelta(hours=1)).count() >= (
+        settings.TABLES_CREATED_PER_HOUR
+    ):
+        raise TooManyTables("You have opened too many tables this hour: try again later.")
 
 
 def _check_settings(
@@ -54,17 +86,20 @@ def table_create(
         starting_stack=starting_stack,
         action_seconds=action_seconds,
     )
-    return Table.objects.create(
-        owner=owner,
-        name=name.strip() or "Friends' table",
-        kind=kind,
-        seat_count=seat_count,
-        small_blind=small_blind,
-        big_blind=big_blind,
-        ante=ante,
-        starting_stack=starting_stack,
-        action_seconds=action_seconds,
-    )
+    with transaction.atomic():
+        User.objects.select_for_update().filter(pk=owner.pk).exists()  # one at a time
+        _check_owner_limits(owner)
+        return Table.objects.create(
+            owner=owner,
+            name=name.strip() or "Friends' table",
+            kind=kind,
+            seat_count=seat_count,
+            small_blind=small_blind,
+            big_blind=big_blind,
+            ante=ante,
+            starting_stack=starting_stack,
+            action_seconds=action_seconds,
+        )
 
 
 def table_create_practice(*, user: Any, bots: int, action_seconds: int = 20) -> Table:
