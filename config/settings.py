@@ -278,6 +278,9 @@ CELERY_BEAT_SCHEDULE = {
 TABLES_NEXT_HAND_SECONDS = 3.0
 TABLES_BOT_DELAY_SECONDS = (0.8, 2.0)
 TABLES_TIME_BANK_SECONDS = 30.0  # a new seat's time bank
+# A deadline found this many seconds late was missed while Felt was down: the
+# player gets a fresh clock instead of being folded (tables/services/clock.py).
+TABLES_OUTAGE_SECONDS = 10.0
 # Commands one table socket may send: a burst, then a steady rate; after this
 # many refusals in a row the socket is closed (tables/rate_limit.py).
 # A person sends a few a minute; the load test's instant clients up to about ten a second.

@@ -52,6 +52,24 @@ def has_run_out(table: Table, now: datetime) -> bool:
     return table.deadline is not None and table.deadline <= now
 
 
+def was_missed_in_an_outage(table: Table, now: datetime) -> bool:
+    """The deadline passed so long ago that nothing was running to apply it.
+
+    The wake task and the 2-second sweep apply a deadline within moments; one
+    found TABLES_OUTAGE_SECONDS late means the server (or its worker) was down,
+    and the player, waiting on a dead page, is not to blame.
+    """
+    late = float(getattr(settings, "TABLES_OUTAGE_SECONDS", 10.0))
+    return table.deadline is not None and (now - table.deadline).total_seconds() > late
+
+
+def restart_after_outage(table: Table, now: datetime) -> None:
+    """A fresh decision clock; the time bank, unspent, is still there after it."""
+    table.deadline = now + timedelta(seconds=table.action_seconds)
+    table.is_time_bank = False
+    table.wake_at = table.deadline
+
+
 def use_time_bank(table: Table, seat: Seat) -> bool:
     """Extend the deadline by the seat's bank; False when there is no bank left."""
     if table.is_time_bank or seat.time_bank < TIME_BANK_MIN_USE or table.deadline is None:

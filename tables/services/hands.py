@@ -61,6 +61,10 @@ def hand_timeout(*, table_id: int, seq: int) -> bool:
             return True
         if not clock.has_run_out(play.table, play.now):
             return False
+        if clock.was_missed_in_an_outage(play.table, play.now):
+            clock.restart_after_outage(play.table, play.now)
+            p.commit(play)
+            return True
         if not clock.use_time_bank(play.table, seat):
             if play.table.is_time_bank:
                 seat.time_bank = 0.0

@@ -144,3 +144,28 @@ def test_beat_runs_the_sweep_every_few_seconds():
         e for e in settings.CELERY_BEAT_SCHEDULE.values() if e["task"] == "tables.tasks.sweep"
     ]
     assert len(sweeps) == 1 and sweeps[0]["schedule"] <= 3
+
+
+def test_a_deadline_missed_while_the_server_was_down_gets_a_fresh_clock(alice, bob):
+    table = friends_table(alice, bob, action_seconds=20)
+    deal(table)
+    seat = actor_seat(table)
+    bank = seat.time_bank
+    expire_the_clock(table, seconds_ago=45)  # a 45-second outage
+
+    assert tasks.sweep() == 1  # the first sweep after the restart
+
+    seat.refresh_from_db()
+    table = fresh(table)
+    assert not seat.is_sitting_out and not state_of(table).is_over, "not folded"
+    assert state_of(table).actor == seat.number
+    assert 19 <= (table.deadline - timezone.now()).total_seconds() <= 20
+    assert not table.is_time_bank and seat.time_bank == bank, "the time bank is untouched"
+
+
+def test_a_deadline_just_passed_still_runs_into_the_time_bank(alice, bob):
+    table = friends_table(alice, bob)
+    deal(table)
+    expire_the_clock(table, seconds_ago=2)
+    assert tasks.sweep() == 1
+    assert fresh(table).is_time_bank
