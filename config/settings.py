@@ -171,6 +171,7 @@ INSTALLED_APPS = [
     "channels",
     "rest_framework",
     "rest_framework.authtoken",
+    "config.apps.FeltConfig",
     "accounts",
     "tables",
     "tournaments",
