@@ -11,8 +11,11 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 # Django must be set up before anything imports models (the consumers do).
 django_application = get_asgi_application()
 
+from config import frame_guard  # noqa: E402
 from config.origins import SameOriginValidator  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
+
+frame_guard.install()  # Daphne imports this module before it starts serving
 
 application = ProtocolTypeRouter(
     {

@@ -156,11 +156,11 @@ class TableConsumer(SignedInSocket, AsyncWebsocketConsumer):  # type: ignore[mis
             await self.leave_session_group(self.user.pk)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        if not self.budget.take():  # over budget: answered without touching the database
+        if not self.budget.take():  # over budget: refused without touching the database
             if self.budget.is_exhausted:
                 await self.close(code=CLOSE_RATE_LIMITED)
-            else:
-                await self.send_error("rate_limited", RATE_LIMITED)
+            elif self.budget.refused_in_a_row == 1:  # told once per run of refusals:
+                await self.send_error("rate_limited", RATE_LIMITED)  # answering each costs
             return
         if not await self.is_still_signed_in():
             await self.close(code=CLOSE_SESSION_ENDED)

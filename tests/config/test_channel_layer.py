@@ -44,3 +44,13 @@ async def test_an_empty_batch_sends_nothing():
     await layer.group_send("quiet", {"type": "first"})
     assert await asyncio.wait_for(layer.receive(channel), 5) == {"type": "first"}
     await layer.flush()
+
+
+def test_the_frame_budget_sits_in_front_of_daphnes_websocket_protocol() -> None:
+    from daphne.ws_protocol import WebSocketFactory
+
+    from config import frame_guard
+
+    assert frame_guard.install()  # this daphne is the one the guard was written for
+    assert frame_guard.install(), "installing twice is harmless"
+    assert WebSocketFactory.protocol.is_felt_frame_budget

@@ -75,6 +75,24 @@ def test_it_plays_at_two_tables_against_a_real_server_and_reports_round_trips(
     assert not Table.objects.exists()
 
 
+def test_a_flooding_client_is_cut_off_while_the_other_table_plays_on(server: str) -> None:
+    out = io.StringIO()
+    call_command(
+        "loadtest", "--tables", "1", "--flood", "1", "--seconds", "4", "--warmup", "0",
+        "--url", server, stdout=out,
+    )  # fmt: skip
+    report = out.getvalue()
+    print(report)
+    flood = next(line for line in report.splitlines() if line.startswith("flood:"))
+    assert "closed by the server: 4429 x1" in flood, flood
+    numbers = figures(report)
+    assert numbers["answered"] >= 3, report
+    # unflooded, this table answers in a few ms; a flood the server kept parsing cost ~200
+    assert numbers["p50"] < 100, report
+    assert "server errors: none" in report and "client errors: 0" in report
+    assert not Table.objects.exists()
+
+
 def test_it_can_keep_what_it_created(server: str) -> None:
     out = io.StringIO()
     call_command(

@@ -14,6 +14,10 @@ action, as a person would; the round trip still starts when the action is sent.
 The first ``--warmup`` seconds (5 by default) are played but not measured:
 every table sits down and deals its first hand at the same moment, and those
 first, lock-step hands are not what continuous play looks like.
+With ``--flood F``, F more clients sit at a table of their own and send stale
+commands as fast as they can without reading the answers, as a misbehaving
+client would: the other tables' round trips show what that costs them, and a
+``flood:`` line what the flooders were told.
 It prints actions per second, the round-trip p50/p95/p99 and the errors seen,
 ending with one ``summary:`` line holding every figure, and fails (exit code 1)
 when any client errored. Users, sessions and tables are deleted afterwards
@@ -23,6 +27,7 @@ unless ``--no-cleanup``.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import math
 import secrets
@@ -267,6 +272,57 @@ class Client:
         return [{"type": "leave"}, {"type": "sit", "seat": self.player.seat}]
 
 
+@dataclass
+class FloodStats:
+    """What the flooding clients sent and were told (not part of the measured play)."""
+
+    sent: int = 0
+    answers: Counter[str] = field(default_factory=Counter)  # error codes and frame types
+    close_codes: Counter[int] = field(default_factory=Counter)
+
+    def report(self, clients: int) -> str:
+        answers = ", ".join(f"{code} x{n}" for code, n in sorted(self.answers.items()))
+        closes = ", ".join(f"{code} x{n}" for code, n in sorted(self.close_codes.items()))
+        return (
+            f"flood: {clients} clients sent {self.sent} commands; answers: {answers or 'none'};"
+            f" closed by the server: {closes or 'none'}"
+        )
+
+
+class Flooder(Client):
+    """A misbehaving client: stale commands, as fast as the socket takes them."""
+
+    STALE = json.dumps({"type": "act", "action": "fold", "seq": 0})
+
+    def __init__(self, player: Player, base_url: str, flood: FloodStats) -> None:
+        super().__init__(player, base_url, Stats(), Random(0))
+        self.flood = flood
+
+    async def play(self, socket: ClientConnection, deadline: float) -> None:
+        reader = asyncio.create_task(self.read_answers(socket))
+        try:
+            while time.monotonic() < deadline and not reader.done():
+                await socket.send(self.STALE)
+                self.flood.sent += 1
+                # Yield after each frame: the measured clients share this event loop, and
+                # a flooder that never yields would slow them down here, not on the server.
+                await asyncio.sleep(0)
+        except WebSocketException:
+            pass  # closed by the server: what a flood should come to
+        finally:
+            reader.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await reader
+        if socket.close_code is not None:
+            self.flood.close_codes[socket.close_code] += 1
+
+    async def read_answers(self, socket: ClientConnection) -> None:
+        with contextlib.suppress(WebSocketException):
+            async for text in socket:
+                frame = json.loads(text)
+                self.flood.answers[str(frame.get("code") or frame.get("type"))] += 1
+
+
 # --- setting up and cleaning up (the ORM, outside the event loop) --------------------
 
 
@@ -289,18 +345,21 @@ class Setup:
     user_ids: list[int] = field(default_factory=list)
 
 
-def create_tables(count: int, rng: Random) -> Setup:
-    """``count`` friends' tables, each with 2-6 fresh logged-in users to seat."""
+def create_tables(count: int, rng: Random, size: int | None = None) -> Setup:
+    """``count`` friends' tables, each with ``size`` (default: 2-6) fresh logged-in users
+    to seat."""
     run = secrets.token_hex(3)
     setup = Setup()
     for number in range(count):
-        size = rng.randint(2, 6)
+        players = size or rng.randint(2, 6)
         users = [
             User.objects.create_user(username=f"loadtest-{run}-{number}-{seat}")
-            for seat in range(size)
+            for seat in range(players)
         ]
         setup.user_ids += [user.pk for user in users]
-        table = table_create(owner=users[0], name=f"Load test {run} #{number}", seat_count=size)
+        table = table_create(
+            owner=users[0], name=f"Load test {run} #{number}", seat_count=max(2, players)
+        )
         setup.table_ids.append(table.pk)
         setup.players += [
             Player(table.pk, seat, log_in(user), user.username) for seat, user in enumerate(users)
@@ -372,6 +431,12 @@ class Command(BaseCommand):
             help="wait a random 0..THINK seconds before each action, like a human (default 0)",
         )
         parser.add_argument(
+            "--flood",
+            type=non_negative_int,
+            default=0,
+            help="clients (1-6) at a table of their own that flood it with stale commands",
+        )
+        parser.add_argument(
             "--no-cleanup",
             dest="cleanup",
             action="store_false",
@@ -383,16 +448,21 @@ class Command(BaseCommand):
         check_server(base_url)
         rng = Random(options["seed"])
         setup = create_tables(options["tables"], rng)
-        stats = Stats()
+        flooding = create_tables(1, rng, size=options["flood"]) if options["flood"] else Setup()
+        stats, flood = Stats(), FloodStats()
         try:
             clients = [
                 Client(player, base_url, stats, Random(rng.random()), options["think"])
                 for player in setup.players
             ]
+            clients += [Flooder(player, base_url, flood) for player in flooding.players]
             elapsed = asyncio.run(play_all(clients, options["seconds"], stats, options["warmup"]))
         finally:
             if options["cleanup"]:
                 clean_up(setup)
+                clean_up(flooding)
+        if flooding.players:
+            self.stdout.write(flood.report(len(flooding.players)))
         self.stdout.write(
             stats.report(
                 len(setup.table_ids),
@@ -409,6 +479,13 @@ class Command(BaseCommand):
 def positive_int(text: str) -> int:
     value = int(text)
     if value < 1:
+        raise ValueError(text)
+    return value
+
+
+def non_negative_int(text: str) -> int:
+    value = int(text)
+    if not 0 <= value <= 6:
         raise ValueError(text)
     return value
 
