@@ -1,7 +1,7 @@
 """Domain errors of live tables; each carries the protocol's error code.
 
 The consumer turns any ``TableError`` into ``{"type": "error", "code": ...,
-"message": ...}`` (see /work/notes/TABLE_PROTOCOL.md); nothing was changed.
+"message": ...}`` (codes in docs/protocol.md); nothing was changed.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Reads of live tables: the per-viewer snapshot (TABLE_PROTOCOL.md) and what is due.
+"""Reads of live tables: the per-viewer snapshot (docs/protocol.md) and what is due.
 
 A snapshot is built ONLY from ``engine.views(state, viewer_seats)`` plus public
 seat data, so it can never carry cards the viewer may not see.

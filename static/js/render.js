@@ -1,4 +1,4 @@
-// Draws one snapshot's TABLE (see the protocol in README / TABLE_PROTOCOL):
+// Draws one snapshot's TABLE (see docs/protocol.md):
 // seats around the oval, their cards, stacks and bets, the board and pots.
 // Rendering is a pure function of the snapshot; nothing here talks to the socket.
 
