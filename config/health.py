@@ -15,6 +15,7 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import connection
 from django.http import HttpRequest, JsonResponse
+from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 from kombu import Connection
@@ -67,7 +68,19 @@ async def healthz(request: HttpRequest) -> JsonResponse:
         "broker": await run_check(sync_to_async(check_broker, thread_sensitive=False)),
     }
     healthy = all(result == "ok" for result in checks.values())
-    return JsonResponse(
-        {"status": "ok" if healthy else "down", "checks": checks},
-        status=200 if healthy else 503,
-    )
+    body: dict[str, object] = {"status": "ok" if healthy else "down", "checks": checks}
+    if checks["database"] == "ok":
+        body["tables"] = await sync_to_async(table_troubles)()
+    return JsonResponse(body, status=200 if healthy else 503)
+
+
+def table_troubles() -> dict[str, object]:
+    """Stuck tables (wake-up overdue by over a minute) and failures counted since start."""
+    from tables.failures import failure_counts
+    from tables.selectors import tables_overdue
+
+    try:
+        counts = failure_counts()
+    except Exception:  # noqa: BLE001 - the cache being down is the channel layer's check
+        counts = {}
+    return {"overdue": tables_overdue(now=timezone.now())[:20], "failures": counts}

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from django.utils import timezone
@@ -62,6 +62,13 @@ def table_snapshot(*, table_id: int, user: Any) -> dict[str, Any]:
     seats = table_seats(table)
     viewer = next((s for s in seats.values() if user is not None and s.user_id == user.pk), None)
     return build_snapshot(table, seats, hand_state(table), viewer, timezone.now())
+
+
+def tables_overdue(*, now: datetime, by: timedelta = timedelta(minutes=1)) -> list[int]:
+    """Ids of tables whose wake-up should have happened more than ``by`` ago: stuck."""
+    return list(
+        Table.objects.filter(wake_at__lte=now - by).order_by("pk").values_list("id", flat=True)
+    )
 
 
 def tables_due(*, now: datetime) -> list[tuple[int, int]]:

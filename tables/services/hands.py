@@ -9,7 +9,16 @@ from django.utils import timezone
 
 import engine
 from tables import selectors
-from tables.errors import IllegalMove, NoHand, NotSeated, NotYourTurn, TableError, TableNotFound
+from tables.errors import (
+    IllegalMove,
+    NoHand,
+    NotSeated,
+    NotYourTurn,
+    StaleSeq,
+    TableError,
+    TableNotFound,
+)
+from tables.failures import note_failure
 from tables.services import bots, clock, outbox
 from tables.services import play as p
 
@@ -82,8 +91,12 @@ def bot_act(*, table_id: int, seq: int) -> bool:
         if seat is None or not seat.is_bot or play.state is None:
             return False
         try:
-            p.act(play, bots.choose_action(engine.view(play.state, seat.number)))
-        except Exception:  # a strategy bug must not stall the table
+            move = bots.choose_action(engine.view(play.state, seat.number))
+            p.act(play, move)
+        except Exception as error:  # a strategy bug must not stall the table, nor hide
+            note_failure(
+                "bot_strategy", table_id=table_id, hand_number=play.table.hand_number, error=error
+            )
             p.act(play, _passive_move(play.state))
         p.commit(play)
         return True
@@ -117,5 +130,8 @@ def table_wake(*, table_id: int, seq: int, token: str | None = None) -> str | No
         if seat is not None and seat.is_bot:
             return "bot_act" if bot_act(table_id=table_id, seq=seq) else None
         return "hand_timeout" if hand_timeout(table_id=table_id, seq=seq) else None
-    except TableError:  # someone else got there first
+    except (StaleSeq, TableNotFound):  # someone else got there first
+        return None
+    except TableError as error:  # due but impossible: the sweep will try again, not quietly
+        note_failure("wake", table_id=table_id, hand_number=table.hand_number, error=error)
         return None
