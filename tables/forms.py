@@ -6,8 +6,10 @@ from typing import Any
 
 from django import forms
 
-MIN_SEATS, MAX_SEATS = 2, 6
-MIN_BOTS, MAX_BOTS = 1, 5
+from tables.models import MAX_ACTION_SECONDS, MAX_SEATS, MIN_ACTION_SECONDS, MIN_SEATS
+from tables.services.tables import BadTableSettings, check_table_settings
+
+MIN_BOTS, MAX_BOTS = 1, MAX_SEATS - 1
 
 
 class NewTableForm(forms.Form):
@@ -22,20 +24,20 @@ class NewTableForm(forms.Form):
     starting_stack = forms.IntegerField(min_value=1, max_value=100_000_000, initial=1500)
     action_seconds = forms.IntegerField(
         label="Seconds per decision",
-        min_value=5,
-        max_value=120,
+        min_value=MIN_ACTION_SECONDS,
+        max_value=MAX_ACTION_SECONDS,
         initial=20,
         help_text="Plus each player's time bank.",
     )
 
     def clean(self) -> dict[str, Any]:
         cleaned: dict[str, Any] = super().clean() or {}
-        small, big = cleaned.get("small_blind"), cleaned.get("big_blind")
-        stack = cleaned.get("starting_stack")
-        if small is not None and big is not None and big < small:
-            self.add_error("big_blind", "The big blind cannot be smaller than the small blind.")
-        elif big is not None and stack is not None and stack < 2 * big:
-            self.add_error("starting_stack", "Start with at least two big blinds.")
+        fields = ("seat_count", "small_blind", "big_blind", "starting_stack", "action_seconds")
+        if all(cleaned.get(name) is not None for name in fields):
+            try:  # the service's own check, so the form and the service never disagree
+                check_table_settings(**{name: cleaned[name] for name in fields})
+            except BadTableSettings as error:
+                self.add_error(error.field, error.message)
         return cleaned
 
 

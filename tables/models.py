@@ -11,8 +11,13 @@ from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
 
+# What a table may be set to; the service (tables/services/tables.py) and the
+# form check against these, and nothing else defines them.
 MIN_SEATS = 2
 MAX_SEATS = 6
+MIN_ACTION_SECONDS = 5
+MAX_ACTION_SECONDS = 120
+MIN_STARTING_BIG_BLINDS = 2  # a starting stack covers at least this many big blinds
 DEPARTED_NAME = "Former member"  # a seat whose account was deleted during a hand
 
 

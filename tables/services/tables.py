@@ -12,7 +12,15 @@ from django.utils import timezone
 
 from accounts.models import User
 from tables.errors import TableError
-from tables.models import MAX_SEATS, MIN_SEATS, Seat, Table
+from tables.models import (
+    MAX_ACTION_SECONDS,
+    MAX_SEATS,
+    MIN_ACTION_SECONDS,
+    MIN_SEATS,
+    MIN_STARTING_BIG_BLINDS,
+    Seat,
+    Table,
+)
 from tables.services import play as p
 from tables.services.bots import bot_name
 from tables.services.clock import starting_time_bank
@@ -24,6 +32,10 @@ PRACTICE_STACK = 1500
 class BadTableSettings(TableError):
     code = "bad_table"
     default_message = "Those table settings are not possible."
+
+    def __init__(self, message: str | None = None, field: str | None = None) -> None:
+        super().__init__(message)
+        self.field = field  # the setting at fault, for a form to mark
 
 
 class TooManyTables(TableError):
@@ -53,17 +65,26 @@ def _check_owner_limits(owner: Any) -> None:
         raise TooManyTables("You have opened too many tables this hour: try again later.")
 
 
-def _check_settings(
+def check_table_settings(
     *, seat_count: int, small_blind: int, big_blind: int, starting_stack: int, action_seconds: int
 ) -> None:
+    """``BadTableSettings`` saying what is wrong; the one check (the form asks it too)."""
     if not MIN_SEATS <= seat_count <= MAX_SEATS:
-        raise BadTableSettings(f"A table has {MIN_SEATS} to {MAX_SEATS} seats.")
-    if not 1 <= small_blind <= big_blind:
-        raise BadTableSettings("The small blind must be at least 1 and at most the big blind.")
-    if starting_stack < big_blind:
-        raise BadTableSettings("The starting stack must cover at least the big blind.")
-    if not 1 <= action_seconds <= 120:
-        raise BadTableSettings("The clock must give 1 to 120 seconds per decision.")
+        raise BadTableSettings(f"A table has {MIN_SEATS} to {MAX_SEATS} seats.", "seat_count")
+    if small_blind < 1:
+        raise BadTableSettings("The small blind must be at least 1.", "small_blind")
+    if big_blind < small_blind:
+        raise BadTableSettings("The big blind cannot be smaller than the small blind.", "big_blind")
+    if starting_stack < MIN_STARTING_BIG_BLINDS * big_blind:
+        raise BadTableSettings(
+            f"Start with at least {MIN_STARTING_BIG_BLINDS} big blinds.", "starting_stack"
+        )
+    if not MIN_ACTION_SECONDS <= action_seconds <= MAX_ACTION_SECONDS:
+        raise BadTableSettings(
+            f"The clock must give {MIN_ACTION_SECONDS} to {MAX_ACTION_SECONDS} seconds"
+            " per decision.",
+            "action_seconds",
+        )
 
 
 def table_create(
@@ -79,7 +100,7 @@ def table_create(
     kind: str = Table.Kind.FRIENDS,
 ) -> Table:
     """A friends' table with nobody seated yet (the owner sits by choosing a seat)."""
-    _check_settings(
+    check_table_settings(
         seat_count=seat_count,
         small_blind=small_blind,
         big_blind=big_blind,

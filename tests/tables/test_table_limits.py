@@ -63,3 +63,15 @@ def test_no_more_than_twenty_tables_an_hour(alice, settings):
     with pytest.raises(services.TooManyTables, match="too many tables this hour"):
         services.table_create(owner=alice, name="The 21st")
     assert Table.objects.filter(owner=alice).count() == 20
+
+
+@pytest.mark.parametrize(
+    ("settings_", "field"),
+    [({"action_seconds": 4}, "action_seconds"), ({"starting_stack": 39}, "starting_stack")],
+)
+def test_the_service_refuses_exactly_what_the_form_refuses(alice, settings_, field):
+    # once the form asked for 5 s and two big blinds while the service took 1 s and one
+    with pytest.raises(services.BadTableSettings) as refused:
+        services.table_create(owner=alice, name="Odd", big_blind=20, **settings_)
+    assert refused.value.field == field
+    assert not Table.objects.exists()

@@ -9,7 +9,7 @@ import pytest
 
 from tables import services
 from tables.models import Seat, Table
-from tests.tables.helpers import fresh, friends_table, state_of
+from tests.tables.helpers import fresh, state_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -21,11 +21,20 @@ def wait_for(condition: Callable[[], bool], seconds: float = 15) -> None:
         time.sleep(0.1)
 
 
+def fast_clock_table(*players) -> Table:
+    """One second per decision (less than a member may choose), set before anyone sits."""
+    table = services.table_create(owner=players[0], name="Quick")
+    Table.objects.filter(pk=table.pk).update(action_seconds=1)
+    for number, user in enumerate(players):
+        services.seat_take(table_id=table.pk, user=user, seat=number)
+    return fresh(table)
+
+
 def test_a_timeout_through_the_worker_folds_the_player_and_sits_them_out(
     celery_worker, alice, bob, settings
 ):
     settings.TABLES_TIME_BANK_SECONDS = 0
-    table = friends_table(alice, bob, action_seconds=1)
+    table = fast_clock_table(alice, bob)
     wait_for(lambda: fresh(table).hand_number == 1)  # the worker deals the first hand
     started = time.monotonic()
     actor = Seat.objects.get(table=table, number=state_of(table).actor)
@@ -41,7 +50,7 @@ def test_a_timeout_through_the_worker_folds_the_player_and_sits_them_out(
 
 def test_the_time_bank_runs_before_the_timeout(celery_worker, alice, bob, settings):
     settings.TABLES_TIME_BANK_SECONDS = 1
-    table = friends_table(alice, bob, action_seconds=1)
+    table = fast_clock_table(alice, bob)
     wait_for(lambda: fresh(table).hand_number == 1)
     actor = Seat.objects.get(table=table, number=state_of(table).actor)
 
