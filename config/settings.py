@@ -53,6 +53,19 @@ def env_int(name: str, default: int) -> int:
         raise ImproperlyConfigured(f"{name}={raw!r} is not an integer.") from None
 
 
+def env_float(name: str, default: float) -> float:
+    raw = os.environ.get(name)
+    if raw is None:
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name}={raw!r} is not a number.") from None
+    if not value >= 0:  # also refuses nan
+        raise ImproperlyConfigured(f"{name}={raw!r} must be 0 or more.")
+    return value
+
+
 def env_list(name: str, default: str) -> list[str]:
     """A comma-separated list; blanks are dropped."""
     return [item.strip() for item in env_str(name, default).split(",") if item.strip()]
@@ -276,17 +289,17 @@ CELERY_BEAT_SCHEDULE = {
 }
 
 # Live tables: the pause between hands and the bots' thinking time (min, max), seconds.
-TABLES_NEXT_HAND_SECONDS = 3.0
+TABLES_NEXT_HAND_SECONDS = env_float("TABLES_NEXT_HAND_SECONDS", 3.0)
 TABLES_BOT_DELAY_SECONDS = (0.8, 2.0)
-TABLES_TIME_BANK_SECONDS = 30.0  # a new seat's time bank
+TABLES_TIME_BANK_SECONDS = env_float("TABLES_TIME_BANK_SECONDS", 30.0)  # a new seat's
 # A deadline found this many seconds late was missed while Felt was down: the
 # player gets a fresh clock instead of being folded (tables/services/clock.py).
-TABLES_OUTAGE_SECONDS = 10.0
+TABLES_OUTAGE_SECONDS = env_float("TABLES_OUTAGE_SECONDS", 10.0)
 # Commands one table socket may send: a burst, then a steady rate; after this
 # many refusals in a row the socket is closed (tables/rate_limit.py).
 # A person sends a few a minute; the load test's instant clients up to about ten a second.
 TABLES_SOCKET_BURST = env_int("TABLES_SOCKET_BURST", 40)
-TABLES_SOCKET_PER_SECOND = float(env_int("TABLES_SOCKET_PER_SECOND", 20))
+TABLES_SOCKET_PER_SECOND = env_float("TABLES_SOCKET_PER_SECOND", 20.0)
 TABLES_SOCKET_STRIKES = env_int("TABLES_SOCKET_STRIKES", 200)
 # Tables one member may have open at once, and open in an hour (tables/services/tables.py).
 TABLES_OPEN_PER_USER = env_int("TABLES_OPEN_PER_USER", 5)

@@ -18,7 +18,6 @@ from django.conf import settings
 
 from tables.models import Seat, Table
 
-TIME_BANK_START = 30.0  # TABLES_TIME_BANK_SECONDS overrides it
 TIME_BANK_REFILL = 5.0
 TIME_BANK_REFILL_EVERY = 10  # hands dealt in
 TIME_BANK_MAX = 60.0
@@ -40,11 +39,11 @@ def start(table: Table, actor: Seat | None, now: datetime) -> None:
 
 
 def starting_time_bank() -> float:
-    return float(getattr(settings, "TABLES_TIME_BANK_SECONDS", TIME_BANK_START))
+    return settings.TABLES_TIME_BANK_SECONDS
 
 
 def bot_delay() -> float:
-    low, high = getattr(settings, "TABLES_BOT_DELAY_SECONDS", (0.8, 2.0))
+    low, high = settings.TABLES_BOT_DELAY_SECONDS
     return _rng.uniform(low, high) if high > low else float(low)
 
 
@@ -59,7 +58,7 @@ def was_missed_in_an_outage(table: Table, now: datetime) -> bool:
     found TABLES_OUTAGE_SECONDS late means the server (or its worker) was down,
     and the player, waiting on a dead page, is not to blame.
     """
-    late = float(getattr(settings, "TABLES_OUTAGE_SECONDS", 10.0))
+    late = settings.TABLES_OUTAGE_SECONDS
     return table.deadline is not None and (now - table.deadline).total_seconds() > late
 
 

@@ -97,13 +97,9 @@ def bot_act(*, table_id: int, seq: int) -> bool:
             note_failure(
                 "bot_strategy", table_id=table_id, hand_number=play.table.hand_number, error=error
             )
-            p.act(play, _passive_move(play.state))
+            p.act(play, p.passive_move(play.state))
         p.commit(play)
         return True
-
-
-def _passive_move(state: engine.HandState) -> engine.Action:
-    return engine.Check() if engine.legal_actions(state).can_check else engine.Fold()
 
 
 def table_wake(*, table_id: int, seq: int, token: str | None = None) -> str | None:

@@ -160,7 +160,7 @@ def plan_next_hand(play: Play) -> None:
     table.is_time_bank = False
     if wants_next_hand(play):
         if table.next_hand_at is None:
-            delay = float(getattr(settings, "TABLES_NEXT_HAND_SECONDS", 3.0))
+            delay = settings.TABLES_NEXT_HAND_SECONDS
             table.next_hand_at = play.now + timedelta(seconds=delay)
         table.wake_at = table.next_hand_at
     else:
@@ -238,9 +238,13 @@ def fold_or_check_away_players(play: Play) -> None:
         if seat is None or not is_away(seat):
             return
         assert play.state is not None
-        legal = engine.legal_actions(play.state)
-        move = engine.Check() if legal.can_check else engine.Fold()
-        play.state = engine.apply_action(play.state, move)
+        play.state = engine.apply_action(play.state, passive_move(play.state))
+
+
+def passive_move(state: engine.HandState) -> engine.Action:
+    """What an absent player does (rule 20), and a bot whose strategy failed: check when
+    checking is free, else fold."""
+    return engine.Check() if engine.legal_actions(state).can_check else engine.Fold()
 
 
 def finish_hand(play: Play) -> None:

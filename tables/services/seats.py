@@ -6,6 +6,7 @@ from typing import Any
 
 from django.db import transaction
 
+from tables import selectors
 from tables.errors import AlreadySeated, BadSeat, NotSeated, SeatTaken
 from tables.models import Seat, Table
 from tables.services import play as p
@@ -48,12 +49,7 @@ def _own_seat(play: p.Play, user: Any) -> Seat:
 
 
 def _is_in_hand(play: p.Play, seat: Seat) -> bool:
-    return (
-        play.is_hand_running
-        and play.state is not None
-        and seat.joined_at_hand < play.table.hand_number
-        and play.state.is_dealt_in[seat.number]
-    )
+    return play.is_hand_running and selectors.was_dealt_in(play.table, seat, play.state)
 
 
 def seat_leave(*, table_id: int, user: Any) -> int:

@@ -9,7 +9,7 @@ from django.core.exceptions import ImproperlyConfigured
 SETTINGS_FILE = Path(__file__).resolve().parents[2] / "config" / "settings.py"
 ALL_VARIABLES = [
     "DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "CSRF_TRUSTED_ORIGINS", "DATABASE_URL",
-    "REDIS_URL", "HTTPS", "LOGIN_FAILURE_LIMIT",
+    "REDIS_URL", "HTTPS", "LOGIN_FAILURE_LIMIT", "TABLES_NEXT_HAND_SECONDS",
 ]  # fmt: skip
 
 
@@ -42,6 +42,18 @@ def test_a_boolean_that_is_not_one_fails_loudly(load_settings):
 def test_an_integer_that_is_not_one_fails_loudly(load_settings):
     with pytest.raises(ImproperlyConfigured, match="LOGIN_FAILURE_LIMIT='five'"):
         load_settings(SECRET_KEY="k", LOGIN_FAILURE_LIMIT="five")
+
+
+@pytest.mark.parametrize("value", ["soon", "-1", "nan"])
+def test_a_table_timing_that_is_not_a_number_of_seconds_fails_loudly(load_settings, value):
+    with pytest.raises(ImproperlyConfigured, match=f"TABLES_NEXT_HAND_SECONDS='{value}'"):
+        load_settings(SECRET_KEY="k", TABLES_NEXT_HAND_SECONDS=value)
+
+
+def test_table_timings_come_from_the_environment(load_settings):
+    loaded = load_settings(SECRET_KEY="k", TABLES_NEXT_HAND_SECONDS="5.5")
+    assert loaded["TABLES_NEXT_HAND_SECONDS"] == 5.5
+    assert loaded["TABLES_TIME_BANK_SECONDS"] == 30.0
 
 
 def test_host_lists_are_comma_separated(load_settings):
