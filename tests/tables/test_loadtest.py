@@ -274,10 +274,11 @@ async def test_a_thinking_client_waits_before_it_acts_but_times_from_the_send() 
     client = Client(Player(1, 0, "key", "loadtest-a"), "http://x", stats, Random(2), think=0.3)
     socket = Socket()
     started = time.monotonic()
-    await client.play(socket, deadline=started + 0.6)  # type: ignore[arg-type]
+    await client.play(socket, deadline=started + 0.8)  # type: ignore[arg-type]
     [(sent_at, move)] = socket.sent
     assert move["type"] == "act" and move["seq"] == 3
-    assert 0 < sent_at - started <= 0.35, "a pause of at most --think seconds"
+    # at most --think seconds, plus room for a busy machine to schedule the send
+    assert 0 < sent_at - started <= 0.3 + 0.2, "a pause of at most --think seconds"
     assert stats.actions_sent == 1
 
 
