@@ -15,11 +15,11 @@ admin.site.login_form = AdminLoginForm
 
 
 @admin.register(User)
-class UserAdmin(DjangoUserAdmin):
+class UserAdmin(DjangoUserAdmin[User]):
     list_display = ("username", "display_name", "email", "is_staff", "date_joined")
     search_fields = ("username", "display_name", "email")
     fieldsets = (
-        *DjangoUserAdmin.fieldsets,
+        *(DjangoUserAdmin.fieldsets or ()),
         ("Felt", {"fields": ("display_name",)}),
     )
 

@@ -4,7 +4,7 @@ from accounts.models import User
 from accounts.serializers import ProfileSerializer
 
 
-class MeView(RetrieveUpdateAPIView):
+class MeView(RetrieveUpdateAPIView[User]):
     """The signed-in user's own profile: read it, or change the display name."""
 
     serializer_class = ProfileSerializer

@@ -92,7 +92,9 @@ class LobbyConsumer(SignedInSocket, AsyncJsonWebsocketConsumer):  # type: ignore
         count = await presence.connection_closed(self.user_id, self.channel_name)
         await self.announce(count)
 
-    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+    async def receive(
+        self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any
+    ) -> None:
         # Nothing is read, so nothing is decoded: a frame that is not JSON
         # (or is binary) would otherwise crash the consumer and leave its presence behind.
         await self.send_json({"type": "error", "code": "read_only"})

@@ -10,7 +10,7 @@ from accounts.models import User
 from accounts.names import check_display_name, check_new_username
 
 
-class SignUpForm(UserCreationForm):
+class SignUpForm(UserCreationForm[User]):
     email = forms.EmailField(
         max_length=254,
         help_text="Used only to reach you about your account.",
@@ -20,8 +20,8 @@ class SignUpForm(UserCreationForm):
         model = User
         fields = ("username", "email")
 
-    def clean_username(self) -> str | None:
-        username: str | None = super().clean_username()  # None: already refused as taken
+    def clean_username(self) -> str:
+        username: str = super().clean_username()  # empty: already refused as taken
         if username:
             check_new_username(username)
         return username
@@ -70,7 +70,7 @@ class AdminLoginForm(ThrottledLoginMixin, AdminAuthenticationForm):
     pass
 
 
-class ProfileForm(forms.ModelForm):
+class ProfileForm(forms.ModelForm[User]):
     class Meta:
         model = User
         fields = ("display_name",)

@@ -5,7 +5,7 @@ from accounts.models import User
 from accounts.names import check_display_name
 
 
-class ProfileSerializer(serializers.ModelSerializer):
+class ProfileSerializer(serializers.ModelSerializer[User]):
     class Meta:
         model = User
         fields = ("id", "username", "display_name", "date_joined")

@@ -38,7 +38,9 @@ def _subjects(username: str, ip: str) -> list[tuple[str, int]]:
 
 def seconds_blocked(username: str, ip: str) -> int:
     """How long log-in stays refused for this username at this address; 0 when allowed."""
-    ends = [cache.get(f"login-block:{subject}", 0) for subject, _ in _subjects(username, ip)]
+    ends: list[float] = [
+        cache.get(f"login-block:{subject}", 0) for subject, _ in _subjects(username, ip)
+    ]
     return max(0, math.ceil(max(ends) - time.time()))
 
 

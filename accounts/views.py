@@ -12,6 +12,7 @@ from django.urls import reverse_lazy
 from django.views.decorators.http import require_http_methods
 
 from accounts.forms import LoginForm, ProfileForm, SignUpForm
+from accounts.requests import signed_in_user
 from accounts.sessions import session_changed
 from tables.models import Table
 
@@ -63,7 +64,7 @@ class LogoutView(auth_views.LogoutView):
 @login_required
 @require_http_methods(["GET", "POST"])
 def profile(request: HttpRequest) -> HttpResponse:
-    form = ProfileForm(request.POST or None, instance=request.user)
+    form = ProfileForm(request.POST or None, instance=signed_in_user(request))
     if request.method == "POST" and form.is_valid():
         form.save()
         messages.success(request, "Your profile was saved.")
@@ -71,7 +72,7 @@ def profile(request: HttpRequest) -> HttpResponse:
     return render(request, "accounts/profile.html", {"form": form})
 
 
-class PasswordChangeView(SuccessMessageMixin, auth_views.PasswordChangeView):
+class PasswordChangeView(SuccessMessageMixin[Any], auth_views.PasswordChangeView):
     template_name = "accounts/password_change.html"
     success_url = reverse_lazy("accounts:profile")
     success_message = "Your password was changed."

@@ -17,6 +17,9 @@ from rest_framework.throttling import AnonRateThrottle, SimpleRateThrottle, User
 
 class AtomicRateThrottle(SimpleRateThrottle):
     window_ends = 0.0
+    # Set by SimpleRateThrottle.__init__ from the rate (absent from its stubs).
+    num_requests: int
+    duration: int
 
     def allow_request(self, request: Any, view: Any) -> bool:
         if self.rate is None:

@@ -45,7 +45,7 @@ def install() -> bool:
         log.warning("daphne's websocket protocol is not the one expected: no frame budget")
         return False
 
-    class FrameBudgetProtocol(WebSocketProtocol):  # type: ignore[misc, valid-type]
+    class FrameBudgetProtocol(WebSocketProtocol):  # type: ignore[misc]
         frame_budget: CommandBudget | None = None
         is_felt_frame_budget = True
 

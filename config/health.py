@@ -18,7 +18,7 @@ from django.http import HttpRequest, JsonResponse
 from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
-from kombu import Connection
+from kombu.connection import Connection
 
 CHECK_TIMEOUT = 3.0  # seconds per check
 
@@ -42,7 +42,7 @@ async def check_channel_layer() -> None:
 
 
 def check_broker() -> None:
-    with Connection(
+    with Connection(  # type: ignore[no-untyped-call]
         settings.CELERY_BROKER_URL,
         connect_timeout=CHECK_TIMEOUT,
         transport_options={"socket_timeout": CHECK_TIMEOUT},

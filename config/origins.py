@@ -59,4 +59,4 @@ class SameOriginValidator:
         origin = origin_of(scope)
         if origin is not None and origin in allowed_origins(scope):
             return await self.application(scope, receive, send)
-        return await WebsocketDenier()(scope, receive, send)
+        return await WebsocketDenier()(scope, receive, send)  # type: ignore[arg-type]

@@ -13,10 +13,15 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
+import django_stubs_ext
 from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 
 from config.private_files import make_private_home
+
+# Generic Django classes (ModelForm[User], ModelAdmin[Hand]...) are subscripted
+# for the type checker; this lets them be subscripted at run time too.
+django_stubs_ext.monkeypatch()
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 

@@ -14,7 +14,7 @@ from django.http import HttpRequest
 from tables.models import Hand, HandPlayer, Seat, Table
 
 
-class SidebarFiltersOnly(admin.ModelAdmin):
+class SidebarFiltersOnly(admin.ModelAdmin[Any]):
     """A change list filters by the sidebar's filters and nothing else.
 
     Django accepts a lookup on any of a model's own fields in the query string,
@@ -25,22 +25,24 @@ class SidebarFiltersOnly(admin.ModelAdmin):
 
     def lookup_allowed(self, lookup: str, value: str, request: HttpRequest | None = None) -> bool:
         return lookup.split("__")[0] in self.filtered_fields() and super().lookup_allowed(
-            lookup, value, request
+            lookup,
+            value,
+            request,  # type: ignore[arg-type]  # Django 5.2 passes the request; the stubs say 6.0's
         )
 
     def filtered_fields(self) -> set[str]:
-        names = set()
+        names: set[str] = set()
         for item in self.list_filter:
             if isinstance(item, str):
                 names.add(item)
             elif isinstance(item, list | tuple):
-                names.add(item[0])
+                names.add(str(item[0]))
             else:  # a SimpleListFilter class
-                names.add(item.parameter_name)
+                names.add(getattr(item, "parameter_name", ""))
         return names
 
 
-class SeatInline(admin.TabularInline):
+class SeatInline(admin.TabularInline[Seat, Table]):
     model = Seat
     extra = 0
     fields = ("number", "user", "is_bot", "bot_name", "stack", "is_sitting_out", "time_bank")
@@ -57,7 +59,7 @@ class TableAdmin(SidebarFiltersOnly):
     inlines = [SeatInline]
 
 
-class HandPlayerInline(admin.TabularInline):
+class HandPlayerInline(admin.TabularInline[HandPlayer, Hand]):
     model = HandPlayer
     extra = 0
     fields = ("seat", "name", "hole_cards", "starting_stack", "net", "was_shown")

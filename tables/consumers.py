@@ -18,6 +18,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
 from accounts.consumers import CLOSE_SESSION_ENDED, CLOSE_UNAUTHENTICATED, SignedInSocket
+from accounts.models import User
 from tables import selectors, services
 from tables.errors import StaleSeq, TableError, TableNotFound
 from tables.rate_limit import CommandBudget
@@ -84,7 +85,7 @@ def _parse_act(message: dict[str, Any]) -> dict[str, Any]:
 
 
 @database_sync_to_async
-def run_command(table_id: int, user: Any, command: dict[str, Any]) -> None:
+def run_command(table_id: int, user: User, command: dict[str, Any]) -> None:
     kind = command["type"]
     if kind == "sit":
         services.seat_take(table_id=table_id, user=user, seat=command["seat"])
@@ -105,13 +106,13 @@ def run_command(table_id: int, user: Any, command: dict[str, Any]) -> None:
 
 
 @database_sync_to_async
-def load_snapshot(table_id: int, user: Any) -> dict[str, Any]:
+def load_snapshot(table_id: int, user: User) -> dict[str, Any]:
     return selectors.table_snapshot(table_id=table_id, user=user)
 
 
 class TableConsumer(SignedInSocket, AsyncWebsocketConsumer):  # type: ignore[misc]
     table_id: int
-    user: Any = None
+    user: User
     groups_joined: tuple[str, ...] = ()
     last_seq = -1
     budget: CommandBudget

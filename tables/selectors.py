@@ -11,9 +11,11 @@ from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from django.contrib.auth.models import AnonymousUser
 from django.utils import timezone
 
 import engine
+from accounts.models import User
 from tables.errors import TableNotFound
 from tables.models import Seat, Table
 
@@ -56,7 +58,7 @@ def table_get(*, table_id: int) -> Table:
         raise TableNotFound() from None
 
 
-def table_snapshot(*, table_id: int, user: Any) -> dict[str, Any]:
+def table_snapshot(*, table_id: int, user: User | AnonymousUser | None) -> dict[str, Any]:
     """What ``user`` (seated or not, or anonymous) may see of the table right now."""
     table = table_get(table_id=table_id)
     seats = table_seats(table)

@@ -9,6 +9,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods
 
+from accounts.requests import signed_in_user
 from tables import services
 from tables.forms import NewTableForm, PracticeForm
 from tables.models import Table
@@ -26,7 +27,7 @@ def table_new(request: HttpRequest) -> HttpResponse:
     form = NewTableForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            table = services.table_create(owner=request.user, **form.cleaned_data)
+            table = services.table_create(owner=signed_in_user(request), **form.cleaned_data)
         except (services.BadTableSettings, services.TooManyTables) as error:
             form.add_error(None, error.message)
         else:
@@ -41,7 +42,7 @@ def table_practice(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         try:
             table = services.table_create_practice(
-                user=request.user, bots=form.cleaned_data["bots"]
+                user=signed_in_user(request), bots=form.cleaned_data["bots"]
             )
         except services.TooManyTables as error:
             form.add_error(None, error.message)

@@ -24,7 +24,10 @@ from typing import Any
 from django.db.backends.sqlite3 import base
 
 
-class DatabaseWrapper(base.DatabaseWrapper):  # type: ignore[misc]
+# The writer lock wraps the backend's transaction hooks, which are Django's own
+# (underscored) methods and absent from the stubs: tests/config/test_sqlite_writer_lock.py
+# pins their behaviour, so a Django upgrade that changes them fails there.
+class DatabaseWrapper(base.DatabaseWrapper):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._writer_lock: int | None = None  # the lock file's descriptor, while held
@@ -32,26 +35,26 @@ class DatabaseWrapper(base.DatabaseWrapper):  # type: ignore[misc]
     def _start_transaction_under_autocommit(self) -> None:
         self._take_writer_lock()
         try:
-            super()._start_transaction_under_autocommit()
+            super()._start_transaction_under_autocommit()  # type: ignore[misc]
         except BaseException:
             self._release_writer_lock()
             raise
 
     def _commit(self) -> None:
         try:
-            super()._commit()
+            super()._commit()  # type: ignore[misc]
         finally:
             self._release_writer_lock()
 
     def _rollback(self) -> None:
         try:
-            super()._rollback()
+            super()._rollback()  # type: ignore[misc]
         finally:
             self._release_writer_lock()
 
     def _close(self) -> None:
         try:
-            super()._close()
+            super()._close()  # type: ignore[misc]
         finally:
             self._release_writer_lock()
 

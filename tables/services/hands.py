@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.db import transaction
 from django.utils import timezone
 
 import engine
+from accounts.models import User
 from tables import selectors
 from tables.errors import (
     IllegalMove,
@@ -40,7 +39,7 @@ def engine_action(action: str, amount: int | None) -> engine.Action:
         raise IllegalMove(str(error)) from None
 
 
-def hand_act(*, table_id: int, user: Any, action: str, amount: int | None = None, seq: int) -> int:
+def hand_act(*, table_id: int, user: User, action: str, amount: int | None = None, seq: int) -> int:
     """The seated ``user`` folds, checks, calls or raises to ``amount``; returns the new seq."""
     with transaction.atomic():
         play = p.lock(table_id)

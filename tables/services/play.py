@@ -19,6 +19,7 @@ from django.db import transaction
 from django.utils import timezone
 
 import engine
+from accounts.models import User
 from tables import selectors
 from tables.errors import HandInProgress, IllegalMove, NotEnoughPlayers, StaleSeq, TableNotFound
 from tables.models import Seat, Table
@@ -58,7 +59,7 @@ class Play:
     def is_hand_running(self) -> bool:
         return self.state is not None and not self.state.is_over
 
-    def seat_of(self, user: Any) -> Seat | None:
+    def seat_of(self, user: User) -> Seat | None:
         return next((s for s in self.seats.values() if s.user_id == user.pk), None)
 
     def actor_seat(self) -> Seat | None:

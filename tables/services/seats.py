@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.db import transaction
 
+from accounts.models import User
 from tables import selectors
 from tables.errors import AlreadySeated, BadSeat, NotSeated, SeatTaken
 from tables.models import Seat, Table
@@ -13,7 +12,7 @@ from tables.services import play as p
 from tables.services.clock import starting_time_bank
 
 
-def seat_take(*, table_id: int, user: Any, seat: int) -> int:
+def seat_take(*, table_id: int, user: User, seat: int) -> int:
     """Sit ``user`` in empty seat ``seat`` with the table's starting stack; returns the seq."""
     with transaction.atomic():
         play = p.lock(table_id)
@@ -41,7 +40,7 @@ def seat_take(*, table_id: int, user: Any, seat: int) -> int:
         return table.seq
 
 
-def _own_seat(play: p.Play, user: Any) -> Seat:
+def _own_seat(play: p.Play, user: User) -> Seat:
     seat = play.seat_of(user)
     if seat is None:
         raise NotSeated()
@@ -52,7 +51,7 @@ def _is_in_hand(play: p.Play, seat: Seat) -> bool:
     return play.is_hand_running and selectors.was_dealt_in(play.table, seat, play.state)
 
 
-def seat_leave(*, table_id: int, user: Any) -> int:
+def seat_leave(*, table_id: int, user: User) -> int:
     """Stand up; in a hand, folded when the turn comes and gone when the hand ends."""
     with transaction.atomic():
         play = p.lock(table_id)
@@ -67,7 +66,7 @@ def seat_leave(*, table_id: int, user: Any) -> int:
         return play.table.seq
 
 
-def seats_release(*, user: Any) -> int:
+def seats_release(*, user: User) -> int:
     """Before ``user``'s account is deleted or deactivated: leave every table (folded
     when their turn comes, gone after the hand, as with ``seat_leave``). Returns how
     many seats; each table is locked on its own, so one table never waits for another."""
@@ -80,7 +79,7 @@ def seats_release(*, user: Any) -> int:
     return len(table_ids)
 
 
-def seat_sit_out(*, table_id: int, user: Any) -> int:
+def seat_sit_out(*, table_id: int, user: User) -> int:
     """Stay seated but skip decisions: blinds still posted, folded or checked (rule 20)."""
     with transaction.atomic():
         play = p.lock(table_id)
@@ -94,7 +93,7 @@ def seat_sit_out(*, table_id: int, user: Any) -> int:
         return play.table.seq
 
 
-def seat_sit_in(*, table_id: int, user: Any) -> int:
+def seat_sit_in(*, table_id: int, user: User) -> int:
     """Back to playing from the next decision on."""
     with transaction.atomic():
         play = p.lock(table_id)

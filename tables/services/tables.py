@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from datetime import timedelta
-from typing import Any
 
 from django.conf import settings
 from django.db import transaction
@@ -48,7 +47,7 @@ class TooManyTables(TableError):
 OPEN_WHILE_EMPTY = timedelta(hours=1)
 
 
-def _check_owner_limits(owner: Any) -> None:
+def _check_owner_limits(owner: User | None) -> None:
     """At most TABLES_OPEN_PER_USER open tables, and TABLES_CREATED_PER_HOUR new ones an
     hour, per member; call with the owner's row locked, so two requests cannot both pass."""
     now = timezone.now()
@@ -89,7 +88,7 @@ def check_table_settings(
 
 def table_create(
     *,
-    owner: Any,
+    owner: User | None,
     name: str,
     seat_count: int = MAX_SEATS,
     small_blind: int = 10,
@@ -124,7 +123,7 @@ def table_create(
         )
 
 
-def table_create_practice(*, user: Any, bots: int, action_seconds: int = 20) -> Table:
+def table_create_practice(*, user: User, bots: int, action_seconds: int = 20) -> Table:
     """A table with ``user`` in seat 0 and 1 to 5 bots; the first hand starts at once."""
     if not 1 <= bots <= MAX_SEATS - 1:
         raise BadTableSettings(f"Play against 1 to {MAX_SEATS - 1} bots.")
