@@ -18,6 +18,7 @@ from django.db import transaction
 from django.utils.crypto import constant_time_compare
 
 from accounts.models import User
+from config.broadcast import send
 
 
 def user_group(user_id: int) -> str:
@@ -45,7 +46,5 @@ def session_is_current(session: SessionBase | None, user_id: int) -> bool:
 
 def session_changed(user_id: int) -> None:
     """Once committed: ask every open socket of ``user_id`` to check its log-in."""
-    from tables.services.outbox import send  # the one way sync code broadcasts
-
     message = {"type": "session.changed"}
     transaction.on_commit(lambda: send([(user_group(user_id), message)]))

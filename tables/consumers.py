@@ -19,10 +19,11 @@ from django.conf import settings
 
 from accounts.consumers import CLOSE_SESSION_ENDED, CLOSE_UNAUTHENTICATED, SignedInSocket
 from accounts.models import User
+from config.broadcast import serve_from_running_loop
 from tables import selectors, services
 from tables.errors import StaleSeq, TableError, TableNotFound
+from tables.groups import private_group, public_group
 from tables.rate_limit import CommandBudget
-from tables.services.outbox import private_group, public_group
 
 CLOSE_NOT_FOUND = 4404
 CLOSE_RATE_LIMITED = 4429  # kept flooding after being told to slow down
@@ -126,6 +127,8 @@ class TableConsumer(SignedInSocket, AsyncWebsocketConsumer):  # type: ignore[mis
             await self.refuse(CLOSE_UNAUTHENTICATED)
             return
         self.user = user
+        # This socket's commands broadcast through this loop without waiting for it.
+        serve_from_running_loop()
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         try:
             await database_sync_to_async(selectors.table_get)(table_id=self.table_id)

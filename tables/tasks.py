@@ -1,26 +1,48 @@
-"""Timed work of live tables: the wake task queued on commit, and the sweep.
+"""Timed work of live tables: the wake task, how it is queued, and the sweep.
 
 Tasks decide nothing: ``tables.services.table_wake`` checks the ``seq`` and
 what is due. The sweep (celery beat, CELERY_BEAT_SCHEDULE) re-applies any
-wake-up whose task was lost, so a lost task loses nothing.
+wake-up whose task was lost, so a lost task loses nothing. ``schedule`` is
+what the services' ``tables.wakeups.request`` calls (registered in
+``TablesConfig.ready``).
 """
 
 from __future__ import annotations
 
 import logging
+import secrets
+from datetime import datetime
 
 from celery import shared_task
+from django.core.cache import cache
 from django.utils import timezone
 
 from tables import selectors, services
+from tables.errors import TableNotFound
+from tables.wakeups import Wake
 
 log = logging.getLogger(__name__)
+
+# A queued wake task this close to running is not relied on to queue the next.
+WAKE_SKIP_MARGIN = 1.0  # seconds
 
 
 @shared_task(ignore_result=True)
 def wake(table_id: int, seq: int, token: str | None = None) -> str | None:
-    """``token`` names this task in the table's wake note (``outbox.schedule``)."""
-    return services.table_wake(table_id=table_id, seq=seq, token=token)
+    """Apply what is due at ``seq``; ``token`` names this task in the table's wake note.
+
+    A task that finds its table moved on queues the next one when it was the
+    table's last queued task (see ``schedule``).
+    """
+    try:
+        table = selectors.table_get(table_id=table_id)
+    except TableNotFound:
+        return None
+    if table.seq != seq:
+        if token is not None:
+            rearm(table.pk, table.seq, token, table.wake_at)
+        return None
+    return services.table_wake(table_id=table_id, seq=seq)
 
 
 @shared_task(ignore_result=True)
@@ -38,3 +60,55 @@ def sweep() -> int:
         except Exception:
             log.exception("sweep: table %s failed to wake (seq %s)", table_id, seq)
     return done
+
+
+def schedule(wake_up: Wake) -> None:
+    """Queue the wake task for ``wake_up.at``, unless one already queued will see to it.
+
+    A human's deadline moves 20 s on with every action, and queueing a task
+    each time cost more than the action itself. So the table's last queued
+    task is noted in the cache (its token and time): while it is still ahead
+    and not later than ``wake_up.at``, nothing more is queued, and that task,
+    finding the table moved on, queues the next one itself (``rearm``). An
+    earlier time (a bot's move, the next hand) is always queued; a lost task
+    or note is covered by the sweep.
+    """
+    if wake_up.at is None:
+        return
+    now = timezone.now()
+    try:
+        pending = cache.get(wake_key(wake_up.table_id))
+    except Exception:  # no cache: queue every time, as if nothing were pending
+        pending = None
+    earliest_skip = now.timestamp() + WAKE_SKIP_MARGIN
+    if pending is not None and earliest_skip < pending[1] <= wake_up.at.timestamp():
+        return
+    _queue(wake_up, now)
+
+
+def rearm(table_id: int, seq: int, token: str, at: datetime | None) -> None:
+    """A wake task found its table moved on: queue the next one if it was the table's last."""
+    try:
+        pending = cache.get(wake_key(table_id))
+    except Exception:
+        pending = None
+    if at is not None and pending is not None and pending[0] == token:
+        _queue(Wake(table_id, seq, at), timezone.now())
+
+
+def _queue(wake_up: Wake, now: datetime) -> None:
+    assert wake_up.at is not None
+    countdown = max(0.0, (wake_up.at - now).total_seconds())
+    token = secrets.token_hex(8)
+    try:
+        cache.set(wake_key(wake_up.table_id), (token, wake_up.at.timestamp()), countdown + 60)
+    except Exception:
+        log.warning("could not note the wake task of table %s", wake_up.table_id)
+    try:
+        wake.apply_async((wake_up.table_id, wake_up.seq, token), countdown=countdown)
+    except Exception:  # the sweep applies it anyway: a lost task loses nothing
+        log.exception("could not queue the wake task of table %s", wake_up.table_id)
+
+
+def wake_key(table_id: int) -> str:
+    return f"tables:wake:{table_id}"

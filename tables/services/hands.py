@@ -18,7 +18,7 @@ from tables.errors import (
     TableNotFound,
 )
 from tables.failures import note_failure
-from tables.services import bots, clock, outbox
+from tables.services import bots, clock
 from tables.services import play as p
 
 
@@ -101,19 +101,16 @@ def bot_act(*, table_id: int, seq: int) -> bool:
         return True
 
 
-def table_wake(*, table_id: int, seq: int, token: str | None = None) -> str | None:
+def table_wake(*, table_id: int, seq: int) -> str | None:
     """Apply whatever is due at the table (a timeout, a bot's move, the next hand).
 
     Does nothing when the table moved on since ``seq`` or nothing is due yet;
-    returns what it did. A wake task (``token``) that finds the table moved on
-    queues the next one when no later commit did (see ``outbox.schedule``).
+    returns what it did.
     """
     try:
         table = selectors.table_get(table_id=table_id)
     except TableNotFound:
         return None
-    if table.seq != seq and token is not None:
-        outbox.rearm(table.pk, table.seq, token, table.wake_at)
     if table.seq != seq or table.wake_at is None or table.wake_at > timezone.now():
         return None
     state = selectors.hand_state(table)

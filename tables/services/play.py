@@ -20,10 +20,11 @@ from django.utils import timezone
 
 import engine
 from accounts.models import User
-from tables import selectors
+from config import broadcast
+from tables import messages, selectors, wakeups
 from tables.errors import HandInProgress, IllegalMove, NotEnoughPlayers, StaleSeq, TableNotFound
 from tables.models import Seat, Table
-from tables.services import clock, history, outbox
+from tables.services import clock, history
 
 SEAT_FIELDS = [
     "stack",
@@ -112,15 +113,17 @@ def commit(play: Play) -> None:
         if play.loaded.get(seat.pk) != values:
             Seat.objects.filter(pk=seat.pk).update(**dict(zip(SEAT_FIELDS, values, strict=True)))
     gone = [seat.user_id for seat in play.removed if seat.user_id is not None]
-    wake = outbox.Wake(table.pk, table.seq, table.wake_at)
+    wake = wakeups.Wake(table.pk, table.seq, table.wake_at)
 
     def after_commit() -> None:
         if play.state is not None:
             selectors.remember_hand_state(table, play.state)
+        wakeups.request(wake)  # first: it matters more than the broadcast
         # Built from the objects just saved, once the write lock is released:
         # encoding every viewer's snapshot need not hold up other tables' writes.
-        messages = outbox.snapshot_messages(play.table, play.seats, play.state, play.now, gone)
-        outbox.deliver(messages, wake)
+        broadcast.send(
+            messages.snapshot_messages(play.table, play.seats, play.state, play.now, gone)
+        )
 
     transaction.on_commit(after_commit)
 

@@ -1,17 +1,44 @@
-"""The batched group send delivers exactly what one group_send per group would."""
+"""The batched group send delivers exactly what one group_send per group would, on
+both of its paths: the pipeline on the channels-redis it was written for, and one
+public group_send per group on any other."""
 
 from __future__ import annotations
 
 import asyncio
 
+import pytest
 from channels.layers import get_channel_layer
 
-from config.channel_layer import PubSubChannelLayer
+from config import channel_layer
+from config.channel_layer import PubSubChannelLayer, can_batch
 
 
-async def test_a_batch_reaches_each_group_and_only_that_group():
+@pytest.fixture(params=["pipelined", "one by one"])
+def layer(request: pytest.FixtureRequest) -> PubSubChannelLayer:
     layer = get_channel_layer()
     assert isinstance(layer, PubSubChannelLayer)
+    layer.batching = request.param == "pipelined"
+    return layer
+
+
+async def test_the_pinned_channels_redis_gets_the_pipeline():
+    layer = get_channel_layer()
+    assert can_batch(layer)
+
+
+async def test_another_channels_redis_gets_one_public_group_send_per_group(monkeypatch):
+    monkeypatch.setattr(channel_layer, "version", lambda name: "5.0.0")
+    layer = get_channel_layer()
+    assert not can_batch(layer)
+    channel = await layer.new_channel()
+    await layer.group_add("table-9", channel)
+    await layer.group_send_many([("table-9", {"type": "table.snapshot", "frame": "x"})])
+    assert layer.batching is False
+    assert (await asyncio.wait_for(layer.receive(channel), 5))["frame"] == "x"
+    await layer.flush()
+
+
+async def test_a_batch_reaches_each_group_and_only_that_group(layer):
     alice, bob, stranger = [await layer.new_channel() for _ in range(3)]
     await layer.group_add("table-1-user-1", alice)
     await layer.group_add("table-1-user-2", bob)
@@ -36,8 +63,7 @@ async def test_a_batch_reaches_each_group_and_only_that_group():
     await layer.flush()
 
 
-async def test_an_empty_batch_sends_nothing():
-    layer = get_channel_layer()
+async def test_an_empty_batch_sends_nothing(layer):
     channel = await layer.new_channel()
     await layer.group_add("quiet", channel)
     await layer.group_send_many([])

@@ -6,40 +6,13 @@ import ast
 from pathlib import Path
 
 import engine
+from tests.import_graph import import_graph, modules_in_cycles
 
 PACKAGE = Path(engine.__file__).parent
 
 
-def module_imports() -> dict[str, set[str]]:
-    """Each engine module and the engine modules it imports, inside functions too
-    (an import hidden in a function is still a cycle, only a later one)."""
-    graph: dict[str, set[str]] = {}
-    for path in PACKAGE.glob("*.py"):
-        name = f"engine.{path.stem}" if path.stem != "__init__" else "engine"
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        imported = set()
-        for node in ast.walk(tree):
-            if isinstance(node, ast.ImportFrom) and node.module:
-                imported.add(node.module)
-            elif isinstance(node, ast.Import):
-                imported.update(alias.name for alias in node.names)
-        graph[name] = {m for m in imported if m.startswith("engine.")}
-    return graph
-
-
 def test_no_engine_module_imports_another_that_imports_it_back() -> None:
-    graph = module_imports()
-
-    def reaches(start: str, target: str, seen: set[str]) -> bool:
-        for module in graph.get(start, ()):
-            if module == target or (
-                module not in seen and reaches(module, target, seen | {module})
-            ):
-                return True
-        return False
-
-    cycles = sorted(name for name in graph if reaches(name, name, {name}))
-    assert cycles == []
+    assert modules_in_cycles(import_graph(["engine"])) == []
 
 
 def test_no_engine_module_imports_django_anywhere() -> None:

@@ -11,8 +11,10 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.utils import timezone
 
+from config import broadcast
+from tables import messages as table_messages
 from tables import selectors, services, tasks
-from tables.services import outbox
+from tables.groups import private_group, public_group
 from tests.tables.helpers import act, deal, fresh, friends_table
 from tests.tables.sockets import Client
 
@@ -77,7 +79,7 @@ def test_without_a_note_of_the_pending_task_every_change_queues_one(alice, bob, 
 
     table = friends_table(alice, bob)
     deal(table)
-    cache.delete(outbox._wake_key(table.pk))  # as if the cache had lost it
+    cache.delete(tasks.wake_key(table.pk))  # as if the cache had lost it
     queued.clear()
     act(table, "call")
     assert len(queued) == 1
@@ -136,13 +138,13 @@ async def current_loop() -> Any:
 
 def test_broadcasts_from_sync_code_share_one_event_loop_per_process():
     """The channel layer keeps its Redis connections per loop: one loop, one connection."""
-    background = outbox.BackgroundLoop()
+    background = broadcast.BackgroundLoop()
     first, second = background.run(current_loop(), 5), background.run(current_loop(), 5)
     assert first is second and first.is_running()
 
 
 def test_a_forked_process_gets_an_event_loop_of_its_own():
-    background = outbox.BackgroundLoop()
+    background = broadcast.BackgroundLoop()
     parents = background.run(current_loop(), 5)
     background._pid = -1  # what a Celery pool process inherits: the parent's pid
     assert background.run(current_loop(), 5) is not parents
@@ -155,11 +157,19 @@ def test_every_socket_of_a_view_gets_the_same_frame_text(alice, bob):
     table = fresh(table)
     seats = selectors.table_seats(table)
     messages = dict(
-        outbox.snapshot_messages(table, seats, selectors.hand_state(table), timezone.now())
+        table_messages.snapshot_messages(table, seats, selectors.hand_state(table), timezone.now())
     )
-    public = messages[outbox.public_group(table.pk)]
+    public = messages[public_group(table.pk)]
     frame = json.loads(public["frame"])
     assert frame["type"] == "snapshot" and frame["seq"] == public["seq"] == table.seq
     assert all(seat.get("cards") is None for seat in frame["table"]["seats"])
-    private = messages[outbox.private_group(table.pk, alice.pk)]
+    private = messages[private_group(table.pk, alice.pk)]
     assert private["is_seated"] and json.loads(private["frame"])["table"]["your_seat"] == 0
+
+
+async def test_sync_code_called_for_a_socket_sends_through_that_sockets_event_loop():
+    """The consumer names its loop; asgiref carries it into the database thread, so a
+    commit there hands its broadcast to the loop instead of waiting for it."""
+    assert await sync_to_async(broadcast.server_loop)() is None, "no socket named a loop yet"
+    broadcast.serve_from_running_loop()
+    assert await sync_to_async(broadcast.server_loop)() is asyncio.get_running_loop()

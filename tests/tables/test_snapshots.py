@@ -12,8 +12,9 @@ from django.utils import timezone
 import engine
 from engine.bots import choose_action
 from tables import selectors, services
+from tables.groups import public_group
+from tables.messages import snapshot_messages
 from tables.models import Seat
-from tables.services import outbox
 from tests.tables.helpers import deal, fresh, friends_table, state_of
 
 pytestmark = pytest.mark.django_db
@@ -25,10 +26,10 @@ def broadcast_tables(table: Any) -> dict[int | None, str]:
     """What the broadcast after a change sends, keyed by the user it is for (None: public)."""
     table = fresh(table)
     seats = selectors.table_seats(table)
-    messages = outbox.snapshot_messages(table, seats, selectors.hand_state(table), timezone.now())
+    messages = snapshot_messages(table, seats, selectors.hand_state(table), timezone.now())
     sent: dict[int | None, str] = {}
     for group, message in messages:
-        user_id = None if group == outbox.public_group(table.pk) else int(group.split("-")[-1])
+        user_id = None if group == public_group(table.pk) else int(group.split("-")[-1])
         table_view = json.loads(message["frame"])["table"]
         sent[user_id] = json.dumps({**table_view, "server_time": None})
     return sent

@@ -1,0 +1,11 @@
+"""Channel-layer group names of live tables."""
+
+
+def public_group(table_id: int) -> str:
+    """Spectators of the table (seated players get their own view instead)."""
+    return f"table-{table_id}"
+
+
+def private_group(table_id: int, user_id: int) -> str:
+    """One member's sockets at the table: their own view of it."""
+    return f"table-{table_id}-user-{user_id}"
