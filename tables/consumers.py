@@ -21,7 +21,7 @@ from accounts.consumers import CLOSE_SESSION_ENDED, CLOSE_UNAUTHENTICATED, Signe
 from accounts.models import User
 from config.broadcast import serve_from_running_loop
 from tables import selectors, services
-from tables.errors import StaleSeq, TableError, TableNotFound
+from tables.errors import StaleDecision, TableError, TableNotFound
 from tables.groups import private_group, public_group
 from tables.rate_limit import CommandBudget
 
@@ -29,6 +29,7 @@ CLOSE_NOT_FOUND = 4404
 CLOSE_RATE_LIMITED = 4429  # kept flooding after being told to slow down
 ACTIONS = ("fold", "check", "call", "raise")
 MAX_FRAME = 2048  # a command is a few dozen bytes
+MAX_DECISION = 40  # "<hand number>.<events so far>"
 RATE_LIMITED = "Too many messages at once: slow down, then try again."
 
 logger = logging.getLogger(__name__)
@@ -70,18 +71,21 @@ def parse_command(text: str | None) -> dict[str, Any]:
 
 
 def _parse_act(message: dict[str, Any]) -> dict[str, Any]:
-    action, amount, seq = message.get("action"), message.get("amount"), message.get("seq")
+    action, amount = message.get("action"), message.get("amount")
+    decision = message.get("decision")
     if action not in ACTIONS:
         raise BadMessage("bad_message", "The action must be fold, check, call or raise.")
-    if not is_int(seq):
-        raise BadMessage("bad_message", "An action needs the seq of the table you acted on.")
+    if not isinstance(decision, str) or len(decision) > MAX_DECISION:
+        raise BadMessage(
+            "bad_message", "An action names the decision it answers: the snapshot's decision."
+        )
     if action == "raise" and not is_int(amount):
         raise BadMessage("bad_message", "A raise needs an amount: the total you raise to.")
     return {
         "type": "act",
         "action": action,
         "amount": amount if action == "raise" else None,
-        "seq": seq,
+        "decision": decision,
     }
 
 
@@ -102,7 +106,7 @@ def run_command(table_id: int, user: User, command: dict[str, Any]) -> None:
             user=user,
             action=command["action"],
             amount=command["amount"],
-            seq=command["seq"],
+            decision=command["decision"],
         )
 
 
@@ -116,6 +120,7 @@ class TableConsumer(SignedInSocket, AsyncWebsocketConsumer):  # type: ignore[mis
     user: User
     groups_joined: tuple[str, ...] = ()
     last_seq = -1
+    last_decision: str | None = None  # of the last snapshot this socket showed
     budget: CommandBudget
     # Seated players get their own view in their private group, so they leave
     # the public group: its spectator view would only be thrown away.
@@ -171,8 +176,8 @@ class TableConsumer(SignedInSocket, AsyncWebsocketConsumer):  # type: ignore[mis
             return
         try:
             command = parse_command(text_data)
-            if command["type"] == "act" and command["seq"] < self.last_seq:
-                raise StaleSeq()  # this socket already showed a later table: no need to ask
+            if command["type"] == "act" and command["decision"] != self.last_decision:
+                raise StaleDecision()  # this socket already showed a later one: no need to ask
             await run_command(self.table_id, self.user, command)
         except BadMessage as error:
             await self.send_error(error.code, error.message)
@@ -202,21 +207,29 @@ class TableConsumer(SignedInSocket, AsyncWebsocketConsumer):  # type: ignore[mis
         """The spectator view: only for viewers who do not get a private one."""
         if self.user.pk in event["private_user_ids"]:
             return
-        await self.send_frame(event["seq"], event["frame"], is_seated=event["is_seated"])
+        await self.send_frame(event)
 
     async def table_private(self, event: dict[str, Any]) -> None:
-        await self.send_frame(event["seq"], event["frame"], is_seated=event["is_seated"])
+        await self.send_frame(event)
 
     async def send_snapshot(self, table: dict[str, Any]) -> None:
-        is_seated = table["your_seat"] is not None
-        await self.send_frame(table["seq"], selectors.snapshot_frame(table), is_seated=is_seated)
+        await self.send_frame(
+            {
+                "seq": table["seq"],
+                "decision": table["decision"],
+                "is_seated": table["your_seat"] is not None,
+                "frame": selectors.snapshot_frame(table),
+            }
+        )
 
-    async def send_frame(self, seq: int, frame: str, *, is_seated: bool) -> None:
+    async def send_frame(self, event: dict[str, Any]) -> None:
+        """Show a snapshot (``seq``, ``decision``, ``is_seated`` and its encoded ``frame``)."""
         # A broadcast queued while connecting can be older than the first snapshot:
         # the client only ever sees seq go up.
-        if seq <= self.last_seq:
+        if event["seq"] <= self.last_seq:
             return
-        self.last_seq = seq
+        self.last_seq, self.last_decision = event["seq"], event["decision"]
+        frame, is_seated = event["frame"], event["is_seated"]
         await self.send(text_data=frame)
         await self.follow_public_group(is_seated=is_seated)
 

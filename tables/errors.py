@@ -28,6 +28,14 @@ class StaleSeq(TableError):
     default_message = "The table changed before your action arrived; look again and retry."
 
 
+class StaleDecision(TableError):
+    code = "stale_decision"
+    default_message = (
+        "That decision is already gone: the hand moved on before your action arrived. "
+        "Look at the table again."
+    )
+
+
 class NotSeated(TableError):
     code = "not_seated"
     default_message = "You are not sitting at this table."

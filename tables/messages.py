@@ -36,9 +36,11 @@ def snapshot_messages(
     spectator_view, *private_views = build_snapshots(table, seats, state, [None, *humans], now)
     # Each view is encoded once here; every socket it reaches sends the same text.
     spectator_frame = snapshot_frame(spectator_view)
+    decision = spectator_view["decision"]  # the same in every view
     public = {
         "type": "table.snapshot",
         "seq": table.seq,
+        "decision": decision,
         "is_seated": False,
         "frame": spectator_frame,
         "private_user_ids": [seat.user_id for seat in humans],
@@ -46,13 +48,20 @@ def snapshot_messages(
     messages: Messages = [(public_group(table.pk), public)]
     seated = {seat.user_id for seat in humans}
     for user_id in sorted(set(gone_user_ids) - seated):
-        gone = {"type": "table.private", "seq": table.seq, "is_seated": False}
-        messages.append((private_group(table.pk, user_id), {**gone, "frame": spectator_frame}))
+        gone = {
+            "type": "table.private",
+            "seq": table.seq,
+            "decision": decision,
+            "is_seated": False,
+            "frame": spectator_frame,
+        }
+        messages.append((private_group(table.pk, user_id), gone))
     for seat, private_view in zip(humans, private_views, strict=True):
         assert seat.user_id is not None
         private = {
             "type": "table.private",
             "seq": table.seq,
+            "decision": decision,
             "is_seated": private_view["your_seat"] is not None,
             "frame": snapshot_frame(private_view),
         }

@@ -95,6 +95,19 @@ def was_dealt_in(table: Table, seat: Seat, state: engine.HandState | None) -> bo
     )
 
 
+def decision_id(table: Table, state: engine.HandState | None) -> str | None:
+    """Names the decision pending at the table: the hand and how far its log has got.
+
+    An action names the decision it answers, and is refused only when that
+    decision is gone (someone acted, or the hand ended). Nothing else that
+    changes the table (a player sitting out elsewhere, a time bank starting)
+    touches the hand's log, so an action in flight survives it.
+    """
+    if state is None or state.is_over or state.actor is None:
+        return None
+    return f"{table.hand_number}.{len(state.events)}"
+
+
 def snapshot_frame(snapshot: dict[str, Any]) -> str:
     """The protocol's ``snapshot`` frame for one viewer's TABLE, as sent on the socket."""
     return json.dumps(
@@ -161,6 +174,7 @@ def _snapshot(
         ],
         "hand": _hand_entry(hand_view),
         "to_act": to_act,
+        "decision": decision_id(table, state),
         "deadline": iso(table.deadline) if is_running else None,
         "server_time": iso(now),
         "is_time_bank": table.is_time_bank if is_running else False,

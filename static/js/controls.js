@@ -141,7 +141,7 @@ export class Controls {
 
   act(action) {
     if (!this.isActive || this.isPending) return;
-    const message = { type: "act", action, seq: this.table.seq };
+    const message = { type: "act", action, decision: this.table.decision };
     if (action === "raise") {
       if (!this.canRaise) return;
       this.setAmount(Number(this.amountBox.value));

@@ -39,16 +39,19 @@ def engine_action(action: str, amount: int | None) -> engine.Action:
         raise IllegalMove(str(error)) from None
 
 
-def hand_act(*, table_id: int, user: User, action: str, amount: int | None = None, seq: int) -> int:
-    """The seated ``user`` folds, checks, calls or raises to ``amount``; returns the new seq."""
+def hand_act(
+    *, table_id: int, user: User, action: str, amount: int | None = None, decision: str
+) -> int:
+    """The seated ``user`` folds, checks, calls or raises to ``amount`` in answer to
+    ``decision`` (the snapshot's); returns the new seq."""
     with transaction.atomic():
         play = p.lock(table_id)
         seat = play.seat_of(user)
         if seat is None:
             raise NotSeated()
-        p.check_seq(play, seq)
         if not play.is_hand_running:
             raise NoHand()
+        p.check_decision(play, decision)
         if play.actor_seat() is not seat:
             raise NotYourTurn()
         p.act(play, engine_action(action, amount))

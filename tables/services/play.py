@@ -22,7 +22,14 @@ import engine
 from accounts.models import User
 from config import broadcast
 from tables import messages, selectors, wakeups
-from tables.errors import HandInProgress, IllegalMove, NotEnoughPlayers, StaleSeq, TableNotFound
+from tables.errors import (
+    HandInProgress,
+    IllegalMove,
+    NotEnoughPlayers,
+    StaleDecision,
+    StaleSeq,
+    TableNotFound,
+)
 from tables.models import Seat, Table
 from tables.services import clock, history
 
@@ -89,6 +96,12 @@ def _clear_departed(play: Play) -> None:
     for number, seat in list(play.seats.items()):
         if seat.has_departed:
             play.removed.append(play.seats.pop(number))
+
+
+def check_decision(play: Play, decision: str) -> None:
+    """An action answers the decision named in the snapshot it was made from."""
+    if decision != selectors.decision_id(play.table, play.state):
+        raise StaleDecision()
 
 
 def check_seq(play: Play, seq: int) -> None:

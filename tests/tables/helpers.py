@@ -38,11 +38,19 @@ def user_to_act(table: Table) -> Any:
     return Seat.objects.get(table=table, number=state.actor).user
 
 
-def act(table: Table, action: str, amount: int | None = None) -> int:
-    """The player to act does ``action``, naming the current seq."""
+def decision_of(table: Table) -> str:
+    """The decision pending at the table, as its snapshots name it."""
     table = fresh(table)
+    decision = selectors.decision_id(table, selectors.hand_state(table))
+    assert decision is not None, "no decision is pending"
+    return decision
+
+
+def act(table: Table, action: str, amount: int | None = None) -> int:
+    """The player to act does ``action``, naming the pending decision."""
+    user, decision = user_to_act(table), decision_of(table)
     return services.hand_act(
-        table_id=table.pk, user=user_to_act(table), action=action, amount=amount, seq=table.seq
+        table_id=table.pk, user=user, action=action, amount=amount, decision=decision
     )
 
 

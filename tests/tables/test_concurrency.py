@@ -9,9 +9,9 @@ from asgiref.sync import sync_to_async
 from django.db import connections
 
 from tables import services
-from tables.errors import StaleSeq
+from tables.errors import StaleDecision
 from tables.models import Seat
-from tests.tables.helpers import fresh, friends_table, state_of
+from tests.tables.helpers import decision_of, fresh, friends_table, state_of
 from tests.tables.sockets import Client
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -25,8 +25,9 @@ def dealt_heads_up(alice, bob):
     return table, actor
 
 
-def test_two_threads_acting_on_the_same_seq_apply_once(alice, bob):
+def test_two_threads_answering_the_same_decision_apply_once(alice, bob):
     table, actor = dealt_heads_up(alice, bob)
+    decision = decision_of(table)
     barrier = threading.Barrier(2)
     outcomes: list[object] = []
 
@@ -34,9 +35,9 @@ def test_two_threads_acting_on_the_same_seq_apply_once(alice, bob):
         barrier.wait()
         try:
             outcomes.append(
-                services.hand_act(table_id=table.pk, user=actor, action=action, seq=table.seq)
+                services.hand_act(table_id=table.pk, user=actor, action=action, decision=decision)
             )
-        except StaleSeq as error:
+        except StaleDecision as error:
             outcomes.append(error)
         finally:
             connections.close_all()
@@ -47,17 +48,19 @@ def test_two_threads_acting_on_the_same_seq_apply_once(alice, bob):
     for thread in threads:
         thread.join(timeout=30)
 
-    assert sorted(type(o).__name__ for o in outcomes) == ["StaleSeq", "int"]
+    assert sorted(type(o).__name__ for o in outcomes) == ["StaleDecision", "int"]
     assert fresh(table).seq == table.seq + 1
     acted = [e for e in state_of(table).events if e.kind == "player_acted"]
     assert len(acted) == 1
 
 
-async def test_two_tabs_sending_the_same_decision_get_one_snapshot_and_one_stale_seq(alice, bob):
+async def test_two_tabs_sending_the_same_decision_get_one_snapshot_and_one_stale_decision(
+    alice, bob
+):
     table, actor = await sync_to_async(dealt_heads_up)(alice, bob)
     first, second = await Client.open(actor, table.pk), await Client.open(actor, table.pk)
     seq = first.table["seq"]
-    move = {"type": "act", "action": "call", "seq": seq}
+    move = {"type": "act", "action": "call", "decision": first.table["decision"]}
     await first.send(move)
     await second.send(move)
     frames = [await first.next(), await second.next()]
@@ -66,7 +69,7 @@ async def test_two_tabs_sending_the_same_decision_get_one_snapshot_and_one_stale
             frames.append(await client.next())
     errors = [f for f in frames if f["type"] == "error"]
     snapshots = [f for f in frames if f["type"] == "snapshot"]
-    assert [e["code"] for e in errors] == ["stale_seq"]
+    assert [e["code"] for e in errors] == ["stale_decision"]
     assert len(snapshots) == 2, "each tab gets the one change, and one tab gets the error"
     assert {s["seq"] for s in snapshots} == {seq + 1}
     for client in (first, second):

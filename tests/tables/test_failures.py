@@ -12,7 +12,7 @@ from engine import PlayerActed
 from tables import services, tasks
 from tables.failures import failure_counts
 from tables.models import Seat, Table
-from tests.tables.helpers import fresh, state_of
+from tests.tables.helpers import decision_of, fresh, state_of
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("clean_redis")]
 
@@ -22,7 +22,7 @@ def test_a_bot_strategy_error_is_logged_counted_and_the_bot_still_acts(alice, mo
     state = state_of(table)
     bot = Seat.objects.get(table=table, is_bot=True)
     if state.actor != bot.number:  # let alice act so that the bot is to act
-        services.hand_act(table_id=table.pk, user=alice, action="call", seq=fresh(table).seq)
+        services.hand_act(table_id=table.pk, user=alice, action="call", decision=decision_of(table))
     assert state_of(table).actor == bot.number
 
     def broken(view, rng=None):

@@ -5,12 +5,13 @@ from django.utils import timezone
 
 import engine
 from tables import services
-from tables.errors import NotSeated, NotYourTurn, StaleSeq
+from tables.errors import NotSeated, NotYourTurn, StaleDecision
 from tables.models import Hand, HandPlayer, Seat
 from tests.tables.helpers import (
     act,
     chips_on_table,
     deal,
+    decision_of,
     fresh,
     friends_table,
     state_of,
@@ -80,17 +81,36 @@ def test_a_raise_and_a_call_move_the_chips(alice, bob):
     assert chips_on_table(table) == 3000
 
 
-def test_a_stale_seq_is_refused_and_changes_nothing(alice, bob):
-    table = friends_table(alice, bob)
+def test_an_action_answering_a_decision_already_gone_is_refused_and_changes_nothing(
+    alice, bob, carol
+):
+    table = friends_table(alice, bob, carol)
     deal(table)
+    gone = decision_of(table)
+    act(table, "call")
     before = fresh(table)
     actor = Seat.objects.get(table=table, number=state_of(table).actor).user
-    with pytest.raises(StaleSeq, match="moved on"):
-        services.hand_act(
-            table_id=table.pk, user=actor, action="call", amount=None, seq=before.seq - 1
-        )
+    with pytest.raises(StaleDecision, match="moved on"):
+        services.hand_act(table_id=table.pk, user=actor, action="call", decision=gone)
     after = fresh(table)
     assert (after.seq, after.hand_events) == (before.seq, before.hand_events)
+
+
+def test_an_action_in_flight_while_another_player_sits_out_still_applies(alice, bob, carol):
+    table = friends_table(alice, bob, carol)
+    deal(table)
+    decision = decision_of(table)
+    actor_seat = state_of(table).actor
+    actor = Seat.objects.get(table=table, number=actor_seat).user
+    bystander = Seat.objects.exclude(number=actor_seat).filter(table=table).first().user
+    seq_when_sent = fresh(table).seq
+    services.seat_sit_out(table_id=table.pk, user=bystander)  # the table's seq moves on
+    assert fresh(table).seq > seq_when_sent
+
+    services.hand_act(table_id=table.pk, user=actor, action="call", decision=decision)
+
+    acted = [e for e in state_of(table).events if e.kind == "player_acted"]
+    assert (acted[0].seat, acted[0].action) == (actor_seat, "call")
 
 
 def test_acting_out_of_turn_or_unseated_is_refused(alice, bob, carol):
@@ -98,10 +118,11 @@ def test_acting_out_of_turn_or_unseated_is_refused(alice, bob, carol):
     deal(table)
     table = fresh(table)
     waiting = Seat.objects.exclude(number=state_of(table).actor).get(table=table).user
+    decision = decision_of(table)
     with pytest.raises(NotYourTurn):
-        services.hand_act(table_id=table.pk, user=waiting, action="call", seq=table.seq)
+        services.hand_act(table_id=table.pk, user=waiting, action="call", decision=decision)
     with pytest.raises(NotSeated):
-        services.hand_act(table_id=table.pk, user=carol, action="call", seq=table.seq)
+        services.hand_act(table_id=table.pk, user=carol, action="call", decision=decision)
     assert fresh(table).seq == table.seq
 
 

@@ -159,10 +159,10 @@ legal_blocks = st.builds(
 
 @given(legal_blocks, st.integers(0, 10_000), st.integers(0, 2**32))
 def test_random_acts_are_always_allowed_by_the_legal_block(
-    legal: dict[str, Any], seq: int, seed: int
+    legal: dict[str, Any], events: int, seed: int
 ) -> None:
-    move = random_act(legal, seq, Random(seed))
-    assert move["type"] == "act" and move["seq"] == seq
+    move = random_act(legal, f"4.{events}", Random(seed))
+    assert move["type"] == "act" and move["decision"] == f"4.{events}"
     if move["action"] == "raise":
         assert legal["min_raise_to"] <= move["amount"] <= legal["max_raise_to"]
     elif move["action"] == "check":
@@ -174,7 +174,13 @@ def test_random_acts_are_always_allowed_by_the_legal_block(
 def snapshot(seq: int, legal: dict[str, Any] | None = None, stack: int = 100) -> dict[str, Any]:
     seats = [{"seat": 0, "occupied": True, "is_you": True, "stack": stack}]
     hand = {"is_over": legal is None}
-    return {"type": "snapshot", "seq": seq, "table": {"legal": legal, "seats": seats, "hand": hand}}
+    table = {
+        "legal": legal,
+        "seats": seats,
+        "hand": hand,
+        "decision": f"1.{seq}" if legal else None,
+    }
+    return {"type": "snapshot", "seq": seq, "table": table}
 
 
 def test_a_round_trip_ends_at_the_first_snapshot_after_the_one_acted_on() -> None:
@@ -182,7 +188,7 @@ def test_a_round_trip_ends_at_the_first_snapshot_after_the_one_acted_on() -> Non
     client = Client(Player(1, 0, "key", "loadtest-a"), "http://127.0.0.1:8000", stats, Random(1))
     legal = {"can_check": True, "call_amount": 0, "min_raise_to": None, "max_raise_to": None}
     [move] = client.on_frame(snapshot(7, legal), received_at=10.0)
-    assert move == {"type": "act", "action": "check", "seq": 7}
+    assert move == {"type": "act", "action": "check", "decision": "1.7"}
     client.sent_at = 10.0
     assert client.on_frame(snapshot(7, legal), received_at=10.5) == []  # same seq: still waiting
     client.on_frame(snapshot(8), received_at=10.25)
@@ -276,7 +282,7 @@ async def test_a_thinking_client_waits_before_it_acts_but_times_from_the_send() 
     started = time.monotonic()
     await client.play(socket, deadline=started + 0.8)  # type: ignore[arg-type]
     [(sent_at, move)] = socket.sent
-    assert move["type"] == "act" and move["seq"] == 3
+    assert move["type"] == "act" and move["decision"] == "1.3"
     # at most --think seconds, plus room for a busy machine to schedule the send
     assert 0 < sent_at - started <= 0.3 + 0.2, "a pause of at most --think seconds"
     assert stats.actions_sent == 1

@@ -15,7 +15,7 @@ from tables import selectors, services
 from tables.groups import public_group
 from tables.messages import snapshot_messages
 from tables.models import Seat
-from tests.tables.helpers import deal, fresh, friends_table, state_of
+from tests.tables.helpers import deal, decision_of, fresh, friends_table, state_of
 
 pytestmark = pytest.mark.django_db
 
@@ -48,7 +48,7 @@ def play_a_random_move(table: Any, rng: Random) -> None:
         user=Seat.objects.get(table=table, number=state.actor).user,
         action="raise" if isinstance(move, engine.RaiseTo) else ACTION_NAMES[type(move)],
         amount=move.amount if isinstance(move, engine.RaiseTo) else None,
-        seq=fresh(table).seq,
+        decision=decision_of(table),
     )
 
 

@@ -39,7 +39,7 @@ GARBAGE = ["", "{", "not json", "[]", "3", "null", '"act"', "{'type': 'sit'}", "
 WRONG_VALUES = ["1", 1.5, None, True, [], {}, -1.0]
 
 
-def random_bad_message(rng: Random, seq: int, legal: dict) -> tuple[object, bool, str, str]:
+def random_bad_message(rng: Random, decision: str, legal: dict) -> tuple[object, bool, str, str]:
     """(message, is_raw_text, who sends it, the error code it must get).
 
     ``who`` is "actor", "waiting" (seated, not to act) or "spectator".
@@ -47,7 +47,11 @@ def random_bad_message(rng: Random, seq: int, legal: dict) -> tuple[object, bool
     kind = rng.randrange(12)
     if kind == 0:
         text = rng.choice(GARBAGE) + "".join(rng.choice('{}[]":,ab1') for _ in range(3))
-        return text, True, rng.choice(["actor", "spectator"]), "bad_json"
+        try:  # the odd one parses ('"["'): JSON, but not a message
+            json.loads(text)
+        except ValueError:
+            return text, True, rng.choice(["actor", "spectator"]), "bad_json"
+        return text, True, rng.choice(["actor", "spectator"]), "bad_message"
     if kind == 1:
         return rng.choice([[], 7, "sit", None, [1, 2]]), False, "actor", "bad_message"
     if kind == 2:
@@ -67,26 +71,40 @@ def random_bad_message(rng: Random, seq: int, legal: dict) -> tuple[object, bool
     if kind == 6:
         return {"type": "sit", "seat": rng.randrange(2)}, False, "waiting", "already_seated"
     if kind == 7:
-        message = {"type": "act", "action": rng.choice(["allin", "bet", 3, None]), "seq": seq}
+        message = {
+            "type": "act",
+            "action": rng.choice(["allin", "bet", 3, None]),
+            "decision": decision,
+        }
         if rng.random() < 0.5:
-            message = {"type": "act", "action": "raise", "seq": seq}  # no amount
+            message = {"type": "act", "action": "raise", "decision": decision}  # no amount
             message["amount"] = rng.choice([None, "100", 100.0, False])
         if rng.random() < 0.3:
-            message = {"type": "act", "action": "call", "seq": rng.choice(WRONG_VALUES)}
+            not_text = [value for value in WRONG_VALUES if not isinstance(value, str)]
+            message = {"type": "act", "action": "call", "decision": rng.choice(not_text)}
         return message, False, "actor", "bad_message"
     if kind == 8:
         action = rng.choice(["fold", "call", "raise"])
         return (
-            {"type": "act", "action": action, "amount": 60, "seq": seq},
+            {"type": "act", "action": action, "amount": 60, "decision": decision},
             False,
             "waiting",
             ("not_your_turn"),
         )
     if kind == 9:
-        return {"type": "act", "action": "call", "seq": seq}, False, "spectator", "not_seated"
+        return (
+            {"type": "act", "action": "call", "decision": decision},
+            False,
+            "spectator",
+            "not_seated",
+        )
     if kind == 10:
-        stale = seq - rng.randint(1, 5) if rng.random() < 0.7 else seq + rng.randint(1, 5)
-        return {"type": "act", "action": "call", "seq": stale}, False, "actor", "stale_seq"
+        hand, events = (int(part) for part in decision.split("."))
+        stale = rng.choice([f"{hand}.{events - rng.randint(1, 5)}", f"{hand - 1}.{events}"])
+        if rng.random() < 0.3:  # a decision not yet reached is not one the player saw
+            stale = f"{hand}.{events + rng.randint(1, 5)}"
+        message = {"type": "act", "action": "call", "decision": stale}
+        return message, False, "actor", "stale_decision"
     too_small = rng.randint(-50, legal["min_raise_to"] - 1)
     too_big = legal["max_raise_to"] + rng.randint(1, 10_000)
     message = rng.choice(
@@ -95,7 +113,7 @@ def random_bad_message(rng: Random, seq: int, legal: dict) -> tuple[object, bool
             {"type": "act", "action": "check"},  # facing the big blind
         ]
     )
-    return {**message, "seq": seq}, False, "actor", "illegal_action"
+    return {**message, "decision": decision}, False, "actor", "illegal_action"
 
 
 async def test_thousands_of_bad_messages_get_errors_and_change_nothing(alice, bob, carol, settings):
@@ -117,7 +135,7 @@ async def test_thousands_of_bad_messages_get_errors_and_change_nothing(alice, bo
     rng = Random(20261121)
     codes: dict[str, int] = {}
     for _ in range(MESSAGES):
-        message, raw, who, code = random_bad_message(rng, view["seq"], legal)
+        message, raw, who, code = random_bad_message(rng, view["decision"], legal)
         frame = await senders[who].error(message, raw=raw)
         assert frame["code"] == code, f"{who} sent {json.dumps(message)}: {frame}"
         assert frame["message"]
@@ -128,7 +146,7 @@ async def test_thousands_of_bad_messages_get_errors_and_change_nothing(alice, bo
     for client in clients.values():
         assert await client.is_quiet(), "no snapshot: nothing changed"
     # the table still plays: the real action is accepted
-    await senders["actor"].send({"type": "act", "action": "call", "seq": view["seq"]})
+    await senders["actor"].send({"type": "act", "action": "call", "decision": view["decision"]})
     assert (await senders["spectator"].snapshot(view["seq"] + 1))["to_act"] != view["to_act"]
     for client in clients.values():
         await client.close()

@@ -10,8 +10,10 @@ from django.test import Client as HttpClient
 from django.urls import reverse
 
 from tables import services
+from tables.models import Table
 from tables.rate_limit import CommandBudget
 from tests.conftest import PASSWORD
+from tests.tables.helpers import act, deal
 from tests.tables.sockets import Client
 
 pytestmark = [
@@ -71,14 +73,16 @@ async def test_a_flooding_socket_is_told_to_slow_down_then_closed(alice, bob, se
     assert (await neighbour.snapshot())["seats"][1]["is_sitting_out"]
 
 
-async def test_an_action_on_a_table_the_socket_has_seen_move_on_is_stale_at_once(alice, bob):
+async def test_an_action_on_a_decision_the_socket_has_seen_answered_is_stale_at_once(alice, bob):
     table_id = await heads_up(alice, bob)
+    table = await sync_to_async(Table.objects.get)(pk=table_id)
+    await sync_to_async(deal)(table)
     client = await Client.open(alice, table_id)
-    seq = client.table["seq"]
-    await client.send({"type": "sit_out"})
+    answered, seq = client.table["decision"], client.table["seq"]
+    await sync_to_async(act)(table, "call")
     await client.snapshot(seq + 1)
-    frame = await client.error({"type": "act", "action": "fold", "seq": seq})
-    assert frame["code"] == "stale_seq"
+    frame = await client.error({"type": "act", "action": "fold", "decision": answered})
+    assert frame["code"] == "stale_decision"
 
 
 async def sign_in(user) -> HttpClient:

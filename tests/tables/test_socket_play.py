@@ -60,7 +60,7 @@ async def play_hand(players: list[Client], everyone: list[Client], choose) -> di
         actor = next(c for c in players if c.table["your_seat"] == view["to_act"])
         legal = actor.table["legal"]
         assert legal is not None, "the player to act is told what they may do"
-        await actor.send({"type": "act", "seq": view["seq"], **choose(legal)})
+        await actor.send({"type": "act", "decision": view["decision"], **choose(legal)})
         await everyone_sees(everyone, view["seq"] + 1)
 
 
@@ -201,7 +201,7 @@ async def test_a_hand_survives_a_restart_and_plays_on(alice, bob, carol):
     seq = await start_hand(table.pk, seq)
     await everyone_sees([*players, spectator], seq)
     actor = next(c for c in players if c.table["your_seat"] == c.table["to_act"])
-    await actor.send({"type": "act", "action": "call", "seq": seq})
+    await actor.send({"type": "act", "action": "call", "decision": actor.table["decision"]})
     before = [await c.snapshot(seq + 1) for c in players]
     for client in [*players, spectator]:
         await client.close()

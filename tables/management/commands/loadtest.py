@@ -141,7 +141,7 @@ class Stats:
 # --- choosing moves --------------------------------------------------------------
 
 
-def random_act(legal: dict[str, Any], seq: int, rng: Random) -> dict[str, Any]:
+def random_act(legal: dict[str, Any], decision: str, rng: Random) -> dict[str, Any]:
     """A random legal ``act`` message for the snapshot's ``legal`` block.
 
     Mostly checks and calls with some small raises, so hands run several
@@ -151,12 +151,12 @@ def random_act(legal: dict[str, Any], seq: int, rng: Random) -> dict[str, Any]:
     low, high = legal["min_raise_to"], legal["max_raise_to"]
     if low is not None and roll < 0.2:
         amount = low if rng.random() < 0.8 else rng.randint(low, high)
-        return {"type": "act", "action": "raise", "amount": amount, "seq": seq}
+        return {"type": "act", "action": "raise", "amount": amount, "decision": decision}
     if legal["can_check"]:
-        return {"type": "act", "action": "check", "seq": seq}
+        return {"type": "act", "action": "check", "decision": decision}
     if roll < 0.35:
-        return {"type": "act", "action": "fold", "seq": seq}
-    return {"type": "act", "action": "call", "seq": seq}
+        return {"type": "act", "action": "fold", "decision": decision}
+    return {"type": "act", "action": "call", "decision": decision}
 
 
 # --- one player's socket -----------------------------------------------------------
@@ -256,7 +256,7 @@ class Client:
             self.acted_on = None
         if self.acted_on is None and table.get("legal"):
             self.acted_on = seq
-            return [random_act(table["legal"], seq, self.rng)]
+            return [random_act(table["legal"], table["decision"], self.rng)]
         return self.rebuy(table)
 
     def rebuy(self, table: dict[str, Any]) -> list[dict[str, Any]]:
@@ -292,7 +292,7 @@ class FloodStats:
 class Flooder(Client):
     """A misbehaving client: stale commands, as fast as the socket takes them."""
 
-    STALE = json.dumps({"type": "act", "action": "fold", "seq": 0})
+    STALE = json.dumps({"type": "act", "action": "fold", "decision": "0.0"})
 
     def __init__(self, player: Player, base_url: str, flood: FloodStats) -> None:
         super().__init__(player, base_url, Stats(), Random(0))
