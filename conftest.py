@@ -14,16 +14,35 @@ import os
 import shutil
 import tempfile
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
 from config.embedded import EmbeddedRedis
+
+
+def redis_url_for_worker(url: str, worker: str) -> str:
+    """An external Redis shared by xdist workers: each worker gets the four databases
+    after the previous one's (Felt uses four from the one named: config/settings.py)."""
+    parts = urlsplit(url)
+    first = int(parts.path.strip("/") or 0) + 4 * int(worker.removeprefix("gw"))
+    if first > 12:
+        raise RuntimeError(f"{worker} would need Redis databases {first}-{first + 3}")
+    return urlunsplit(parts._replace(path=f"/{first}"))
+
 
 TEST_HOME = Path(tempfile.mkdtemp(prefix="felt-test-"))
 os.environ["FELT_HOME"] = str(TEST_HOME)
 os.environ.setdefault("SECRET_KEY", "test-only-secret-key-0123456789-abcdefghijklmnopqrstuv")
 os.environ.setdefault("ALLOWED_HOSTS", "localhost,testserver")
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+
+# Under pytest-xdist each worker is a process of its own ("gw0", "gw1", ...). With
+# an external Redis, workers take turns of four databases, or a worker's Celery
+# thread would take another's tasks (the embedded case: see pytest_configure).
+XDIST_WORKER = os.environ.get("PYTEST_XDIST_WORKER")
+if XDIST_WORKER and "REDIS_URL" in os.environ:
+    os.environ["REDIS_URL"] = redis_url_for_worker(os.environ["REDIS_URL"], XDIST_WORKER)
 
 embedded_redis: EmbeddedRedis | None = None
 if "REDIS_URL" not in os.environ:
@@ -42,6 +61,18 @@ from django.conf import settings  # noqa: E402
 
 # Real password hashing costs ~0.3 s per log-in; tests check behaviour, not cost.
 settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """In the process that hands tests to xdist workers (it runs none itself), forget
+    what this module set: workers inherit the environment, and pytest-django would
+    load their settings from it before this module runs there, sharing this process's
+    home and embedded Redis. Each worker makes its own instead."""
+    if getattr(config.option, "numprocesses", None) and not XDIST_WORKER:
+        for name in ("DJANGO_SETTINGS_MODULE", "FELT_HOME"):
+            os.environ.pop(name, None)
+        if embedded_redis is not None:
+            os.environ.pop("REDIS_URL", None)
 
 
 def pytest_report_header() -> str:

@@ -7,6 +7,9 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 
 PYTEST=${PYTEST:-.venv/bin/pytest}  # overridable so the script itself can be tested
+# Test processes per run (pytest-xdist): each has its own database, Redis and
+# home (conftest.py), so tests run side by side safely. 0 runs them in one process.
+PROCESSES=${FELT_TEST_PROCESSES:-2}
 PG_URL=postgres://postgres@127.0.0.1:5432/felt
 REDIS_TEST_URL=redis://127.0.0.1:6379/8  # databases 8-11, clear of a make run on 0-3
 
@@ -58,14 +61,14 @@ failed=0
 # shell names them, hence the subshell without DATABASE_URL and REDIS_URL.
 (
     unset DATABASE_URL REDIS_URL
-    run_pytest "Embedded: SQLite + embedded Redis" tests \
+    run_pytest "Embedded: SQLite + embedded Redis" tests -n "$PROCESSES" \
         --cov=engine --cov-branch --cov-report=term-missing
 ) || failed=1
 
 if answers 127.0.0.1 5432 && answers 127.0.0.1 6379; then
     # The engine tests touch no service, so this run leaves them out.
     DATABASE_URL=$PG_URL REDIS_URL=$REDIS_TEST_URL \
-        run_pytest "External: PostgreSQL + Redis on 127.0.0.1" tests \
+        run_pytest "External: PostgreSQL + Redis on 127.0.0.1" tests -n "$PROCESSES" \
         --ignore=tests/engine -p no:cov || failed=1
 else
     echo

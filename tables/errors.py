@@ -56,11 +56,6 @@ class BadSeat(TableError):
     default_message = "There is no such seat at this table."
 
 
-class NoHand(TableError):
-    code = "no_hand"
-    default_message = "No decision is pending right now."
-
-
 class NotYourTurn(TableError):
     code = "not_your_turn"
     default_message = "It is not your turn to act."

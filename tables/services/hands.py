@@ -10,7 +10,6 @@ from accounts.models import User
 from tables import selectors
 from tables.errors import (
     IllegalMove,
-    NoHand,
     NotSeated,
     NotYourTurn,
     StaleSeq,
@@ -49,9 +48,7 @@ def hand_act(
         seat = play.seat_of(user)
         if seat is None:
             raise NotSeated()
-        if not play.is_hand_running:
-            raise NoHand()
-        p.check_decision(play, decision)
+        p.check_decision(play, decision)  # also refuses any action between hands
         if play.actor_seat() is not seat:
             raise NotYourTurn()
         p.act(play, engine_action(action, amount))

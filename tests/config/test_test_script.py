@@ -25,6 +25,7 @@ def test_it_passes_when_every_run_passes(tmp_path):
     assert result.returncode == 0
     assert "all runs passed" in result.stdout
     assert "--cov=engine" in result.stdout, "the embedded run measures engine coverage"
+    assert "-n 2" in result.stdout, "tests run in two processes side by side"
 
 
 def test_it_fails_when_a_run_fails(tmp_path):
