@@ -26,6 +26,7 @@ from engine.events import (
     UncalledBetReturned,
     event_from_dict,
 )
+from engine.fairness import DeckSeal, revealed, seal_deck
 from engine.phh import EVERY_CARD, PhhError, PhhIllegalAction, from_phh, phh_order, to_phh
 from engine.pokerstars import to_pokerstars
 from engine.positions import Positions, first_positions, next_positions
@@ -45,6 +46,9 @@ from engine.tournament import (
 from engine.view import sees_hole_cards, view, views
 
 __all__ = [
+    "DeckSeal",
+    "revealed",
+    "seal_deck",
     "DECK",
     "EVERY_CARD",
     "HYPER",

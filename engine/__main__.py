@@ -1,9 +1,16 @@
-"""Command line: ``python -m engine replay FILE.phh [FILE ...]``.
+"""Command line: ``python -m engine replay FILE.phh [FILE ...]`` and
+``python -m engine verify HAND.json``.
 
-Each file is played through the engine; one JSON line per good file gives its
-finishing stacks in PHH player order. A file that cannot be read or replayed
-is named on stderr with the action's index, its text and the reason, and the
-exit status is 1 (2 for bad usage).
+``replay``: each file is played through the engine; one JSON line per good file
+gives its finishing stacks in PHH player order. A file that cannot be read or
+replayed is named on stderr with the action's index, its text and the reason,
+and the exit status is 1 (2 for bad usage).
+
+``verify``: HAND.json is a hand as Felt's API gives it to one viewer
+(``GET /api/hands/<id>/``: ``button``, ``players`` with their ``seat`` and
+``hole_cards``, ``board`` and ``fairness``). It prints "verified" when every card
+the viewer saw matches the deck committed to before the deal, else what does
+not match, one line each, and exits 1.
 """
 
 from __future__ import annotations
@@ -14,6 +21,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from engine.fairness import verify
 from engine.phh import from_phh, phh_order
 
 
@@ -32,13 +40,38 @@ def replay_files(paths: Sequence[str]) -> int:
     return status
 
 
+def verify_file(path: str) -> int:
+    """Check one hand's fairness object against the cards it shows; 1 if anything is off."""
+    try:
+        hand = json.loads(Path(path).read_text(encoding="utf-8"))
+        problems = verify(
+            hand["fairness"],
+            button=hand["button"],
+            hole_cards={player["seat"]: player["hole_cards"] for player in hand["players"]},
+            board=hand["board"],
+        )
+    except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError) as error:
+        print(f"{path}: not a hand with a fairness object ({error!r})", file=sys.stderr)
+        return 1
+    for problem in problems:
+        print(f"{path}: {problem}")
+    if problems:
+        return 1
+    print("verified")
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Parse ``argv`` (default: the process's arguments) and run the command."""
     parser = argparse.ArgumentParser(prog="python -m engine", description="Felt's poker engine")
     commands = parser.add_subparsers(dest="command", required=True)
     replay = commands.add_parser("replay", help="replay PHH hand histories")
     replay.add_argument("files", nargs="+", metavar="FILE.phh")
+    check = commands.add_parser("verify", help="check a hand's cards against its commitment")
+    check.add_argument("file", metavar="HAND.json")
     arguments = parser.parse_args(argv)
+    if arguments.command == "verify":
+        return verify_file(arguments.file)
     return replay_files(arguments.files)
 
 
