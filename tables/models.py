@@ -36,10 +36,20 @@ class Table(models.Model):
         related_name="owned_tables",
     )
     kind = models.CharField(max_length=12, choices=Kind.choices, default=Kind.FRIENDS)
+    # A tournament's table (its behaviour: tournaments/kind.py); None for other kinds.
+    tournament = models.ForeignKey(
+        "tournaments.Tournament",
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="tables",
+    )
     seat_count = models.PositiveSmallIntegerField(default=MAX_SEATS)
     small_blind = models.PositiveIntegerField(default=10)
     big_blind = models.PositiveIntegerField(default=20)
     ante = models.PositiveIntegerField(default=0)
+    # The blind level in play (index from 0; a tournament's, 0 elsewhere), set when a hand starts.
+    level = models.PositiveSmallIntegerField(default=0)
     starting_stack = models.PositiveIntegerField(default=1500)
     action_seconds = models.PositiveSmallIntegerField(default=20)
 
