@@ -203,6 +203,10 @@ class TableConsumer(SignedInSocket, AsyncWebsocketConsumer):  # type: ignore[mis
     async def table_private(self, event: dict[str, Any]) -> None:
         await self.send_frame(event["seq"], event["frame"], is_seated=event["is_seated"])
 
+    async def table_notice(self, event: dict[str, Any]) -> None:
+        """A notice for everyone at the table (a tournament's coming blind level)."""
+        await self.send(text_data=json.dumps({"type": "notice", "notice": event["notice"]}))
+
     async def send_snapshot(self, table: dict[str, Any]) -> None:
         is_seated = table["your_seat"] is not None
         await self.send_frame(table["seq"], selectors.snapshot_frame(table), is_seated=is_seated)

@@ -50,6 +50,7 @@ class Table(models.Model):
     ante = models.PositiveIntegerField(default=0)
     # The blind level in play (index from 0; a tournament's, 0 elsewhere), set when a hand starts.
     level = models.PositiveSmallIntegerField(default=0)
+    level_ends_at = models.DateTimeField(null=True, blank=True)  # None: blinds never go up
     starting_stack = models.PositiveIntegerField(default=1500)
     action_seconds = models.PositiveSmallIntegerField(default=20)
 

@@ -4,3 +4,10 @@ from django.apps import AppConfig
 class TournamentsConfig(AppConfig):
     name = "tournaments"
     verbose_name = "Tournaments"
+
+    def ready(self) -> None:
+        from tables import kinds
+        from tables.models import Table
+        from tournaments.kind import TournamentBehaviour
+
+        kinds.register(Table.Kind.TOURNAMENT, TournamentBehaviour())

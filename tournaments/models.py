@@ -59,6 +59,12 @@ class Tournament(models.Model):
             models.CheckConstraint(
                 condition=Q(seats__gte=2, seats__lte=SNG_SEATS), name="tournaments_seats_2_to_6"
             ),
+            # The lobby has one SNG of each kind open: a fresh one opens once.
+            models.UniqueConstraint(
+                fields=["structure", "buy_in"],
+                condition=Q(kind="sng", status="registering"),
+                name="tournaments_one_open_sng_per_kind",
+            ),
         ]
 
     def __str__(self) -> str:

@@ -19,7 +19,7 @@ from django.db import transaction
 from django.utils import timezone
 
 import engine
-from tables import selectors
+from tables import kinds, selectors
 from tables.errors import HandInProgress, IllegalMove, NotEnoughPlayers, StaleSeq, TableNotFound
 from tables.models import Seat, Table
 from tables.services import clock, history, outbox
@@ -69,6 +69,7 @@ class Play:
 
 def lock(table_id: int, seq: int | None = None) -> Play:
     """Take the table row lock (call inside ``transaction.atomic``); check ``seq`` if given."""
+    kinds.lock_first(table_id)  # e.g. its tournament's row: the tournament locks first
     try:
         table = Table.objects.select_for_update().get(pk=table_id)
     except Table.DoesNotExist:
@@ -142,13 +143,13 @@ def active_seats(play: Play) -> list[Seat]:
 
 
 def can_deal(play: Play) -> bool:
-    """A hand needs two players with chips who are not sitting out."""
-    return not play.is_hand_running and len(active_seats(play)) >= 2
+    """Whether a hand may start now (by the table's kind: tables/kinds.py)."""
+    return kinds.of(play.table).can_deal(play)
 
 
 def wants_next_hand(play: Play) -> bool:
-    """Hands start by themselves only while a human is playing (bots never play alone)."""
-    return can_deal(play) and any(not s.is_bot for s in active_seats(play))
+    """Whether the next hand starts by itself (by the table's kind: tables/kinds.py)."""
+    return kinds.of(play.table).wants_next_hand(play)
 
 
 def plan_next_hand(play: Play) -> None:
@@ -175,6 +176,7 @@ def deal(play: Play) -> None:
     if not can_deal(play):
         raise NotEnoughPlayers()
     table = play.table
+    kinds.of(table).prepare_hand(play)  # the blinds and level of this hand
     occupied = dealt_seats(play)
     positions = _positions(table, occupied)
     play.state = engine.new_hand(
@@ -254,6 +256,7 @@ def finish_hand(play: Play) -> None:
     history.hand_finish(play.table, play.seats, state, play.now)
     for number in state.players:
         play.seats[number].stack = state.stacks[number]
+    kinds.of(play.table).after_hand(play)  # e.g. a tournament's eliminations
     for number, seat in list(play.seats.items()):
         if seat.is_leaving or seat.has_departed:
             play.removed.append(play.seats.pop(number))

@@ -6,9 +6,9 @@ from typing import Any
 
 from django.db import transaction
 
-from tables import selectors
+from tables import kinds, selectors
 from tables.errors import AlreadySeated, BadSeat, NotSeated, SeatTaken
-from tables.models import Seat, Table
+from tables.models import Seat
 from tables.services import play as p
 from tables.services.clock import starting_time_bank
 
@@ -18,10 +18,7 @@ def seat_take(*, table_id: int, user: Any, seat: int) -> int:
     with transaction.atomic():
         play = p.lock(table_id)
         table = play.table
-        if table.kind == Table.Kind.TOURNAMENT:
-            raise BadSeat("Tournament seats are assigned by the tournament.")
-        if table.kind == Table.Kind.PRACTICE and table.owner_id != user.pk:
-            raise BadSeat("Only the player who opened a practice table can sit at it.")
+        kinds.of(table).check_sit(table, user)
         if type(seat) is not int or not 0 <= seat < table.seat_count:
             raise BadSeat(f"Seats are numbered 0 to {table.seat_count - 1}.")
         if play.seat_of(user) is not None:
@@ -57,6 +54,7 @@ def seat_leave(*, table_id: int, user: Any) -> int:
     with transaction.atomic():
         play = p.lock(table_id)
         seat = _own_seat(play, user)
+        kinds.of(play.table).check_leave(play, seat)  # e.g. not out of a running tournament
         if _is_in_hand(play, seat):
             seat.is_leaving = True
             _step_aside(play)

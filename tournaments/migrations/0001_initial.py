@@ -139,4 +139,12 @@ class Migration(migrations.Migration):
                 name="tournaments_entry_bot_has_no_user",
             ),
         ),
+        migrations.AddConstraint(
+            model_name="tournament",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("kind", "sng"), ("status", "registering")),
+                fields=("structure", "buy_in"),
+                name="tournaments_one_open_sng_per_kind",
+            ),
+        ),
     ]

@@ -1,0 +1,3 @@
+"""Tournament tests share the table tests' fixtures: a fast clock, a real Celery worker."""
+
+from tests.tables.conftest import _fast_tables, celery_worker  # noqa: F401

@@ -1,0 +1,39 @@
+"""Timed work of tournaments: the level announcement per boundary, and the sweep.
+
+Tasks decide nothing: the services check the tournament's clock. The sweep
+(celery beat, CELERY_BEAT_SCHEDULE) announces any level whose task was lost
+and opens the lobby's missing SNGs.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from celery import shared_task
+from django.utils import timezone
+
+from tournaments import services
+
+log = logging.getLogger(__name__)
+
+
+@shared_task(ignore_result=True)
+def announce_level(tournament_id: int) -> int | None:
+    return services.tournament_level_announce(tournament_id=tournament_id)
+
+
+@shared_task(ignore_result=True)
+def sweep() -> int:
+    """Announce levels that went unannounced; open missing SNGs. Returns levels announced."""
+    done = 0
+    for tournament_id in services.levels_due(now=timezone.now()):
+        try:
+            if services.tournament_level_announce(tournament_id=tournament_id) is not None:
+                done += 1
+        except Exception:
+            log.exception("sweep: tournament %s failed to announce its level", tournament_id)
+    try:
+        services.sngs_ensure_open()
+    except Exception:
+        log.exception("sweep: could not open the lobby's sit-n-gos")
+    return done
