@@ -40,3 +40,51 @@ def moved_for(tournament: Tournament) -> int:
 def balance_total() -> int:
     """Every balance, as the ledger adds it up (welcome grants included)."""
     return PointsEntry.objects.aggregate(total=Sum("amount"))["total"] or 0
+
+
+def table_of(tournament: Tournament) -> Any:
+    from tables.models import Table
+
+    return Table.objects.filter(tournament=tournament).order_by("pk").first()
+
+
+def play_one_step(tournament: Tournament, push: bool = True) -> str:
+    """Move the SNG on by one decision or deal, as the players and the clock would.
+
+    Members shove (raise all-in, or call) when ``push``, else check or fold;
+    bots play their strategy; a finished hand is followed by the next.
+    """
+    import engine
+    from tables import selectors
+    from tables import services as table_services
+    from tables.models import Seat
+
+    table = table_of(tournament)
+    state = selectors.hand_state(table)
+    if state is None or state.is_over:
+        table_services.hand_start(table_id=table.pk, seq=table.seq)
+        return "deal"
+    seat = Seat.objects.get(table=table, number=state.actor)
+    if seat.is_bot:
+        table_services.bot_act(table_id=table.pk, seq=table.seq)
+        return "bot"
+    legal = engine.legal_actions(state)
+    if push and legal.max_raise_to is not None:
+        action, amount = "raise", legal.max_raise_to
+    elif push or legal.can_check:
+        action, amount = ("check" if legal.can_check else "call"), None
+    else:
+        action, amount = "fold", None
+    table_services.hand_act(
+        table_id=table.pk, user=seat.user, action=action, amount=amount, seq=table.seq
+    )
+    return action
+
+
+def play_to_the_end(tournament: Tournament, steps: int = 5000, push: bool = True) -> Tournament:
+    for _ in range(steps):
+        tournament.refresh_from_db()
+        if tournament.status != "running":
+            return tournament
+        play_one_step(tournament, push)
+    raise AssertionError("the tournament did not finish")
