@@ -123,6 +123,7 @@ def summary(tournament: Tournament, now: datetime | None = None) -> dict[str, An
             for e in sorted(entries, key=lambda e: e.place or 99)
             if e.place is not None and e.prize > 0 or e.place == 1
         ],
+        "players": players(tournament),
         "url": reverse("tournaments:tournament_detail", args=[tournament.pk]),
     }
 
