@@ -131,6 +131,10 @@ class Entry(models.Model):
     # Chips at the start of the hand they went out in (rule 19 compares these).
     chips_at_elimination = models.PositiveIntegerField(null=True, blank=True)
     eliminated_at = models.DateTimeField(null=True, blank=True)
+    # The hand that decided the place (went out in it, or won it): hand histories say so.
+    final_hand = models.ForeignKey(
+        "tables.Hand", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
 
     class Meta:
         ordering = ["tournament", "place", "registered_at", "pk"]

@@ -11,7 +11,7 @@ from tables.services import play as p
 from tests.tournaments.helpers import members, moved_for, register, sng, table_of
 from tournaments.models import Tournament
 from tournaments.prizes import split_prizes
-from tournaments.services.results import hand_ended, ordinal
+from tournaments.services.results import hand_ended
 
 pytestmark = pytest.mark.django_db
 
@@ -86,11 +86,3 @@ def test_tied_prizes_give_odd_points_to_the_first_seat_left_of_the_button():
         "b": 0,
         "c": 0,
     }
-
-
-@pytest.mark.parametrize(
-    ("number", "text"),
-    [(1, "1st"), (2, "2nd"), (3, "3rd"), (4, "4th"), (11, "11th"), (12, "12th"), (22, "22nd")],
-)
-def test_places_are_written_as_ordinals(number, text):
-    assert ordinal(number) == text

@@ -17,7 +17,8 @@ from django.urls import reverse
 import engine
 from accounts import points
 from accounts.models import PointsEntry
-from tables.models import Seat
+from engine.pokerstars import ordinal
+from tables.models import Hand, Seat
 from tables.services.play import Play
 from tournaments import broadcast
 from tournaments.models import Entry, Tournament
@@ -46,7 +47,9 @@ def hand_ended(play: Play, tournament: Tournament) -> None:
         starting = {n: state.starting_stacks[n] or 0 for n in busted}
         places = engine.finishing_places(starting, players_left)  # rule 19
         out = {n: entries[entry_key(play.seats[n])] for n in busted}
+        hand = Hand.objects.get(table=play.table, number=play.table.hand_number)
         for number, entry in out.items():
+            entry.final_hand = hand
             entry.place = places[number]
             entry.chips_at_elimination = starting[number]
             entry.eliminated_at = play.now
@@ -55,7 +58,7 @@ def hand_ended(play: Play, tournament: Tournament) -> None:
         _award(tournament, {out[n]: places[n] for n in busted}, [out[n] for n in order if n in out])
         if players_left - len(busted) == 1:
             winner = next(e for key, e in entries.items() if e not in out.values())
-            winner.place = 1
+            winner.place, winner.final_hand = 1, hand
             _award(tournament, {winner: 1}, [winner])
             _finish(tournament, play)
         _tell_places(tournament, list(out.values()))
@@ -74,7 +77,9 @@ def _award(tournament: Tournament, places: dict[Entry, int], order: list[Entry])
     prizes = split_prizes(payouts, places, order)
     for entry, prize in prizes.items():
         entry.prize = prize
-        entry.save(update_fields=["place", "prize", "chips_at_elimination", "eliminated_at"])
+        entry.save(
+            update_fields=["place", "prize", "chips_at_elimination", "eliminated_at", "final_hand"]
+        )
         if prize and entry.user is not None:
             points.points_move(
                 user=entry.user,
