@@ -25,13 +25,6 @@ from tournaments.models import Entry, Tournament
 from tournaments.prizes import split_prizes
 
 
-def ordinal(number: int) -> str:
-    suffix = (
-        "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
-    )
-    return f"{number}{suffix}"
-
-
 def entry_key(seat_or_entry: Seat | Entry) -> tuple[int | None, str]:
     """What links a seat to its entry: the member, or the bot's name."""
     return (seat_or_entry.user_id, seat_or_entry.bot_name if seat_or_entry.is_bot else "")
