@@ -34,10 +34,14 @@ class TournamentBehaviour(TableBehaviour):
         raise BadSeat("Tournament seats are assigned by the tournament.")
 
     def check_leave(self, play: Play, seat: Seat) -> None:
-        if tournament_of(play.table).status == Tournament.Status.RUNNING:
+        # Out of it (no chips after the hand), a player may go; still in it, not.
+        if tournament_of(play.table).status == Tournament.Status.RUNNING and seat.stack > 0:
             raise CannotLeave()
 
     def prepare_hand(self, play: Play) -> None:
+        for number, seat in list(play.seats.items()):  # out of the tournament: seat cleared
+            if seat.stack == 0:
+                play.removed.append(play.seats.pop(number))
         table = play.table
         tournament = tournament_of(table)
         index, level = tournament.level_at(play.now)

@@ -177,7 +177,11 @@ function tick() {
   if (parts.nextLevel) {
     const left = table.level_ends_at ? Math.max(0, Math.ceil(secondsUntil(table.level_ends_at))) : null;
     parts.nextLevel.textContent =
-      left === null ? "Last level" : `Next level in ${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+      left === null
+        ? "Last level"
+        : left === 0
+          ? "New level from the next hand"
+          : `Next level in ${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
   }
 }
 

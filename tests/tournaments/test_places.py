@@ -7,6 +7,7 @@ from django.db import transaction
 
 import engine
 from accounts.points import points_balance
+from tables import services as table_services
 from tables.services import play as p
 from tests.tournaments.helpers import members, moved_for, register, sng, table_of
 from tournaments.models import Tournament
@@ -76,6 +77,9 @@ def test_one_player_busting_leaves_the_sng_running(make_user):
     assert tournament.status == "running"
     out = tournament.entries.get(chips_at_elimination=1100)
     assert (out.place, out.prize) == (3, 0)
+    assert table_of(tournament).seats.filter(stack=0).count() == 1, "on show until the next hand"
+    table = table_of(tournament)
+    table_services.hand_start(table_id=table.pk, seq=table.seq)
     assert table_of(tournament).seats.count() == 2, "the busted seat is cleared"
 
 

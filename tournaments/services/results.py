@@ -2,7 +2,8 @@
 
 Called by the tournament table's ``after_hand`` hook with the tournament and
 its table locked (in that order) and the hand's final stacks on the seats.
-Players left with no chips are out; places follow rule 19
+Players left with no chips are out (their seats stay, with no chips, while the
+hand is on show, and are cleared when the next is dealt); places follow rule 19
 (``engine.finishing_places``); when one player is left the tournament is
 finished and prizes (``engine.payouts``) are paid into the ledger, so the
 points paid out equal the buy-ins taken in.
@@ -46,7 +47,6 @@ def hand_ended(play: Play, tournament: Tournament) -> None:
             entry.place = places[number]
             entry.chips_at_elimination = starting[number]
             entry.eliminated_at = play.now
-            play.removed.append(play.seats.pop(number))
         order = _seat_order(state)
         _award(tournament, {out[n]: places[n] for n in busted}, [out[n] for n in order if n in out])
         if players_left - len(busted) == 1:
