@@ -23,6 +23,10 @@ if TYPE_CHECKING:
 class TableBehaviour:
     """A friends' table: fixed blinds, anyone may sit and leave, bots never play alone."""
 
+    # A seat whose account was deleted is freed after the hand (with its chips), unless
+    # the kind keeps it to be played as away until its chips are gone (a tournament).
+    keeps_departed_seats = False
+
     def lock_first(self, table: dict[str, Any]) -> None:
         """Lock any row that must be locked before this table (``table``: its kind and ids)."""
 

@@ -106,6 +106,10 @@ class Seat(models.Model):
     )
     is_bot = models.BooleanField(default=False)
     bot_name = models.CharField(max_length=40, blank=True)
+    # A tournament's seat: whose entry it is (kept if the member's account is deleted).
+    entry = models.ForeignKey(
+        "tournaments.Entry", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     # Chips behind between hands; during a hand the engine state has the live figure.
     stack = models.PositiveIntegerField(default=0)
     is_sitting_out = models.BooleanField(default=False)

@@ -25,6 +25,8 @@ def tournament_of(table: Table) -> Tournament:
 
 
 class TournamentBehaviour(TableBehaviour):
+    keeps_departed_seats = True  # its chips stay in play until blinded off, then it places
+
     def lock_first(self, table: dict[str, Any]) -> None:
         # The tournament's row before its table's (docs/architecture.md, lock order).
         if table["tournament_id"] is not None:

@@ -72,23 +72,20 @@ def payouts_of(tournament: Tournament) -> list[int]:
     return list(engine.payouts(tournament.prize_pool, tournament.seats))
 
 
-def _stacks(tournament: Tournament) -> dict[tuple[int | None, str], int]:
-    seats = Seat.objects.filter(table__tournament=tournament)
-    return {(s.user_id, s.bot_name if s.is_bot else ""): s.stack for s in seats}
-
-
 def players(tournament: Tournament) -> list[dict[str, Any]]:
     """Each entrant: stack while playing, place and prize once out (best first)."""
-    stacks = _stacks(tournament) if tournament.status == "running" else {}
+    stacks: dict[int | None, int] = {}
+    if tournament.status == "running":
+        seats = Seat.objects.filter(table__tournament=tournament)
+        stacks = dict(seats.values_list("entry_id", "stack"))
     rows = []
-    for entry in tournament.entries.all():
-        key = (entry.user_id, entry.bot_name if entry.is_bot else "")
+    for entry in tournament.entries.select_related("user"):
         rows.append(
             {
                 "name": entry.name,
                 "username": entry.user.username if entry.user else None,
                 "is_bot": entry.is_bot,
-                "stack": stacks.get(key) if entry.place is None else None,
+                "stack": stacks.get(entry.pk) if entry.place is None else None,
                 "place": entry.place,
                 "prize": entry.prize,
             }

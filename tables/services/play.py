@@ -77,7 +77,7 @@ def lock(table_id: int, seq: int | None = None) -> Play:
     play = Play(table, selectors.table_seats(table), selectors.hand_state(table), timezone.now())
     if seq is not None:
         check_seq(play, seq)
-    if not play.is_hand_running:
+    if not play.is_hand_running and not kinds.of(table).keeps_departed_seats:
         _clear_departed(play)
     return play
 
@@ -257,7 +257,8 @@ def finish_hand(play: Play) -> None:
     for number in state.players:
         play.seats[number].stack = state.stacks[number]
     kinds.of(play.table).after_hand(play)  # e.g. a tournament's eliminations
+    keeps_departed = kinds.of(play.table).keeps_departed_seats
     for number, seat in list(play.seats.items()):
-        if seat.is_leaving or seat.has_departed:
+        if seat.is_leaving or (seat.has_departed and not keeps_departed):
             play.removed.append(play.seats.pop(number))
     plan_next_hand(play)

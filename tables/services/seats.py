@@ -7,7 +7,7 @@ from typing import Any
 from django.db import transaction
 
 from tables import kinds, selectors
-from tables.errors import AlreadySeated, BadSeat, NotSeated, SeatTaken
+from tables.errors import AlreadySeated, BadSeat, CannotLeave, NotSeated, SeatTaken
 from tables.models import Seat
 from tables.services import play as p
 from tables.services.clock import starting_time_bank
@@ -67,7 +67,8 @@ def seat_leave(*, table_id: int, user: Any) -> int:
 
 def seats_release(*, user: Any) -> int:
     """Before ``user``'s account is deleted or deactivated: leave every table (folded
-    when their turn comes, gone after the hand, as with ``seat_leave``). Returns how
+    when their turn comes, gone after the hand, as with ``seat_leave``; in a running
+    tournament, sat out and played as away until out of chips). Returns how
     many seats; each table is locked on its own, so one table never waits for another."""
     table_ids = list(Seat.objects.filter(user=user).values_list("table_id", flat=True))
     for table_id in table_ids:
@@ -75,6 +76,8 @@ def seats_release(*, user: Any) -> int:
             seat_leave(table_id=table_id, user=user)
         except NotSeated:  # gone from that table since the list was read
             continue
+        except CannotLeave:  # a running tournament: played as away until out of chips
+            seat_sit_out(table_id=table_id, user=user)
     return len(table_ids)
 
 

@@ -134,3 +134,59 @@ def test_a_tournament_hands_history_names_the_event_and_level(six):
     assert f'event = "Felt Tournament #{tournament.pk}' in hand.phh
     assert "level = 1" in hand.phh
     assert "time = " in hand.phh and 'time_zone = "UTC"' in hand.phh
+
+
+def test_a_member_deleted_mid_sng_is_played_as_away_and_still_gets_a_place(six):
+    tournament = register(sng(buy_in=0), six)
+    table = table_of(tournament)
+    gone = six[0]
+    table_services.seats_release(user=gone)  # what the admin's delete does first
+    assert Seat.objects.get(table=table, user=gone).is_sitting_out
+    gone.delete()
+
+    tournament = play_to_the_end(tournament)
+
+    entries = list(tournament.entries.all())
+    assert all(e.place is not None for e in entries)
+    assert [e.user_id for e in entries].count(None) == 1
+
+
+def test_a_player_who_times_out_every_hand_is_blinded_off_and_finishes_last(
+    six, settings, time_machine
+):
+    import engine
+    from tables.models import Table
+
+    settings.TABLES_TIME_BANK_SECONDS = 0
+    tournament = register(sng(structure="turbo"), six)
+    sleeper = six[0]
+    # Level 6 (100/200): the blinds bite, and nobody else is ever all-in for them.
+    start = Tournament.objects.get(pk=tournament.pk).started_at
+    time_machine.move_to(start + timedelta(minutes=25, seconds=1), tick=False)
+    out = tournament.entries.get(user=sleeper)
+    for _ in range(3000):
+        out.refresh_from_db()
+        if out.place is not None:
+            break
+        table = table_of(tournament)
+        state = selectors.hand_state(table)
+        if state.is_over:
+            table_services.hand_start(table_id=table.pk, seq=table.seq)
+            continue
+        seat = Seat.objects.get(table=table, number=state.actor)
+        if seat.user == sleeper:  # the clock runs out on them
+            past = timezone.now() - timedelta(seconds=1)
+            Table.objects.filter(pk=table.pk).update(deadline=past, wake_at=past)
+            table_services.table_wake(table_id=table.pk, seq=table.seq)
+            continue
+        legal = engine.legal_actions(state)
+        if state.current_bet <= state.big_blind and legal.min_raise_to is not None:
+            action, amount = "raise", legal.min_raise_to  # first in raises, the rest fold
+        else:
+            action, amount = ("check" if legal.can_check else "fold"), None
+        table_services.hand_act(
+            table_id=table.pk, user=seat.user, action=action, amount=amount, seq=table.seq
+        )
+    assert out.place == 6, "blinded off first: last place"
+    assert Seat.objects.filter(table__tournament=tournament, user=sleeper).get().stack == 0
+    assert tournament.entries.filter(place__isnull=True).count() == 5

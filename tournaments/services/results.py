@@ -19,16 +19,11 @@ import engine
 from accounts import points
 from accounts.models import PointsEntry
 from engine.pokerstars import ordinal
-from tables.models import Hand, Seat
+from tables.models import Hand
 from tables.services.play import Play
 from tournaments import broadcast
 from tournaments.models import Entry, Tournament
 from tournaments.prizes import split_prizes
-
-
-def entry_key(seat_or_entry: Seat | Entry) -> tuple[int | None, str]:
-    """What links a seat to its entry: the member, or the bot's name."""
-    return (seat_or_entry.user_id, seat_or_entry.bot_name if seat_or_entry.is_bot else "")
 
 
 def hand_ended(play: Play, tournament: Tournament) -> None:
@@ -36,11 +31,11 @@ def hand_ended(play: Play, tournament: Tournament) -> None:
     assert state is not None
     busted = [n for n in state.players if n in play.seats and play.seats[n].stack == 0]
     if busted:
-        entries = {entry_key(e): e for e in tournament.entries.filter(place=None)}
+        entries = {e.pk: e for e in tournament.entries.filter(place=None)}
         players_left = len(entries)
         starting = {n: state.starting_stacks[n] or 0 for n in busted}
         places = engine.finishing_places(starting, players_left)  # rule 19
-        out = {n: entries[entry_key(play.seats[n])] for n in busted}
+        out = {n: entries[play.seats[n].entry_id] for n in busted}  # type: ignore[index]
         hand = Hand.objects.get(table=play.table, number=play.table.hand_number)
         for number, entry in out.items():
             entry.final_hand = hand
@@ -50,7 +45,7 @@ def hand_ended(play: Play, tournament: Tournament) -> None:
         order = _seat_order(state)
         _award(tournament, {out[n]: places[n] for n in busted}, [out[n] for n in order if n in out])
         if players_left - len(busted) == 1:
-            winner = next(e for key, e in entries.items() if e not in out.values())
+            winner = next(e for e in entries.values() if e not in out.values())
             winner.place, winner.final_hand = 1, hand
             _award(tournament, {winner: 1}, [winner])
             _finish(tournament, play)

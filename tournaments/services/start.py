@@ -45,6 +45,7 @@ def tournament_start(*, tournament: Tournament, now: datetime) -> Table:
             user=entry.user,
             is_bot=entry.is_bot,
             bot_name=entry.bot_name,
+            entry=entry,
             stack=structure.starting_stack,
             time_bank=starting_time_bank(),
         )

@@ -80,25 +80,24 @@ class SngClient(Client):
         raise TimeoutError("the sit-n-go did not end in time")
 
 
-def create_sngs(count: int, level_seconds: float) -> tuple[Setup, list[int]]:
-    """``count`` started freeroll SNGs of six fresh logged-in users each."""
+def create_sngs(count: int, level_seconds: float, setup: Setup, ids: list[int]) -> None:
+    """``count`` started freeroll SNGs of six fresh logged-in users each; what is made is
+    noted in ``setup`` and ``ids`` as it is made, so a failure half-way cleans up too."""
     run = secrets.token_hex(3)
-    setup, tournament_ids = Setup(), []
     for number in range(count):
+        tournament = open_sng(level_seconds)
+        ids.append(tournament.pk)
         users = [
             User.objects.create_user(username=f"loadtest-{run}-{number}-{seat}")
             for seat in range(6)
         ]
         setup.user_ids += [user.pk for user in users]
-        tournament = open_sng(level_seconds)
         for user in users:
             services.tournament_register(tournament_id=tournament.pk, user=user)
         table = Table.objects.get(tournament=tournament)
         setup.table_ids.append(table.pk)
-        tournament_ids.append(tournament.pk)
         seats = {s.user_id: s.number for s in Seat.objects.filter(table=table)}
         setup.players += [Player(table.pk, seats[u.pk], log_in(u), u.username) for u in users]
-    return setup, tournament_ids
 
 
 def open_sng(level_seconds: float) -> Tournament:
@@ -170,14 +169,15 @@ class Command(BaseCommand):
             return
         check_server(options["url"])
         rng = Random(options["seed"])
-        setup, tournament_ids = create_sngs(options["sngs"], options["levels"])
+        setup, tournament_ids = Setup(), []
         stats = Stats()
-        clients = [
-            SngClient(player, options["url"], stats, Random(rng.random()), options["think"])
-            for player in setup.players
-        ]
-        started = time.monotonic()
         try:
+            create_sngs(options["sngs"], options["levels"], setup, tournament_ids)
+            clients = [
+                SngClient(player, options["url"], stats, Random(rng.random()), options["think"])
+                for player in setup.players
+            ]
+            started = time.monotonic()
             asyncio.run(self.play(clients, options["timeout"]))
             elapsed = time.monotonic() - started
             unfinished = Tournament.objects.filter(pk__in=tournament_ids).exclude(status="finished")
