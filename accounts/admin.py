@@ -6,7 +6,7 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 
 from accounts.forms import AdminLoginForm
-from accounts.models import User
+from accounts.models import PointsAccount, PointsEntry, User
 from accounts.sessions import session_changed
 from tables.services import seats_release
 
@@ -52,3 +52,31 @@ class UserAdmin(DjangoUserAdmin[User]):
         super().delete_queryset(request, queryset)
         for user_id in user_ids:
             session_changed(user_id)
+
+
+class ReadOnlyAdmin(admin.ModelAdmin[Any]):
+    """The ledger is append-only: points move through accounts.points, never by hand."""
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(PointsEntry)
+class PointsEntryAdmin(ReadOnlyAdmin):
+    list_display = ("created_at", "user", "amount", "balance_after", "reason", "tournament")
+    list_filter = ("reason", "scope")
+    search_fields = ("user__username",)
+    raw_id_fields = ("user", "tournament")
+
+
+@admin.register(PointsAccount)
+class PointsAccountAdmin(ReadOnlyAdmin):
+    list_display = ("user", "scope", "balance")
+    list_filter = ("scope",)
+    search_fields = ("user__username",)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import time
 from typing import Any
@@ -56,6 +57,11 @@ class SignedInSocket:
             await database_sync_to_async(session_is_current)(self.scope.get("session"), user.pk)
         )
 
+    async def user_notice(self, event: dict[str, Any]) -> None:
+        """A notice for this member on whatever Felt page is open (e.g. "Your sit-n-go
+        has started"): ``{"type": "notice", "notice": {...}}``."""
+        await self.send(text_data=json.dumps({"type": "notice", "notice": event["notice"]}))  # type: ignore[attr-defined]
+
     async def session_changed(self, event: dict[str, Any]) -> None:
         if not await self.is_still_signed_in(now=True):
             await self.close(code=CLOSE_SESSION_ENDED)  # type: ignore[attr-defined]
@@ -101,6 +107,10 @@ class LobbyConsumer(SignedInSocket, AsyncJsonWebsocketConsumer):  # type: ignore
 
     async def online_count(self, event: dict[str, Any]) -> None:
         await self.send_json({"type": "online", "count": event["count"]})
+
+    async def tournament_update(self, event: dict[str, Any]) -> None:
+        """A sit-n-go's public summary changed (registrations, start, level, results)."""
+        await self.send_json({"type": "tournament", "tournament": event["tournament"]})
 
     async def announce(self, count: int) -> None:
         await self.channel_layer.group_send(LOBBY_GROUP, {"type": "online.count", "count": count})

@@ -30,3 +30,77 @@ class User(AbstractUser):
     @property
     def public_name(self) -> str:
         return self.display_name or self.username
+
+
+# --- Points ---------------------------------------------------------------------
+
+SITE_SCOPE = "site"  # the site's points; a club's would be e.g. "club:12" (clubs come later)
+STARTING_POINTS = 10_000
+
+
+class PointsAccount(models.Model):
+    """A member's balance in one scope, kept equal to the sum of their ledger rows.
+
+    Written only by ``accounts.points`` in the transaction that writes the
+    ledger row; the constraint makes an overdraft impossible whatever the code does.
+    """
+
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="points_accounts")
+    scope = models.CharField(max_length=40, default=SITE_SCOPE)
+    balance = models.BigIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "scope"], name="accounts_points_one_per_scope"),
+            models.CheckConstraint(
+                condition=models.Q(balance__gte=0),
+                name="accounts_points_balance_not_negative",
+                violation_error_message="A points balance cannot go below zero.",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} {self.scope}: {self.balance}"
+
+
+class PointsEntry(models.Model):
+    """One movement of points, never changed or deleted (append-only).
+
+    The user is kept as NULL if the member's account is deleted, so the ledger
+    of a tournament still adds up.
+    """
+
+    class Reason(models.TextChoices):
+        WELCOME = "welcome", "Welcome grant"
+        BUY_IN = "buy_in", "Tournament buy-in"
+        REFUND = "refund", "Buy-in refund"
+        PRIZE = "prize", "Tournament prize"
+        GRANT = "grant", "Admin's grant"
+
+    user = models.ForeignKey(
+        User, null=True, blank=True, on_delete=models.SET_NULL, related_name="points_entries"
+    )
+    scope = models.CharField(max_length=40, default=SITE_SCOPE)
+    amount = models.BigIntegerField()
+    balance_after = models.BigIntegerField()
+    reason = models.CharField(max_length=12, choices=Reason.choices)
+    tournament = models.ForeignKey(
+        "tournaments.Tournament",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="points_entries",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        verbose_name_plural = "points entries"
+        constraints = [
+            models.CheckConstraint(
+                condition=~models.Q(amount=0), name="accounts_points_entry_moves_something"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.amount:+} {self.get_reason_display()} ({self.user})"

@@ -3,13 +3,19 @@ from rest_framework import serializers
 
 from accounts.models import User
 from accounts.names import check_display_name
+from accounts.points import points_balance
 
 
 class ProfileSerializer(serializers.ModelSerializer[User]):
+    points = serializers.SerializerMethodField()
+
     class Meta:
         model = User
-        fields = ("id", "username", "display_name", "date_joined")
-        read_only_fields = ("id", "username", "date_joined")
+        fields = ("id", "username", "display_name", "date_joined", "points")
+        read_only_fields = ("id", "username", "date_joined", "points")
+
+    def get_points(self, user: User) -> int:
+        return points_balance(user=user)
 
     def validate_display_name(self, value: str) -> str:
         try:

@@ -221,6 +221,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "accounts.context_processors.points",
             ],
         },
     },
@@ -285,6 +286,12 @@ CELERY_BEAT_SCHEDULE = {
         "task": "accounts.tasks.clear_expired_sessions",
         "schedule": crontab(hour="4", minute="17"),
     },
+    # Announces blind levels whose task was lost; opens the lobby's missing SNGs.
+    "sweep-tournaments": {
+        "task": "tournaments.tasks.sweep",
+        "schedule": 5.0,
+        "options": {"expires": 5.0},
+    },
     # Applies table clocks, bot moves and next hands whose wake task was lost.
     "sweep-tables": {
         "task": "tables.tasks.sweep",
@@ -309,6 +316,13 @@ TABLES_SOCKET_STRIKES = env_int("TABLES_SOCKET_STRIKES", 200)
 # Tables one member may have open at once, and open in an hour (tables/services/tables.py).
 TABLES_OPEN_PER_USER = env_int("TABLES_OPEN_PER_USER", 5)
 TABLES_CREATED_PER_HOUR = env_int("TABLES_CREATED_PER_HOUR", 20)
+# Sit-n-gos (tournaments/): seconds per decision, the lobby's structures and buy-ins,
+# and a level length in seconds for every structure (0: the structure's own; tests and
+# the load test shorten it).
+TOURNAMENTS_ACTION_SECONDS = env_int("TOURNAMENTS_ACTION_SECONDS", 20)
+TOURNAMENTS_STRUCTURES = ("regular", "turbo", "hyper")
+TOURNAMENTS_BUY_INS = (0, 100, 1000)
+TOURNAMENTS_LEVEL_SECONDS = env_float("TOURNAMENTS_LEVEL_SECONDS", 0.0)
 # How often (seconds) a socket re-reads its session on its own (accounts/sessions.py).
 SOCKET_SESSION_RECHECK_SECONDS = 2.0
 

@@ -18,7 +18,7 @@ PokerStars Hand #7:  Hold'em No Limit (1/2)
 from __future__ import annotations
 
 import datetime
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from engine.cards import card_str
@@ -103,6 +103,7 @@ def to_pokerstars(
     level: int | None = None,
     time: datetime.datetime | None = None,
     time_zone: str = "ET",
+    places: Mapping[int, int] | None = None,
 ) -> str:
     """A finished hand as PokerStars hand-history text.
 
@@ -111,7 +112,9 @@ def to_pokerstars(
     ``None`` for an observer. With a ``tournament_id`` the header is a
     tournament's (``buy_in`` such as ``"$10+$1 USD"`` and ``level``
     optional); otherwise a cash game's. ``time`` is printed as given, in
-    ``time_zone``.
+    ``time_zone``. ``places`` maps the seats that finished a tournament in
+    this hand to their places: "finished the tournament in 4th place", and
+    "wins the tournament" for 1st.
     """
     if not state.is_over:
         raise ValueError("only a finished hand can be written as PokerStars text")
@@ -124,10 +127,28 @@ def to_pokerstars(
         *(f"Seat {s + 1}: {names[s]} ({state.starting_stacks[s]} in chips)" for s in state.players),
         *writer.lines,
         *writer.showdown_lines(),
+        *_finish_lines(names, places or {}),
         "*** SUMMARY ***",
         *writer.summary(),
     ]
     return "\n".join(lines) + "\n"
+
+
+def _finish_lines(names: Sequence[str], places: Mapping[int, int]) -> list[str]:
+    """Who went out in this hand (worst place first), and the winner."""
+    return [
+        f"{names[seat]} wins the tournament"
+        if place == 1
+        else f"{names[seat]} finished the tournament in {ordinal(place)} place"
+        for seat, place in sorted(places.items(), key=lambda item: (-item[1], item[0]))
+    ]
+
+
+def ordinal(number: int) -> str:
+    """1st, 2nd, 3rd, 4th, ... 11th, 12th, 13th, ... 21st."""
+    if 10 <= number % 100 <= 20:
+        return f"{number}th"
+    return f"{number}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(number % 10, 'th') }"
 
 
 def _names(state: HandState, players: Sequence[str | None] | None) -> list[str]:

@@ -212,6 +212,10 @@ class TableConsumer(SignedInSocket, AsyncWebsocketConsumer):  # type: ignore[mis
     async def table_private(self, event: dict[str, Any]) -> None:
         await self.send_frame(event)
 
+    async def table_notice(self, event: dict[str, Any]) -> None:
+        """A notice for everyone at the table (a tournament's coming blind level)."""
+        await self.send(text_data=json.dumps({"type": "notice", "notice": event["notice"]}))
+
     async def send_snapshot(self, table: dict[str, Any]) -> None:
         await self.send_frame(
             {

@@ -76,3 +76,11 @@ class HandInProgress(TableError):
 class NotEnoughPlayers(TableError):
     code = "not_enough_players"
     default_message = "A hand needs at least two players with chips who are not sitting out."
+
+
+class CannotLeave(TableError):
+    code = "cannot_leave"
+    default_message = (
+        "You cannot leave a running tournament: sit out instead, and you keep your seat "
+        "(folded until you come back)."
+    )

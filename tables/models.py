@@ -36,10 +36,21 @@ class Table(models.Model):
         related_name="owned_tables",
     )
     kind = models.CharField(max_length=12, choices=Kind.choices, default=Kind.FRIENDS)
+    # A tournament's table (its behaviour: tournaments/kind.py); None for other kinds.
+    tournament = models.ForeignKey(
+        "tournaments.Tournament",
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="tables",
+    )
     seat_count = models.PositiveSmallIntegerField(default=MAX_SEATS)
     small_blind = models.PositiveIntegerField(default=10)
     big_blind = models.PositiveIntegerField(default=20)
     ante = models.PositiveIntegerField(default=0)
+    # The blind level in play (index from 0; a tournament's, 0 elsewhere), set when a hand starts.
+    level = models.PositiveSmallIntegerField(default=0)
+    level_ends_at = models.DateTimeField(null=True, blank=True)  # None: blinds never go up
     starting_stack = models.PositiveIntegerField(default=1500)
     action_seconds = models.PositiveSmallIntegerField(default=20)
 
@@ -95,6 +106,10 @@ class Seat(models.Model):
     )
     is_bot = models.BooleanField(default=False)
     bot_name = models.CharField(max_length=40, blank=True)
+    # A tournament's seat: whose entry it is (kept if the member's account is deleted).
+    entry = models.ForeignKey(
+        "tournaments.Entry", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     # Chips behind between hands; during a hand the engine state has the live figure.
     stack = models.PositiveIntegerField(default=0)
     is_sitting_out = models.BooleanField(default=False)

@@ -164,6 +164,10 @@ def _snapshot(
         "small_blind": table.small_blind,
         "big_blind": table.big_blind,
         "ante": table.ante,
+        # A tournament's level (1 = the first) and when the next one starts.
+        "tournament_id": table.tournament_id,
+        "level": table.level + 1 if table.tournament_id is not None else None,
+        "level_ends_at": iso(table.level_ends_at),
         "starting_stack": table.starting_stack,
         "action_seconds": table.action_seconds,
         "hand_number": table.hand_number,

@@ -7,6 +7,7 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+TYPE_CHECKING = ("TYPE_CHECKING", "typing.TYPE_CHECKING")
 
 
 def module_name(path: Path) -> str:
@@ -23,7 +24,7 @@ def imports_of(path: Path, known: set[str] | None = None) -> set[str]:
     is one (not the package's ``__init__``, which is where such imports usually run).
     """
     found: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in ast.walk(_without_type_checking_blocks(ast.parse(path.read_text("utf-8")))):
         if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
             submodules = {f"{node.module}.{alias.name}" for alias in node.names}
             named = submodules & (known or set())
@@ -31,6 +32,17 @@ def imports_of(path: Path, known: set[str] | None = None) -> set[str]:
         elif isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names)
     return found if known is None else found & known
+
+
+def _without_type_checking_blocks(tree: ast.Module) -> ast.Module:
+    """Imports under ``if TYPE_CHECKING:`` are for the type checker and never run."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and ast.unparse(node.test) in (
+            "TYPE_CHECKING",
+            "typing.TYPE_CHECKING",
+        ):
+            node.body = []
+    return tree
 
 
 def import_graph(packages: list[str]) -> dict[str, set[str]]:

@@ -4,3 +4,15 @@ from django.apps import AppConfig
 class TournamentsConfig(AppConfig):
     name = "tournaments"
     verbose_name = "Tournaments"
+
+    def ready(self) -> None:
+        from tables import kinds
+        from tables.models import Table
+        from tournaments.kind import TournamentBehaviour
+
+        kinds.register(Table.Kind.TOURNAMENT, TournamentBehaviour())
+
+        from tournaments import tasks
+        from tournaments.services import start
+
+        start.set_level_scheduler(tasks.queue_level_announcement)

@@ -1,7 +1,108 @@
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+"""Tournament pages: the lobby (/tournaments/), one tournament, and the forms that
+register, unregister or start a practice SNG (through tournaments.services).
+
+What changes afterwards reaches the pages over the lobby websocket
+(static/js/tournaments.js), without a reload.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_POST
+
+from accounts.points import points_balance
+from tournaments import selectors, services
+from tournaments.errors import TournamentError
+from tournaments.models import Tournament
+
+RECENT_SHOWN = 10
 
 
 def tournament_list(request: HttpRequest) -> HttpResponse:
-    """Scheduled and running tournaments (none are stored yet)."""
-    return render(request, "tournaments/tournament_list.html", {"tournaments": []})
+    """Open SNGs by structure and buy-in, running ones, and the latest finished."""
+    now = timezone.now()
+    mine = set()
+    if request.user.is_authenticated:
+        mine = set(
+            request.user.tournament_entries.filter(tournament__status="registering").values_list(
+                "tournament_id", flat=True
+            )
+        )
+    open_sngs = [
+        {**selectors.summary(t, now), "is_registered": t.pk in mine}
+        for t in selectors.tournaments_list(status=Tournament.Status.REGISTERING)
+    ]
+    running = [
+        selectors.summary(t, now)
+        for t in selectors.tournaments_list(status=Tournament.Status.RUNNING)
+    ]
+    finished = [
+        selectors.summary(t, now)
+        for t in selectors.tournaments_list(status=Tournament.Status.FINISHED)[:RECENT_SHOWN]
+    ]
+    return render(
+        request,
+        "tournaments/tournament_list.html",
+        {"open_sngs": open_sngs, "running": running, "finished": finished},
+    )
+
+
+def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    tournament = selectors.tournament_get(tournament_id=tournament_id)
+    if tournament is None:
+        raise Http404("There is no such tournament.")
+    now = timezone.now()
+    entry = selectors.entry_of(tournament, request.user)
+    context = {
+        "tournament": tournament,
+        "summary": selectors.summary(tournament, now),
+        "levels": selectors.structure_levels(tournament, now),
+        "players": selectors.players(tournament),
+        "entry": entry,
+        "table_id": tournament.tables.order_by("pk").values_list("pk", flat=True).first(),
+    }
+    return render(request, "tournaments/tournament_detail.html", context)
+
+
+@login_required
+@require_POST
+def tournament_register(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    try:
+        services.tournament_register(tournament_id=tournament_id, user=request.user)
+    except TournamentError as error:
+        messages.error(request, error.message)
+    else:
+        balance = points_balance(user=request.user)
+        messages.success(request, f"You are registered. You have {balance:,} points left.")
+    return redirect(_back(request, tournament_id))
+
+
+@login_required
+@require_POST
+def tournament_unregister(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    try:
+        services.tournament_unregister(tournament_id=tournament_id, user=request.user)
+    except TournamentError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, "You are unregistered and your buy-in was refunded.")
+    return redirect(_back(request, tournament_id))
+
+
+@login_required
+@require_POST
+def practice_start(request: HttpRequest) -> HttpResponse:
+    """One click: a freeroll against five bots, seated and dealt at once."""
+    _, table = services.practice_sng_start(user=request.user)
+    return redirect("tables:table_detail", table_id=table.pk)
+
+
+def _back(request: HttpRequest, tournament_id: int) -> str:
+    """Back to the page the form was on: the lobby, or the tournament's own page."""
+    if request.POST.get("next") == "detail":
+        return f"/tournaments/{tournament_id}/"
+    return "/tournaments/"

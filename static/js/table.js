@@ -4,6 +4,7 @@
 // guesses, only from the latest snapshot.
 
 import { Controls } from "./controls.js";
+import { showNotice } from "./live.js";
 import { logLines } from "./handlog.js";
 import { potText, renderBoard, renderSeats, seatName, winnersText } from "./render.js";
 
@@ -28,6 +29,8 @@ const parts = {
   announce: find("[data-announce]"),
   handNumber: find("[data-hand-number]"),
   blinds: find("[data-blinds]"),
+  level: find("[data-level]"),
+  nextLevel: find("[data-next-level]"),
   status: find("[data-connection-status]"),
   log: find("[data-log]"),
   toast: find("[data-toast]"),
@@ -87,6 +90,8 @@ function onMessage(data) {
   }
   if (message.type === "snapshot") {
     onSnapshot(message);
+  } else if (message.type === "notice") {
+    showNotice(message.notice); // a coming blind level, a tournament's start or your place
   } else if (message.type === "error") {
     showToast(message.message || message.code);
     controls.release();
@@ -108,6 +113,7 @@ function render() {
   parts.handNumber.textContent = table.hand_number ? `Hand #${table.hand_number}` : "Waiting for players";
   const ante = table.ante ? `, ante ${table.ante}` : "";
   parts.blinds.textContent = `Blinds ${table.small_blind}/${table.big_blind}${ante}`;
+  if (parts.level && table.level) parts.level.textContent = `Level ${table.level}`;
   const isYourTurn = table.legal && table.to_act === table.your_seat;
   document.title = `${isYourTurn ? "Your turn · " : ""}${pageTitle}`;
   renderSeatControls();
@@ -168,6 +174,15 @@ function tick() {
       `${Math.ceil(left)} s${table.is_time_bank ? " · time bank" : ""}`;
   }
   parts.announce.textContent = announcement();
+  if (parts.nextLevel) {
+    const left = table.level_ends_at ? Math.max(0, Math.ceil(secondsUntil(table.level_ends_at))) : null;
+    parts.nextLevel.textContent =
+      left === null
+        ? "Last level"
+        : left === 0
+          ? "New level from the next hand"
+          : `Next level in ${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+  }
 }
 
 function announcement() {

@@ -13,6 +13,7 @@ from typing import Any
 
 import engine
 from engine.phh import phh_order
+from tables import kinds
 from tables.models import Hand, HandPlayer, Seat, Table
 
 
@@ -26,6 +27,7 @@ def hand_begin(table: Table, state: engine.HandState, now: datetime) -> Hand:
         small_blind=state.small_blind,
         big_blind=state.big_blind,
         ante=state.ante,
+        level=table.level,
         started_at=now,
         events=[event.to_dict() for event in state.events],
     )
@@ -47,6 +49,7 @@ def hand_finish(
         players=[names[n] for n in phh_order(state)],
         table=table.name,
         hand=hand.number,
+        **kinds.of(table).history_fields(table, hand.started_at),
     )
     hand.save()
     HandPlayer.objects.bulk_create(

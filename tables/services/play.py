@@ -21,7 +21,7 @@ from django.utils import timezone
 import engine
 from accounts.models import User
 from config import broadcast
-from tables import messages, selectors, wakeups
+from tables import kinds, messages, selectors, wakeups
 from tables.errors import (
     HandInProgress,
     IllegalMove,
@@ -70,6 +70,14 @@ class Play:
     def seat_of(self, user: User) -> Seat | None:
         return next((s for s in self.seats.values() if s.user_id == user.pk), None)
 
+    def dealt_seats(self) -> list[int]:
+        """Seats that get cards in the next hand: chips and not leaving (sitting out too)."""
+        return sorted(n for n, s in self.seats.items() if s.stack > 0 and not s.is_leaving)
+
+    def active_seats(self) -> list[Seat]:
+        """Seats dealt in next hand that are not sitting out."""
+        return [self.seats[n] for n in self.dealt_seats() if not self.seats[n].is_sitting_out]
+
     def actor_seat(self) -> Seat | None:
         if self.state is None or self.state.actor is None:
             return None
@@ -78,6 +86,7 @@ class Play:
 
 def lock(table_id: int, seq: int | None = None) -> Play:
     """Take the table row lock (call inside ``transaction.atomic``); check ``seq`` if given."""
+    kinds.lock_first(table_id)  # e.g. its tournament's row: the tournament locks first
     try:
         table = Table.objects.select_for_update().get(pk=table_id)
     except Table.DoesNotExist:
@@ -85,7 +94,7 @@ def lock(table_id: int, seq: int | None = None) -> Play:
     play = Play(table, selectors.table_seats(table), selectors.hand_state(table), timezone.now())
     if seq is not None:
         check_seq(play, seq)
-    if not play.is_hand_running:
+    if not play.is_hand_running and not kinds.of(table).keeps_departed_seats:
         _clear_departed(play)
     return play
 
@@ -149,23 +158,14 @@ def is_away(seat: Seat) -> bool:
     return seat.is_sitting_out or seat.is_leaving or seat.has_departed
 
 
-def dealt_seats(play: Play) -> list[int]:
-    """Seats that get cards in the next hand: chips and not leaving (sitting out included)."""
-    return sorted(n for n, s in play.seats.items() if s.stack > 0 and not s.is_leaving)
-
-
-def active_seats(play: Play) -> list[Seat]:
-    return [play.seats[n] for n in dealt_seats(play) if not play.seats[n].is_sitting_out]
-
-
 def can_deal(play: Play) -> bool:
-    """A hand needs two players with chips who are not sitting out."""
-    return not play.is_hand_running and len(active_seats(play)) >= 2
+    """Whether a hand may start now (by the table's kind: tables/kinds.py)."""
+    return kinds.of(play.table).can_deal(play)
 
 
 def wants_next_hand(play: Play) -> bool:
-    """Hands start by themselves only while a human is playing (bots never play alone)."""
-    return can_deal(play) and any(not s.is_bot for s in active_seats(play))
+    """Whether the next hand starts by itself (by the table's kind: tables/kinds.py)."""
+    return kinds.of(play.table).wants_next_hand(play)
 
 
 def plan_next_hand(play: Play) -> None:
@@ -192,7 +192,8 @@ def deal(play: Play) -> None:
     if not can_deal(play):
         raise NotEnoughPlayers()
     table = play.table
-    occupied = dealt_seats(play)
+    kinds.of(table).prepare_hand(play)  # the blinds and level of this hand
+    occupied = play.dealt_seats()
     positions = _positions(table, occupied)
     play.state = engine.new_hand(
         [play.seats[n].stack if n in occupied else None for n in range(table.seat_count)],
@@ -271,7 +272,9 @@ def finish_hand(play: Play) -> None:
     history.hand_finish(play.table, play.seats, state, play.now)
     for number in state.players:
         play.seats[number].stack = state.stacks[number]
+    kinds.of(play.table).after_hand(play)  # e.g. a tournament's eliminations
+    keeps_departed = kinds.of(play.table).keeps_departed_seats
     for number, seat in list(play.seats.items()):
-        if seat.is_leaving or seat.has_departed:
+        if seat.is_leaving or (seat.has_departed and not keeps_departed):
             play.removed.append(play.seats.pop(number))
     plan_next_hand(play)

@@ -5,9 +5,9 @@ from __future__ import annotations
 from django.db import transaction
 
 from accounts.models import User
-from tables import selectors
-from tables.errors import AlreadySeated, BadSeat, NotSeated, SeatTaken
-from tables.models import Seat, Table
+from tables import kinds, selectors
+from tables.errors import AlreadySeated, BadSeat, CannotLeave, NotSeated, SeatTaken
+from tables.models import Seat
 from tables.services import play as p
 from tables.services.clock import starting_time_bank
 
@@ -17,10 +17,7 @@ def seat_take(*, table_id: int, user: User, seat: int) -> int:
     with transaction.atomic():
         play = p.lock(table_id)
         table = play.table
-        if table.kind == Table.Kind.TOURNAMENT:
-            raise BadSeat("Tournament seats are assigned by the tournament.")
-        if table.kind == Table.Kind.PRACTICE and table.owner_id != user.pk:
-            raise BadSeat("Only the player who opened a practice table can sit at it.")
+        kinds.of(table).check_sit(table, user)
         if type(seat) is not int or not 0 <= seat < table.seat_count:
             raise BadSeat(f"Seats are numbered 0 to {table.seat_count - 1}.")
         if play.seat_of(user) is not None:
@@ -56,6 +53,7 @@ def seat_leave(*, table_id: int, user: User) -> int:
     with transaction.atomic():
         play = p.lock(table_id)
         seat = _own_seat(play, user)
+        kinds.of(play.table).check_leave(play, seat)  # e.g. not out of a running tournament
         if _is_in_hand(play, seat):
             seat.is_leaving = True
             _step_aside(play)
@@ -68,7 +66,8 @@ def seat_leave(*, table_id: int, user: User) -> int:
 
 def seats_release(*, user: User) -> int:
     """Before ``user``'s account is deleted or deactivated: leave every table (folded
-    when their turn comes, gone after the hand, as with ``seat_leave``). Returns how
+    when their turn comes, gone after the hand, as with ``seat_leave``; in a running
+    tournament, sat out and played as away until out of chips). Returns how
     many seats; each table is locked on its own, so one table never waits for another."""
     table_ids = list(Seat.objects.filter(user=user).values_list("table_id", flat=True))
     for table_id in table_ids:
@@ -76,6 +75,8 @@ def seats_release(*, user: User) -> int:
             seat_leave(table_id=table_id, user=user)
         except NotSeated:  # gone from that table since the list was read
             continue
+        except CannotLeave:  # a running tournament: played as away until out of chips
+            seat_sit_out(table_id=table_id, user=user)
     return len(table_ids)
 
 

@@ -26,7 +26,7 @@ from engine.betting import apply_action
 from engine.cards import DECK, card_str
 from engine.deal import new_hand
 from engine.phh import from_phh
-from engine.pokerstars import to_pokerstars
+from engine.pokerstars import ordinal, to_pokerstars
 from engine.state import NO_SMALL_BLIND, HandState
 from tests.engine.history_helpers import random_hand, split_pot_count
 
@@ -62,6 +62,26 @@ def test_a_tournament_header_names_the_tournament_buy_in_and_level() -> None:
     assert lines[1] == "Table '99 1' 3-max Seat #3 is the button"
     plain = _lines(state, tournament_id=99)[0]
     assert plain == "PokerStars Hand #1: Tournament #99, Hold'em No Limit - (10/20)"
+
+
+def test_players_going_out_are_told_their_place_and_the_winner_wins() -> None:
+    state = _recorded("rule07_uncalled_bet_returned")
+    lines = _lines(state, players=["Ann", "Bob", "Cy"], tournament_id=5, places={1: 2, 0: 1, 2: 3})
+    summary = lines.index("*** SUMMARY ***")
+    assert lines[summary - 3 : summary] == [
+        "Cy finished the tournament in 3rd place",
+        "Bob finished the tournament in 2nd place",
+        "Ann wins the tournament",
+    ]
+    assert not any("the tournament" in line for line in _lines(state, tournament_id=5))
+
+
+@pytest.mark.parametrize(
+    ("number", "text"),
+    [(1, "1st"), (2, "2nd"), (3, "3rd"), (4, "4th"), (11, "11th"), (13, "13th"), (21, "21st")],
+)
+def test_places_are_ordinals(number: int, text: str) -> None:
+    assert ordinal(number) == text
 
 
 def test_it_lists_seats_with_chips_and_the_posts() -> None:

@@ -212,11 +212,16 @@ class Client:
                     )
                 self.stats.connected += 1
                 async with socket:
-                    await socket.send(json.dumps({"type": "sit", "seat": self.player.seat}))
+                    for message in self.on_connect():
+                        await socket.send(json.dumps(message))
                     await self.play(socket, deadline)
         except (OSError, TimeoutError, WebSocketException, ValueError, KeyError) as error:
             # a refused or lost socket, a timeout, or a frame this client cannot read
             self.stats.client_errors.append(f"{name}: {type(error).__name__}: {error}")
+
+    def on_connect(self) -> list[dict[str, Any]]:
+        """What the client sends once connected: it takes its seat."""
+        return [{"type": "sit", "seat": self.player.seat}]
 
     def origin(self) -> str:
         parts = urlsplit(self.base_url)

@@ -1,0 +1,88 @@
+"""Points: every movement is a ledger row written with the balance it changes.
+
+``points_move`` is the one way points move. It must run inside the
+transaction of whatever moved them (a buy-in, a refund, a prize, an admin's
+grant), so the row and its cause commit or roll back together. It locks the
+member's account row; callers that also lock a tournament lock that first.
+A member's account is opened with the welcome grant of ``STARTING_POINTS``,
+at sign-up or, for members made otherwise, when points first move.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+
+from accounts.models import SITE_SCOPE, STARTING_POINTS, PointsAccount, PointsEntry
+
+
+class PointsError(Exception):
+    code = "points"
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class NotEnoughPoints(PointsError):
+    code = "not_enough_points"
+
+
+def _locked_account(user: Any, scope: str) -> PointsAccount:
+    """The member's account, locked; opened with the welcome grant if it is new."""
+    account = PointsAccount.objects.select_for_update().filter(user=user, scope=scope).first()
+    if account is not None:
+        return account
+    account = PointsAccount.objects.create(user=user, scope=scope, balance=0)
+    if scope == SITE_SCOPE:
+        _write(account, STARTING_POINTS, PointsEntry.Reason.WELCOME, None)
+    return account
+
+
+def _write(account: PointsAccount, amount: int, reason: str, tournament: Any) -> PointsEntry:
+    account.balance += amount
+    account.save(update_fields=["balance"])
+    return PointsEntry.objects.create(
+        user=account.user,
+        scope=account.scope,
+        amount=amount,
+        balance_after=account.balance,
+        reason=reason,
+        tournament=tournament,
+    )
+
+
+def points_account_open(*, user: Any) -> PointsAccount:
+    """Open the member's site account with the welcome grant (nothing if already open)."""
+    with transaction.atomic():
+        return _locked_account(user, SITE_SCOPE)
+
+
+def points_move(
+    *, user: Any, amount: int, reason: str, tournament: Any = None, scope: str = SITE_SCOPE
+) -> PointsEntry:
+    """Add ``amount`` (negative: take it) to the member's balance, with its ledger row.
+
+    Refuses with ``NotEnoughPoints`` (and changes nothing) when the balance
+    would go below zero.
+    """
+    if type(amount) is not int or amount == 0:
+        raise ValueError("points move in whole, non-zero amounts")
+    with transaction.atomic():
+        account = _locked_account(user, scope)
+        if account.balance + amount < 0:
+            raise NotEnoughPoints(f"You have {account.balance:,} points; this needs {-amount:,}.")
+        return _write(account, amount, reason, tournament)
+
+
+def points_balance(*, user: Any, scope: str = SITE_SCOPE) -> int:
+    """The member's balance (an account not yet opened holds the welcome grant to come)."""
+    balance = (
+        PointsAccount.objects.filter(user=user, scope=scope)
+        .values_list("balance", flat=True)
+        .first()
+    )
+    if balance is None:
+        return STARTING_POINTS if scope == SITE_SCOPE else 0
+    return int(balance)

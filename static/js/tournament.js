@@ -1,0 +1,60 @@
+// One tournament's page: its facts and players follow the lobby socket's
+// {"type": "tournament"} messages for this tournament, and the time to the
+// next level counts down.
+
+import { listen, onStatus } from "./live.js";
+
+const root = document.getElementById("tournament");
+const id = Number(root.dataset.tournamentId);
+const find = (selector) => root.querySelector(selector);
+const STATUS = { registering: "Registering", running: "Running", finished: "Finished", cancelled: "Cancelled" };
+
+onStatus((text) => {
+  find("[data-connection-status]").textContent = text;
+});
+listen((message) => {
+  if (message.type === "tournament" && message.tournament.id === id) update(message.tournament);
+});
+
+function setText(selector, text) {
+  const element = find(selector);
+  if (element) element.textContent = text;
+}
+
+function update(t) {
+  setText("[data-status]", STATUS[t.status] || t.status);
+  const left = t.players_left === null ? "" : `, ${t.players_left} left`;
+  setText("[data-count]", `${t.registered}/${t.seats}${left}`);
+  setText("[data-pool]", `${t.prize_pool} points`);
+  setText("[data-payouts]", t.payouts.map((prize, i) => `${i + 1}. ${prize}`).join(" · "));
+  if (t.level) {
+    const ante = t.level.ante ? `, ante ${t.level.ante}` : "";
+    setText("[data-level]", `${t.level.level}: blinds ${t.level.small_blind}/${t.level.big_blind}${ante}`);
+    const next = find("[data-next-level]");
+    if (next) next.dataset.endsAt = t.level.ends_at || "";
+    root.querySelectorAll("[data-level-row]").forEach((tr) => {
+      const isCurrent = t.status === "running" && Number(tr.dataset.levelRow) === t.level.level;
+      tr.classList.toggle("current", isCurrent);
+    });
+  }
+  const rows = t.players.map((p) => {
+    const tr = document.createElement("tr");
+    for (const value of [p.name, p.stack ?? "", p.place ?? "", p.prize || ""]) {
+      const td = document.createElement("td");
+      td.textContent = String(value);
+      tr.append(td);
+    }
+    return tr;
+  });
+  if (rows.length) find("[data-players]").replaceChildren(...rows);
+}
+
+function tick() {
+  const next = find("[data-next-level]");
+  if (!next || !next.dataset.endsAt) return;
+  const seconds = Math.max(0, Math.ceil((Date.parse(next.dataset.endsAt) - Date.now()) / 1000));
+  next.textContent = `in ${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
+}
+
+tick();
+window.setInterval(tick, 1000);

@@ -1,0 +1,84 @@
+"""Table behaviour that differs by kind, in one place per kind.
+
+The table services ask these hooks, never ``table.kind``: where the blinds
+of the next hand come from, whether a hand may start, who may sit or leave,
+and what happens after a hand. Friends' and practice tables are defined
+here; a tournament's table by ``tournaments.kind``, registered when that app
+is ready (``TournamentsConfig.ready``).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from tables.errors import BadSeat
+from tables.models import Table
+
+if TYPE_CHECKING:
+    from tables.models import Seat
+    from tables.services.play import Play
+
+
+class TableBehaviour:
+    """A friends' table: fixed blinds, anyone may sit and leave, bots never play alone."""
+
+    # A seat whose account was deleted is freed after the hand (with its chips), unless
+    # the kind keeps it to be played as away until its chips are gone (a tournament).
+    keeps_departed_seats = False
+
+    def lock_first(self, table: dict[str, Any]) -> None:
+        """Lock any row that must be locked before this table (``table``: its kind and ids)."""
+
+    def check_sit(self, table: Table, user: Any) -> None:
+        """Refuse (a ``TableError``) when ``user`` may not take a seat here."""
+
+    def check_leave(self, play: Play, seat: Seat) -> None:
+        """Refuse (a ``TableError``) when ``seat`` may not leave the table now."""
+
+    def prepare_hand(self, play: Play) -> None:
+        """Just before a hand is dealt: set the table's blinds, ante and level for it."""
+
+    def can_deal(self, play: Play) -> bool:
+        """A hand needs two players with chips who are not sitting out."""
+        return not play.is_hand_running and len(play.active_seats()) >= 2
+
+    def wants_next_hand(self, play: Play) -> bool:
+        """Hands start by themselves only while a human is playing (bots never play alone)."""
+        return self.can_deal(play) and any(not s.is_bot for s in play.active_seats())
+
+    def after_hand(self, play: Play) -> None:
+        """In the transaction that ends a hand, once the stacks are back on the seats."""
+
+    def history_fields(self, table: Table, started_at: datetime) -> dict[str, Any]:
+        """Extra PHH fields for a hand started at ``started_at`` (``engine.to_phh``'s)."""
+        return {}
+
+
+class PracticeBehaviour(TableBehaviour):
+    """A member against bots: only the member who opened it sits there."""
+
+    def check_sit(self, table: Table, user: Any) -> None:
+        if table.owner_id != user.pk:
+            raise BadSeat("Only the player who opened a practice table can sit at it.")
+
+
+_behaviours: dict[str, TableBehaviour] = {
+    Table.Kind.FRIENDS: TableBehaviour(),
+    Table.Kind.PRACTICE: PracticeBehaviour(),
+}
+
+
+def register(kind: str, behaviour: TableBehaviour) -> None:
+    _behaviours[kind] = behaviour
+
+
+def of(table: Table) -> TableBehaviour:
+    return _behaviours[table.kind]
+
+
+def lock_first(table_id: int) -> None:
+    """Before a table's row lock: whatever its kind locks first (a tournament's row)."""
+    row = Table.objects.filter(pk=table_id).values("id", "kind", "tournament_id").first()
+    if row is not None:
+        _behaviours[row["kind"]].lock_first(dict(row))

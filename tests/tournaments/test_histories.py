@@ -1,0 +1,50 @@
+"""A tournament hand's PokerStars text: the tournament header and the places decided."""
+
+from __future__ import annotations
+
+import pytest
+
+import engine
+from tables.models import Hand
+from tests.tournaments.helpers import members, play_to_the_end, register, sng, table_of
+from tournaments.histories import pokerstars_meta
+
+pytestmark = pytest.mark.django_db
+
+
+def text_for(hand: Hand, viewer: int | None) -> str:
+    state = engine.replay([engine.event_from_dict(e) for e in hand.events])
+    names = [None] * state.seat_count
+    for player in hand.players.all():
+        names[player.seat] = player.name
+    return engine.to_pokerstars(
+        state, hand_id=hand.pk, players=names, viewer=viewer, **pokerstars_meta(hand)
+    )
+
+
+def test_the_last_hand_names_the_tournament_its_places_and_the_winner(make_user):
+    tournament = play_to_the_end(register(sng(buy_in=100), members(make_user, 6)))
+    table = table_of(tournament)
+    last = Hand.objects.get(table=table, number=table.hand_number)
+    winner = tournament.entries.get(place=1)
+
+    text = text_for(last, viewer=None)
+
+    first_line = text.splitlines()[0]
+    assert first_line.startswith(
+        f"PokerStars Hand #{last.pk}: Tournament #{tournament.pk}, 100+0 Hold'em No Limit - Level "
+    )
+    assert f"{winner.name} wins the tournament" in text
+    assert "finished the tournament in 2nd place" in text
+    assert "Dealt to" not in text, "an observer sees no hole cards"
+
+
+def test_a_hand_of_a_friends_table_has_no_tournament_header(make_user):
+    from tests.tables.helpers import act, deal, friends_table
+
+    table = friends_table(make_user("alice"), make_user("bob"))
+    deal(table)
+    act(table, "fold")
+    hand = Hand.objects.get(table=table, number=1)
+    assert pokerstars_meta(hand) == {}
+    assert "Tournament" not in text_for(hand, viewer=0)

@@ -1,0 +1,131 @@
+"""Live news over the sockets: the lobby's rows, the start notice, levels and places."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
+
+from config.asgi import application
+from tables.models import Table
+from tests.tables.sockets import HEADERS, Client, session_cookie
+from tests.tournaments.helpers import members, register, sng
+from tournaments import services
+from tournaments.models import Tournament
+
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("close_database_connections"),
+]
+
+
+async def open_lobby(user: Any) -> WebsocketCommunicator:
+    headers = [*HEADERS, (b"cookie", await session_cookie(user))]
+    socket = WebsocketCommunicator(application, "/ws/lobby/", headers=headers)
+    connected, _ = await socket.connect(timeout=10)
+    assert connected
+    return socket
+
+
+async def next_of_type(socket: WebsocketCommunicator, kind: str, timeout: float = 5) -> dict:
+    while True:
+        message = await socket.receive_json_from(timeout=timeout)
+        if message["type"] == kind:
+            return message
+
+
+async def test_a_registration_updates_the_lobby_row_of_everyone_watching(make_user):
+    alice, watcher = await sync_to_async(members)(make_user, 2)
+    tournament = await sync_to_async(sng)("hyper", 100)
+    socket = await open_lobby(watcher)
+
+    await sync_to_async(register)(tournament, [alice])
+
+    message = await next_of_type(socket, "tournament")
+    row = message["tournament"]
+    assert (row["id"], row["registered"], row["prize_pool"]) == (tournament.pk, 1, 100)
+    assert row["payouts"] == [65, 35]
+    await socket.disconnect()
+
+
+async def test_every_registered_player_is_told_the_sng_started_with_the_table_link(make_user):
+    players = await sync_to_async(members)(make_user, 6)
+    outsider = await sync_to_async(make_user)("outsider")
+    tournament = await sync_to_async(sng)("turbo", 100)
+    await sync_to_async(register)(tournament, players[:5])
+    sockets = [await open_lobby(user) for user in (players[0], outsider)]
+
+    await sync_to_async(register)(tournament, players[5:])
+
+    notice = (await next_of_type(sockets[0], "notice"))["notice"]
+    table = await Table.objects.aget(tournament=tournament)
+    assert notice["text"] == "Your sit-n-go has started — take your seat"
+    assert notice["url"] == f"/tables/{table.pk}/"
+    started = await next_of_type(sockets[1], "tournament")
+    while started["tournament"]["id"] != tournament.pk:
+        started = await next_of_type(sockets[1], "tournament")
+    assert started["tournament"]["status"] == "running"
+    frames = []
+    while not await sockets[1].receive_nothing(timeout=0.3):
+        frames.append(await sockets[1].receive_json_from())
+    assert not [f for f in frames if f["type"] == "notice"], "only the players are told"
+    for socket in sockets:
+        await socket.disconnect()
+
+
+async def test_the_coming_level_is_announced_at_the_table_and_in_the_lobby(make_user):
+    players = await sync_to_async(members)(make_user, 6)
+    tournament = await sync_to_async(register)(await sync_to_async(sng)("turbo", 0), players)
+    table = await Table.objects.aget(tournament=tournament)
+    spectator = await sync_to_async(make_user)("spectator")
+    at_table = [await Client.open(players[0], table.pk), await Client.open(spectator, table.pk)]
+    lobby = await open_lobby(spectator)
+    later = tournament.started_at + timedelta(minutes=5, seconds=1)
+
+    level = await sync_to_async(services.tournament_level_announce)(
+        tournament_id=tournament.pk, now=later
+    )
+
+    assert level == 1
+    for client in at_table:
+        frame = await client.next()
+        while frame["type"] != "notice":
+            frame = await client.next()
+        assert frame["notice"]["text"] == "Blinds 15/30 from the next hand"
+    row = (await next_of_type(lobby, "tournament"))["tournament"]
+    assert row["id"] == tournament.pk
+    again = await sync_to_async(services.tournament_level_announce)(
+        tournament_id=tournament.pk, now=later
+    )
+    assert again is None, "announced once"
+    assert (await Tournament.objects.aget(pk=tournament.pk)).announced_level == 1
+    for client in at_table:
+        await client.close()
+    await lobby.disconnect()
+
+
+async def test_a_busted_player_hears_their_place_and_the_winner_the_result(make_user):
+    from tests.tournaments.helpers import play_to_the_end
+
+    players = await sync_to_async(members)(make_user, 6)
+    tournament = await sync_to_async(register)(await sync_to_async(sng)("hyper", 100), players)
+    sockets = {p.pk: await open_lobby(p) for p in players}
+
+    tournament = await sync_to_async(play_to_the_end)(tournament)
+
+    entries = {e.user_id: e async for e in tournament.entries.all()}
+    for user_id, socket in sockets.items():
+        entry = entries[user_id]
+        notice = (await next_of_type(socket, "notice", timeout=10))["notice"]
+        while notice["kind"] != "tournament_place":
+            notice = (await next_of_type(socket, "notice", timeout=10))["notice"]
+        if entry.place == 1:
+            assert notice["text"] == f"You won the tournament! Prize: {entry.prize:,} points."
+        else:
+            assert notice["text"].startswith(f"You finished {entry.place}")
+            assert notice["text"].split(":")[0].endswith("of 6")
+        assert notice["url"] == f"/tournaments/{tournament.pk}/"
+        await socket.disconnect()

@@ -1,0 +1,66 @@
+"""Tournaments in the admin: read them, and cancel one that has not finished (every
+buy-in is refunded, through tournaments.services). Nothing is edited by hand: a
+place, prize or pool typed in would not match the ledger."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import admin, messages
+from django.db.models import QuerySet
+from django.http import HttpRequest
+
+from tournaments import services
+from tournaments.errors import TournamentError
+from tournaments.models import Entry, Tournament
+
+
+class EntryInline(admin.TabularInline[Entry, Tournament]):
+    model = Entry
+    fields = ("name", "user", "is_bot", "buy_in", "place", "prize", "chips_at_elimination")
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(Tournament)
+class TournamentAdmin(admin.ModelAdmin[Tournament]):
+    list_display = ("pk", "title", "status", "kind", "buy_in", "prize_pool", "started_at")
+    list_filter = ("status", "kind", "structure")
+    readonly_fields = (
+        "kind",
+        "structure",
+        "buy_in",
+        "seats",
+        "status",
+        "prize_pool",
+        "owner",
+        "created_at",
+        "started_at",
+        "ended_at",
+        "announced_level",
+        "level_seconds",
+    )
+    inlines = [EntryInline]
+    actions = ["cancel_and_refund"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False  # the lobby opens its SNGs itself (tournaments.services.sngs_ensure_open)
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False  # its ledger rows refer to it: cancel instead
+
+    @admin.action(description="Cancel, refunding every buy-in")
+    def cancel_and_refund(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
+        for tournament in queryset.order_by("pk"):
+            try:
+                services.tournament_cancel(tournament_id=tournament.pk)
+            except TournamentError as error:
+                self.message_user(request, f"#{tournament.pk}: {error.message}", messages.ERROR)
+            else:
+                self.message_user(
+                    request, f"#{tournament.pk} cancelled; every buy-in refunded.", messages.SUCCESS
+                )

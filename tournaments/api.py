@@ -1,0 +1,75 @@
+"""The tournament API: list, one tournament, register, unregister (session or token auth).
+
+Responses are the public summary the lobby shows (``tournaments.selectors.summary``):
+no hand in play is read. A refusal is JSON with a ``code`` and a ``message``
+and a 4xx status; nothing changed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from tournaments import selectors, services
+from tournaments.errors import TournamentError, TournamentNotFound
+from tournaments.serializers import TournamentFilterSerializer
+
+LIST_LIMIT = 100
+
+
+def refusal(error: TournamentError) -> Response:
+    return Response({"code": error.code, "message": error.message}, status=error.status)
+
+
+class TournamentListView(APIView):
+    """GET /api/tournaments/?status=registering|running|finished (newest first, 100 at most)."""
+
+    def get(self, request: Request) -> Response:
+        query = TournamentFilterSerializer(data=request.query_params)
+        if not query.is_valid():
+            return Response(
+                {
+                    "code": "bad_status",
+                    "message": "status must be registering, running or finished.",
+                },
+                status=400,
+            )
+        found = selectors.tournaments_list(status=query.validated_data.get("status"))
+        return Response([selectors.summary(t) for t in found[:LIST_LIMIT]])
+
+
+class TournamentDetailView(APIView):
+    """GET /api/tournaments/<id>/: the summary with every player."""
+
+    def get(self, request: Request, tournament_id: int) -> Response:
+        tournament = selectors.tournament_get(tournament_id=tournament_id)
+        if tournament is None:
+            return refusal(TournamentNotFound())
+        return Response(selectors.summary(tournament))
+
+
+class TournamentRegisterView(APIView):
+    """POST /api/tournaments/<id>/register/: pay the buy-in and take a place."""
+
+    def post(self, request: Request, tournament_id: int) -> Response:
+        request.data  # noqa: B018 - a body that is not JSON is a 400, not ignored
+        return _run(services.tournament_register, tournament_id, request.user)
+
+
+class TournamentUnregisterView(APIView):
+    """POST /api/tournaments/<id>/unregister/: before the start, with a full refund."""
+
+    def post(self, request: Request, tournament_id: int) -> Response:
+        request.data  # noqa: B018 - a body that is not JSON is a 400, not ignored
+        return _run(services.tournament_unregister, tournament_id, request.user)
+
+
+def _run(service: Any, tournament_id: int, user: Any) -> Response:
+    try:
+        tournament = service(tournament_id=tournament_id, user=user)
+    except TournamentError as error:
+        return refusal(error)
+    return Response(selectors.summary(tournament))

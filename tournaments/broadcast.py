@@ -1,0 +1,48 @@
+"""What a committed tournament change tells the sockets: the lobby, the table, members.
+
+Every function registers its sends with ``transaction.on_commit``, so nothing
+is told about a change that rolled back. Messages carry public facts only.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+
+from accounts.consumers import LOBBY_GROUP
+from accounts.sessions import user_group
+from config.broadcast import send
+from tables.groups import private_group, public_group
+from tables.models import Seat
+from tournaments.models import Tournament
+
+
+def lobby_update(tournament_id: int) -> None:
+    """Once committed: the tournament's summary to every lobby socket."""
+
+    def after_commit() -> None:
+        from tournaments.selectors import summary
+
+        tournament = Tournament.objects.filter(pk=tournament_id).first()
+        if tournament is not None:
+            send([(LOBBY_GROUP, {"type": "tournament.update", "tournament": summary(tournament)})])
+
+    transaction.on_commit(after_commit)
+
+
+def user_notices(notices: list[tuple[int, dict[str, Any]]]) -> None:
+    """Once committed: each (user id, notice) to every open Felt page of that member."""
+    messages = [(user_group(uid), {"type": "user.notice", "notice": n}) for uid, n in notices]
+    if messages:
+        transaction.on_commit(lambda: send(messages))
+
+
+def table_notice(table_id: int, notice: dict[str, Any]) -> None:
+    """Once committed: a notice to everyone at the table, spectators and players."""
+    user_ids = Seat.objects.filter(table_id=table_id, user__isnull=False).values_list(
+        "user_id", flat=True
+    )
+    message = {"type": "table.notice", "notice": notice}
+    groups = [public_group(table_id), *(private_group(table_id, uid) for uid in user_ids)]
+    transaction.on_commit(lambda: send([(group, message) for group in groups]))

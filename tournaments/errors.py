@@ -1,0 +1,56 @@
+"""Refusals of tournament commands; each has a code (the API's and the page's) and a
+sentence for the member. A refused command changed nothing."""
+
+from __future__ import annotations
+
+
+class TournamentError(Exception):
+    code = "error"
+    status = 409  # the API's HTTP status for this refusal
+    default_message = "That is not possible right now."
+
+    def __init__(self, message: str | None = None) -> None:
+        self.message = message or self.default_message
+        super().__init__(self.message)
+
+
+class TournamentNotFound(TournamentError):
+    code = "not_found"
+    status = 404
+    default_message = "There is no such tournament."
+
+
+class SignInRequired(TournamentError):
+    code = "not_signed_in"
+    status = 403
+    default_message = "Sign in to register for tournaments."
+
+
+class Full(TournamentError):
+    code = "full"
+    default_message = "This sit-n-go is full: register for the next one."
+
+
+class NotRegistering(TournamentError):
+    code = "not_registering"
+    default_message = "This sit-n-go is no longer taking registrations."
+
+
+class AlreadyRegistered(TournamentError):
+    code = "already_registered"
+    default_message = "You are already registered for this sit-n-go."
+
+
+class NotRegistered(TournamentError):
+    code = "not_registered"
+    default_message = "You are not registered for this sit-n-go."
+
+
+class NotEnoughPoints(TournamentError):
+    code = "not_enough_points"
+    default_message = "You do not have enough points for this buy-in."
+
+
+class CannotCancel(TournamentError):
+    code = "cannot_cancel"
+    default_message = "Only a tournament that has not finished can be cancelled."

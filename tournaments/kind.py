@@ -1,0 +1,81 @@
+"""How a tournament's table behaves (registered with tables.kinds by the app's ready()).
+
+The blinds of each hand come from the tournament's clock (``level_at``), a
+hand starts whenever two players have chips (away players are dealt in and
+folded or checked at once, rule 20, so a table of away players plays on),
+nobody leaves a running tournament, and the hand's end eliminates players.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from tables.errors import BadSeat, CannotLeave
+from tables.kinds import TableBehaviour
+from tables.models import Seat, Table
+from tables.services.play import Play
+from tournaments.models import Tournament
+
+
+def tournament_of(table: Table) -> Tournament:
+    tournament = table.tournament  # loaded once per locked table
+    assert tournament is not None, "a tournament table always has its tournament"
+    return tournament
+
+
+class TournamentBehaviour(TableBehaviour):
+    keeps_departed_seats = True  # its chips stay in play until blinded off, then it places
+
+    def lock_first(self, table: dict[str, Any]) -> None:
+        # The tournament's row before its table's (docs/architecture.md, lock order).
+        if table["tournament_id"] is not None:
+            list(Tournament.objects.select_for_update().filter(pk=table["tournament_id"]))
+
+    def check_sit(self, table: Table, user: Any) -> None:
+        raise BadSeat("Tournament seats are assigned by the tournament.")
+
+    def check_leave(self, play: Play, seat: Seat) -> None:
+        # Out of it (no chips after the hand), a player may go; still in it, not.
+        if tournament_of(play.table).status == Tournament.Status.RUNNING and seat.stack > 0:
+            raise CannotLeave()
+
+    def prepare_hand(self, play: Play) -> None:
+        for number, seat in list(play.seats.items()):  # out of the tournament: seat cleared
+            if seat.stack == 0:
+                play.removed.append(play.seats.pop(number))
+        table = play.table
+        tournament = tournament_of(table)
+        index, level = tournament.level_at(play.now)
+        table.level = index
+        table.small_blind, table.big_blind, table.ante = (
+            level.small_blind,
+            level.big_blind,
+            level.ante,
+        )
+        table.level_ends_at = tournament.level_ends_at(index)
+
+    def can_deal(self, play: Play) -> bool:
+        running = tournament_of(play.table).status == Tournament.Status.RUNNING
+        return running and not play.is_hand_running and len(play.dealt_seats()) >= 2
+
+    def wants_next_hand(self, play: Play) -> bool:
+        return self.can_deal(play)
+
+    def after_hand(self, play: Play) -> None:
+        from tournaments.services.results import hand_ended
+
+        hand_ended(play, tournament_of(play.table))
+
+    def history_fields(self, table: Table, started_at: datetime) -> dict[str, Any]:
+        tournament = tournament_of(table)
+        moment = started_at.astimezone(UTC)
+        return {
+            "event": f"Felt Tournament #{tournament.pk}, {tournament.title}",
+            "level": table.level + 1,
+            "time": moment.time().replace(microsecond=0),
+            "time_zone": "UTC",
+            "day": moment.day,
+            "month": moment.month,
+            "year": moment.year,
+        }

@@ -1,0 +1,131 @@
+"""Reads of tournaments: the public summary the lobby, the pages and the API show.
+
+Nothing here holds a card: stacks between hands come from the seats, and
+nothing of a hand in play is read.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from django.db.models import Count, Q, QuerySet
+from django.urls import reverse
+from django.utils import timezone
+
+import engine
+from tables.models import Seat
+from tables.selectors import iso
+from tournaments.models import Entry, Tournament
+
+FINISHED_SHOWN = 10
+
+
+def tournament_get(*, tournament_id: int) -> Tournament | None:
+    return Tournament.objects.filter(pk=tournament_id).first()
+
+
+def tournaments_list(*, status: str | None = None) -> QuerySet[Tournament]:
+    """The lobby's SNGs (practice ones are their owners' own), by status."""
+    found = Tournament.objects.filter(kind=Tournament.Kind.SNG).annotate(
+        registered=Count("entries"), left=Count("entries", filter=Q(entries__place=None))
+    )
+    if status is not None:
+        found = found.filter(status=status)
+    if status == Tournament.Status.REGISTERING:
+        return found.order_by("structure", "buy_in", "pk")
+    return found.order_by("-started_at", "-pk")
+
+
+def level_info(tournament: Tournament, now: datetime) -> dict[str, Any] | None:
+    """The level in play (1 = the first), its blinds and ante, and when it ends."""
+    if tournament.started_at is None:
+        return None
+    moment = tournament.ended_at or now
+    index, level = tournament.level_at(moment)
+    return {
+        "level": index + 1,
+        "small_blind": level.small_blind,
+        "big_blind": level.big_blind,
+        "ante": level.ante,
+        "ends_at": iso(tournament.level_ends_at(index)) if tournament.ended_at is None else None,
+    }
+
+
+def structure_levels(tournament: Tournament, now: datetime) -> list[dict[str, Any]]:
+    """Every level of the structure, the one in play marked."""
+    current = tournament.level_at(now)[0] if tournament.status == "running" else None
+    return [
+        {
+            "level": index + 1,
+            "small_blind": level.small_blind,
+            "big_blind": level.big_blind,
+            "ante": level.ante,
+            "minutes": round(tournament.level_length(index) / 60, 2),
+            "is_current": index == current,
+        }
+        for index, level in enumerate(tournament.blind_structure.levels)
+    ]
+
+
+def payouts_of(tournament: Tournament) -> list[int]:
+    return list(engine.payouts(tournament.prize_pool, tournament.seats))
+
+
+def players(tournament: Tournament) -> list[dict[str, Any]]:
+    """Each entrant: stack while playing, place and prize once out (best first)."""
+    stacks: dict[int | None, int] = {}
+    if tournament.status == "running":
+        seats = Seat.objects.filter(table__tournament=tournament)
+        stacks = dict(seats.values_list("entry_id", "stack"))
+    rows = []
+    for entry in tournament.entries.select_related("user"):
+        rows.append(
+            {
+                "name": entry.name,
+                "username": entry.user.username if entry.user else None,
+                "is_bot": entry.is_bot,
+                "stack": stacks.get(entry.pk) if entry.place is None else None,
+                "place": entry.place,
+                "prize": entry.prize,
+            }
+        )
+    rows.sort(key=lambda r: (r["place"] is not None, r["place"] or 0, -int(r["stack"] or 0)))
+    return rows
+
+
+def summary(tournament: Tournament, now: datetime | None = None) -> dict[str, Any]:
+    """Public facts of one tournament: the lobby's rows, the pages' and the API's data."""
+    now = now or timezone.now()
+    entries = list(tournament.entries.all())
+    left = sum(1 for e in entries if e.place is None)
+    return {
+        "id": tournament.pk,
+        "title": tournament.title,
+        "kind": tournament.kind,
+        "structure": tournament.structure,
+        "buy_in": tournament.buy_in,
+        "status": tournament.status,
+        "seats": tournament.seats,
+        "registered": len(entries),
+        "players_left": left if tournament.started_at else None,
+        "prize_pool": tournament.prize_pool,
+        "payouts": payouts_of(tournament),
+        "started_at": iso(tournament.started_at),
+        "ended_at": iso(tournament.ended_at),
+        "level": level_info(tournament, now),
+        "tables": list(tournament.tables.order_by("pk").values_list("pk", flat=True)),
+        "winners": [
+            {"name": e.name, "place": e.place, "prize": e.prize}
+            for e in sorted(entries, key=lambda e: e.place or 99)
+            if e.place is not None and e.prize > 0 or e.place == 1
+        ],
+        "players": players(tournament),
+        "url": reverse("tournaments:tournament_detail", args=[tournament.pk]),
+    }
+
+
+def entry_of(tournament: Tournament, user: Any) -> Entry | None:
+    if user is None or not user.is_authenticated:
+        return None
+    return tournament.entries.filter(user=user).first()

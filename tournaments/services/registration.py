@@ -1,0 +1,176 @@
+"""Opening sit-n-gos, registering and unregistering, and an admin's cancel.
+
+Each function owns its transaction and locks the tournament row first (then
+points accounts). The sixth registration starts the SNG in its own
+transaction (``start.tournament_start``) and opens a fresh one of the same kind.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from accounts import points
+from accounts.models import PointsEntry
+from tournaments import broadcast
+from tournaments.errors import (
+    AlreadyRegistered,
+    CannotCancel,
+    Full,
+    NotEnoughPoints,
+    NotRegistered,
+    NotRegistering,
+    SignInRequired,
+    TournamentNotFound,
+)
+from tournaments.models import Entry, Tournament
+from tournaments.services.start import tournament_start
+
+_CLOSED: dict[str, str] = {
+    Tournament.Status.RUNNING: "This sit-n-go has already started.",
+    Tournament.Status.FINISHED: "This sit-n-go has finished.",
+    Tournament.Status.CANCELLED: "This sit-n-go was cancelled.",
+}
+
+
+def locked(tournament_id: int) -> Tournament:
+    """The tournament's row, locked (call inside a transaction)."""
+    tournament = Tournament.objects.select_for_update().filter(pk=tournament_id).first()
+    if tournament is None:
+        raise TournamentNotFound()
+    return tournament
+
+
+def sng_open(*, structure: str, buy_in: int) -> Tournament:
+    """A lobby SNG taking registrations (one per structure and buy-in: a constraint)."""
+    return Tournament.objects.create(
+        kind=Tournament.Kind.SNG,
+        structure=structure,
+        buy_in=buy_in,
+        level_seconds=settings.TOURNAMENTS_LEVEL_SECONDS or None,
+    )
+
+
+def sngs_ensure_open() -> int:
+    """Open an SNG for each structure and buy-in of the lobby that has none; how many."""
+    opened = 0
+    for structure in settings.TOURNAMENTS_STRUCTURES:
+        for buy_in in settings.TOURNAMENTS_BUY_INS:
+            waiting = Tournament.objects.filter(
+                kind=Tournament.Kind.SNG,
+                status=Tournament.Status.REGISTERING,
+                structure=structure,
+                buy_in=buy_in,
+            )
+            if waiting.exists():
+                continue
+            try:
+                with transaction.atomic():
+                    tournament = sng_open(structure=structure, buy_in=buy_in)
+                    broadcast.lobby_update(tournament.pk)
+            except IntegrityError:  # opened by a registration that filled one meanwhile
+                continue
+            opened += 1
+    return opened
+
+
+def check_member(user: Any) -> None:
+    if user is None or not user.is_authenticated or not user.is_active:
+        raise SignInRequired()
+
+
+def _check_open(tournament: Tournament) -> None:
+    if tournament.status != Tournament.Status.REGISTERING:
+        raise NotRegistering(_CLOSED.get(tournament.status))
+
+
+def tournament_register(*, tournament_id: int, user: Any) -> Tournament:
+    """Register ``user``, paying the buy-in; the last seat starts the SNG at once."""
+    check_member(user)
+    with transaction.atomic():
+        tournament = locked(tournament_id)
+        _check_open(tournament)
+        if tournament.kind == Tournament.Kind.PRACTICE:
+            raise NotRegistering("A practice sit-n-go is its owner's alone.")
+        if tournament.entries.filter(user=user).exists():
+            raise AlreadyRegistered()
+        registered = tournament.entries.count()
+        if registered >= tournament.seats:
+            raise Full()
+        if tournament.buy_in:
+            try:
+                points.points_move(
+                    user=user,
+                    amount=-tournament.buy_in,
+                    reason=PointsEntry.Reason.BUY_IN,
+                    tournament=tournament,
+                )
+            except points.NotEnoughPoints as error:
+                raise NotEnoughPoints(error.message) from None
+        Entry.objects.create(
+            tournament=tournament, user=user, name=user.public_name, buy_in=tournament.buy_in
+        )
+        tournament.prize_pool += tournament.buy_in
+        tournament.save(update_fields=["prize_pool"])
+        if registered + 1 == tournament.seats:
+            tournament_start(tournament=tournament, now=timezone.now())
+            fresh = sng_open(structure=tournament.structure, buy_in=tournament.buy_in)
+            broadcast.lobby_update(fresh.pk)
+        broadcast.lobby_update(tournament.pk)
+        return tournament
+
+
+def tournament_unregister(*, tournament_id: int, user: Any) -> Tournament:
+    """Take ``user`` off the list before the start, refunding the buy-in in full."""
+    check_member(user)
+    with transaction.atomic():
+        tournament = locked(tournament_id)
+        entry = tournament.entries.filter(user=user).first()
+        if tournament.status != Tournament.Status.REGISTERING:
+            message = _CLOSED.get(tournament.status)
+            if tournament.status == Tournament.Status.RUNNING and entry is not None:
+                message = "This sit-n-go has started: you can no longer unregister."
+            raise NotRegistering(message)
+        if entry is None:
+            raise NotRegistered()
+        _refund(tournament, entry)
+        entry.delete()
+        tournament.save(update_fields=["prize_pool"])
+        broadcast.lobby_update(tournament.pk)
+        return tournament
+
+
+def _refund(tournament: Tournament, entry: Entry) -> None:
+    if entry.buy_in and entry.user is not None:
+        points.points_move(
+            user=entry.user,
+            amount=entry.buy_in,
+            reason=PointsEntry.Reason.REFUND,
+            tournament=tournament,
+        )
+    tournament.prize_pool -= entry.buy_in if entry.user is not None else 0
+
+
+def tournament_cancel(*, tournament_id: int) -> Tournament:
+    """An admin stops an unfinished SNG: every buy-in is refunded, its tables closed."""
+    from tournaments.services.start import tables_close
+
+    with transaction.atomic():
+        tournament = locked(tournament_id)
+        if tournament.is_over:
+            raise CannotCancel()
+        was_registering = tournament.status == Tournament.Status.REGISTERING
+        tables_close(tournament)
+        for entry in tournament.entries.select_related("user"):
+            _refund(tournament, entry)
+        tournament.status = Tournament.Status.CANCELLED
+        tournament.ended_at = timezone.now()
+        tournament.save(update_fields=["status", "ended_at", "prize_pool"])
+        if was_registering and tournament.kind == Tournament.Kind.SNG:
+            fresh = sng_open(structure=tournament.structure, buy_in=tournament.buy_in)
+            broadcast.lobby_update(fresh.pk)
+        broadcast.lobby_update(tournament.pk)
+        return tournament

@@ -1,0 +1,48 @@
+"""Timed work of tournaments: the level announcement per boundary, and the sweep.
+
+Tasks decide nothing: the services check the tournament's clock. The sweep
+(celery beat, CELERY_BEAT_SCHEDULE) announces any level whose task was lost
+and opens the lobby's missing SNGs.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime
+
+from celery import shared_task
+from django.utils import timezone
+
+from tournaments import services
+
+log = logging.getLogger(__name__)
+
+
+@shared_task(ignore_result=True)
+def announce_level(tournament_id: int) -> int | None:
+    return services.tournament_level_announce(tournament_id=tournament_id)
+
+
+def queue_level_announcement(tournament_id: int, at: datetime) -> None:
+    """The services' level scheduler (``TournamentsConfig.ready``)."""
+    try:
+        announce_level.apply_async((tournament_id,), eta=at)
+    except Exception:  # the beat sweep announces it anyway
+        log.exception("could not queue the level task of tournament %s", tournament_id)
+
+
+@shared_task(ignore_result=True)
+def sweep() -> int:
+    """Announce levels that went unannounced; open missing SNGs. Returns levels announced."""
+    done = 0
+    for tournament_id in services.levels_due(now=timezone.now()):
+        try:
+            if services.tournament_level_announce(tournament_id=tournament_id) is not None:
+                done += 1
+        except Exception:
+            log.exception("sweep: tournament %s failed to announce its level", tournament_id)
+    try:
+        services.sngs_ensure_open()
+    except Exception:
+        log.exception("sweep: could not open the lobby's sit-n-gos")
+    return done
