@@ -26,7 +26,7 @@ from engine.events import (
     UncalledBetReturned,
     event_from_dict,
 )
-from engine.phh import PhhError, PhhIllegalAction, from_phh, phh_order, to_phh
+from engine.phh import EVERY_CARD, PhhError, PhhIllegalAction, from_phh, phh_order, to_phh
 from engine.pokerstars import to_pokerstars
 from engine.positions import Positions, first_positions, next_positions
 from engine.pots import Pot
@@ -42,10 +42,11 @@ from engine.tournament import (
     finishing_places,
     payouts,
 )
-from engine.view import view, views
+from engine.view import sees_hole_cards, view, views
 
 __all__ = [
     "DECK",
+    "EVERY_CARD",
     "HYPER",
     "NO_SMALL_BLIND",
     "RANKS",
@@ -103,6 +104,7 @@ __all__ = [
     "payouts",
     "phh_order",
     "replay",
+    "sees_hole_cards",
     "shuffle",
     "to_phh",
     "to_pokerstars",

@@ -37,8 +37,9 @@ blinds_or_straddles = [1, 2]
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from typing import Final, Literal
 
 from engine.actions import Action, IllegalAction, parse_action
 from engine.betting import apply_action, legal_actions
@@ -64,8 +65,12 @@ from engine.phh_notation import (
 )
 from engine.state import NO_SMALL_BLIND, HandState
 from engine.streets import covers_all_in_opponents
+from engine.view import sees_hole_cards
 
-__all__ = ["PhhError", "PhhIllegalAction", "from_phh", "phh_order", "to_phh"]
+__all__ = ["EVERY_CARD", "PhhError", "PhhIllegalAction", "from_phh", "phh_order", "to_phh"]
+
+EVERY_CARD: Final = "every card"
+"""``to_phh``'s default viewer: the whole record, every player's hole cards."""
 
 _WRITTEN_FIELDS = frozenset({"seats", "seat_count", "finishing_stacks", "ante_trimming_status"})
 _PER_PLAYER_FIELDS = frozenset({"players", "winnings", "time_banks"})
@@ -79,13 +84,26 @@ class PhhIllegalAction(PhhError, IllegalAction):
 # ---------------------------------------------------------------- writing
 
 
-def to_phh(state: HandState, **optional_fields: object) -> str:
+def to_phh(
+    state: HandState,
+    *,
+    viewer: int | None | Literal["every card"] = EVERY_CARD,
+    **optional_fields: object,
+) -> str:
     """The hand so far as PHH text (a finished hand also gets ``finishing_stacks``).
 
-    ``optional_fields`` are written as given: standard optional fields such as
-    ``players`` (names in PHH order: ``[names[s] for s in phh_order(state)]``),
-    ``event``, ``hand``, ``table`` or ``time``, and user-defined fields
-    prefixed ``_``.
+    ``viewer`` is the seat whose history this is (``None``: a spectator's):
+    hole cards it did not see (``engine.view``'s rule) are written ``????``.
+    By default every card is written. ``optional_fields`` are written as
+    given: standard optional fields such as ``players`` (names in PHH order:
+    ``[names[s] for s in phh_order(state)]``), ``event``, ``hand``, ``table``
+    or ``time``, and user-defined fields prefixed ``_``.
+
+    >>> from engine.cards import DECK
+    >>> from engine.deal import new_hand
+    >>> hand = new_hand([100, 100], button=1, small_blind=1, big_blind=2, deck=DECK)
+    >>> [line for line in to_phh(hand, viewer=0).splitlines() if " dh " in line]
+    ['  "d dh p1 2c2h",', '  "d dh p2 ????",']
     """
     order = phh_order(state)
     position = {seat: index for index, seat in enumerate(order)}
@@ -100,7 +118,7 @@ def to_phh(state: HandState, **optional_fields: object) -> str:
         toml_line("min_bet", state.big_blind),
         toml_line("starting_stacks", [state.starting_stacks[seat] for seat in order]),
         "actions = [",
-        *(f"  {toml_value(text)}," for text in _action_texts(state.events, position)),
+        *(f"  {toml_value(text)}," for text in _action_texts(state, viewer, position)),
         "]",
         toml_line("seats", [seat + 1 for seat in order]),
         toml_line("seat_count", state.seat_count),
@@ -138,11 +156,15 @@ def _blind_of(state: HandState, seat: int) -> int:
     return state.small_blind if seat == state.small_blind_seat else 0
 
 
-def _action_texts(events: Iterable[Event], position: Mapping[int, int]) -> list[str]:
+def _action_texts(
+    state: HandState, viewer: int | None | str, position: Mapping[int, int]
+) -> list[str]:
+    sees = _sees(state, viewer)
     texts = []
-    for event in events:
+    for event in state.events:
         if isinstance(event, HoleCardsDealt):
-            texts.append(f"d dh p{position[event.seat] + 1} {cards_str(event.cards)}")
+            hole = cards_str(event.cards) if sees(event.seat) else "????"
+            texts.append(f"d dh p{position[event.seat] + 1} {hole}")
         elif isinstance(event, BoardDealt):
             texts.append(f"d db {cards_str(event.cards)}")
         elif isinstance(event, PlayerActed):
@@ -152,6 +174,12 @@ def _action_texts(events: Iterable[Event], position: Mapping[int, int]) -> list[
         elif isinstance(event, CardsMucked):
             texts.append(f"p{position[event.seat] + 1} sm")
     return texts
+
+
+def _sees(state: HandState, viewer: int | None | str) -> Callable[[int], bool]:
+    if isinstance(viewer, str):  # EVERY_CARD
+        return lambda seat: True
+    return lambda seat: sees_hole_cards(state, viewer, seat)
 
 
 def _verb(event: PlayerActed) -> str:

@@ -92,8 +92,23 @@ def _cards(state: HandState, seat: int) -> list[str] | None:
     return [card_str(c) for c in state.holes[seat]]
 
 
+def sees_hole_cards(state: HandState, viewer: int | None, seat: int) -> bool:
+    """Whether ``viewer`` (a seat, or ``None`` for a spectator) may see ``seat``'s hole
+    cards: its own, and any turned face up (showdown, or an all-in run-out by rule 14).
+
+    The one definition every projection uses (views, PHH and PokerStars text).
+
+    >>> from engine.cards import DECK
+    >>> from engine.deal import new_hand
+    >>> hand = new_hand([100, 100], button=0, small_blind=1, big_blind=2, deck=DECK)
+    >>> [sees_hole_cards(hand, 0, seat) for seat in (0, 1)]
+    [True, False]
+    """
+    return seat == viewer or state.has_shown[seat]
+
+
 def _seat_view(state: HandState, seat: int, viewer: int | None) -> dict[str, Any]:
-    visible = seat == viewer or state.has_shown[seat]
+    visible = sees_hole_cards(state, viewer, seat)
     return {
         "seat": seat,
         "is_dealt_in": state.is_dealt_in[seat],

@@ -23,6 +23,7 @@ import datetime
 import os
 import tomllib
 import warnings
+from pathlib import Path
 from random import Random
 from typing import Any
 
@@ -469,3 +470,54 @@ def test_a_check_that_would_put_chips_in_is_not_skipped() -> None:
     actions = ["p3 f", "p1 f", "p1 cc"]
     with pytest.raises(PhhError, match="the hand is already over"):
         from_phh(_file(*actions))
+
+
+# ---------------------------------------------------------------- per viewer
+
+
+def _recorded(name: str) -> HandState:
+    path = Path(__file__).parent / "hands" / f"{name}.phh"
+    return from_phh(path.read_text(encoding="utf-8"))
+
+
+def _dealt(text: str) -> list[str]:
+    return [a for a in _fields(text)["actions"] if a.startswith("d dh")]
+
+
+def test_a_viewer_sees_their_own_and_shown_cards_and_the_mucked_hand_stays_hidden() -> None:
+    state = _recorded("rule13_last_river_bettor_shows_first")  # p2 (7c2d) mucks
+    # PHH player order equals seats here (button on seat 3): p1 seat 0, p2 seat 1, p3 seat 2.
+    assert _dealt(to_phh(state, viewer=0)) == ["d dh p1 AsAh", "d dh p2 ????", "d dh p3 KsKh"]
+    assert _dealt(to_phh(state, viewer=1)) == ["d dh p1 AsAh", "d dh p2 7c2d", "d dh p3 KsKh"]
+    assert "7c2d" not in to_phh(state, viewer=2)
+    assert "7c2d" not in to_phh(state, viewer=None)
+    assert "p2 sm" in to_phh(state, viewer=0)  # the muck itself was seen, not its cards
+
+
+def test_folded_hands_are_unseen_by_everyone_but_their_owner() -> None:
+    state = _recorded("rule07_uncalled_bet_returned")  # p1 (KsKh) and p2 (7c2d) fold
+    spectator = to_phh(state, viewer=None)
+    assert _dealt(spectator) == ["d dh p1 ????", "d dh p2 ????", "d dh p3 ????"]
+    assert _dealt(to_phh(state, viewer=2))[2] == "d dh p3 QsQh"
+    assert "KsKh" not in to_phh(state, viewer=2) and "7c2d" not in to_phh(state, viewer=2)
+    assert to_phh(state) == to_phh(state, viewer=engine.EVERY_CARD)
+    assert "KsKh" in to_phh(state)
+
+
+def test_a_viewers_history_replays_to_the_same_stacks_here_and_in_pokerkit() -> None:
+    rng = Random(12)
+    for number in range(60):
+        state = random_hand(rng, short_stacks=False)
+        viewer = rng.choice([None, *state.players])
+        text = to_phh(state, viewer=viewer)
+        hidden = [
+            engine.cards_str(state.hole_cards(seat))
+            for seat in state.players
+            if seat != viewer and not state.has_shown[seat]
+        ]
+        assert not any(cards in text for cards in hidden), f"hand {number}"
+        mucked = any(isinstance(e, engine.CardsMucked) for e in state.events)
+        if not mucked:  # a muck at showdown leaves a live hand unknown: refused on import
+            assert _stacks(from_phh(text)) == _stacks(state), f"hand {number}"
+        theirs = _pokerkit_stacks(text)
+        assert _agree(state, theirs), f"hand {number}: ours {_stacks(state)}, PokerKit {theirs}"
