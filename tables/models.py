@@ -156,6 +156,7 @@ class Hand(models.Model):
     events = models.JSONField(default=list, blank=True)
     final_stacks = models.JSONField(null=True, blank=True)
     phh = models.TextField(blank=True)
+    pot = models.PositiveIntegerField(default=0)  # every pot's chips together, once over
 
     class Meta:
         ordering = ["-started_at"]
@@ -182,7 +183,10 @@ class HandPlayer(models.Model):
         on_delete=models.SET_NULL,
         related_name="hand_players",
     )
+    # The hand's start, kept here too so a member's hands list and page from one index.
+    started_at = models.DateTimeField(null=True, blank=True)
     seat = models.PositiveSmallIntegerField()
+    position = models.CharField(max_length=3, blank=True)  # tables/hand_facts.py
     name = models.CharField(max_length=60)
     is_bot = models.BooleanField(default=False)
     hole_cards = models.JSONField(default=list)
@@ -201,11 +205,31 @@ class HandPlayer(models.Model):
     went_to_showdown = models.BooleanField(default=False)
     won_at_showdown = models.BooleanField(default=False)
     won_chips = models.BooleanField(default=False)
+    # The rest of the tracker facts (tables/hand_facts.py says how each is decided).
+    vpip_chance = models.BooleanField(default=True)  # False for the big blind in a walk
+    faced_three_bet = models.BooleanField(default=False)
+    folded_to_three_bet = models.BooleanField(default=False)
+    postflop_aggressive = models.PositiveSmallIntegerField(default=0)  # bets and raises
+    postflop_calls = models.PositiveSmallIntegerField(default=0)
+    postflop_folds = models.PositiveSmallIntegerField(default=0)
+    could_cbet = models.BooleanField(default=False)
+    cbet = models.BooleanField(default=False)
+    faced_cbet = models.BooleanField(default=False)
+    folded_to_cbet = models.BooleanField(default=False)
+    net_bb = models.FloatField(default=0.0)  # net in the hand's big blinds
+    allin_ev = models.FloatField(default=0.0)  # expected net chips; the net unless all-in EV
+    allin_ev_bb = models.FloatField(default=0.0)
+    is_allin_ev = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["hand", "seat"]
         constraints = [
             models.UniqueConstraint(fields=["hand", "seat"], name="tables_handplayer_unique_seat"),
+        ]
+        indexes = [
+            models.Index(
+                fields=["user", "-started_at", "-id"], name="tables_handplayer_user_newest"
+            ),
         ]
 
     def __str__(self) -> str:
