@@ -184,6 +184,8 @@ INSTALLED_APPS = [
     "channels",
     "rest_framework",
     "rest_framework.authtoken",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
     "config.apps.FeltConfig",
     "accounts",
     "tables",
@@ -376,8 +378,24 @@ REST_FRAMEWORK = {
         "anon": env_str("API_ANON_RATE", "60/min"),
         "user": env_str("API_USER_RATE", "600/min"),
     },
+    "EXCEPTION_HANDLER": "config.api_errors.api_exception_handler",
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"]
     + (["rest_framework.renderers.BrowsableAPIRenderer"] if DEBUG else []),
+}
+
+# OpenAPI 3 schema (/api/schema/) and its docs page (/api/docs/), served from the
+# sidecar package's own static files: no CDN.
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Felt API",
+    "DESCRIPTION": "Hand histories, stats and tables of the Felt poker club. Session or "
+    "token authentication; every refusal is JSON with a code and a message.",
+    "VERSION": "1",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    "COMPONENT_SPLIT_REQUEST": True,
 }
 
 # --- Locale and logging ----------------------------------------------------

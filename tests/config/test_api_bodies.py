@@ -24,7 +24,8 @@ def test_a_bad_json_body_is_a_400_for_every_write_an_api_view_allows(
     client, make_user, pattern: URLPattern, body: str
 ) -> None:
     client.force_login(make_user())
-    url = reverse(f"api:{pattern.name}")
+    kwargs = {name: 1 if name.endswith("_id") else "alice" for name in pattern.pattern.converters}
+    url = reverse(f"api:{pattern.name}", kwargs=kwargs)
     view = pattern.callback.cls  # type: ignore[attr-defined]
     writes = [method for method in WRITES if hasattr(view, method)]  # what the view handles
     answers = {

@@ -1,0 +1,90 @@
+"""Player statistics as SQL aggregates over the facts stored per hand.
+
+One ``aggregate`` query counts every numerator and denominator of the tracker
+table in POKER_RULES.md ("Statistics"); nothing is replayed. The facts
+themselves are decided once, when the hand ends (tables/hand_facts.py).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Count, Q, QuerySet, Sum
+
+from tables.models import HandPlayer
+
+# name: (numerator, denominator), each a key of the aggregate below.
+RATIOS = {
+    "vpip": ("vpip", "vpip_chances"),
+    "pfr": ("pfr", "vpip_chances"),
+    "three_bet": ("three_bet", "could_three_bet"),
+    "fold_to_three_bet": ("folded_to_three_bet", "faced_three_bet"),
+    "af": ("postflop_aggressive", "postflop_calls"),
+    "afq": ("postflop_aggressive", "postflop_actions"),
+    "cbet": ("cbet", "could_cbet"),
+    "fold_to_cbet": ("folded_to_cbet", "faced_cbet"),
+    "wtsd": ("went_to_showdown", "saw_flop"),
+    "wsd": ("won_at_showdown", "went_to_showdown"),
+    "wwsf": ("won_after_flop", "saw_flop"),
+    "bb_per_100": ("net_bb", "hands"),
+    "allin_ev_bb_per_100": ("allin_ev_bb", "hands"),
+}
+PERCENT = {"vpip", "pfr", "three_bet", "fold_to_three_bet", "afq", "cbet", "fold_to_cbet"}
+PERCENT |= {"wtsd", "wsd", "wwsf"}
+PER_100 = {"bb_per_100", "allin_ev_bb_per_100"}
+
+
+def _count(condition: Q) -> Count:
+    return Count("id", filter=condition)
+
+
+def _aggregates() -> dict[str, Any]:
+    return {
+        "hands": Count("id"),
+        "vpip_chances": _count(Q(vpip_chance=True)),
+        "vpip": _count(Q(vpip=True, vpip_chance=True)),
+        "pfr": _count(Q(pfr=True, vpip_chance=True)),
+        "three_bet": _count(Q(three_bet=True)),
+        "could_three_bet": _count(Q(could_three_bet=True)),
+        "folded_to_three_bet": _count(Q(folded_to_three_bet=True)),
+        "faced_three_bet": _count(Q(faced_three_bet=True)),
+        "postflop_aggressive": Sum("postflop_aggressive"),
+        "postflop_calls": Sum("postflop_calls"),
+        "postflop_folds": Sum("postflop_folds"),
+        "cbet": _count(Q(cbet=True)),
+        "could_cbet": _count(Q(could_cbet=True)),
+        "folded_to_cbet": _count(Q(folded_to_cbet=True)),
+        "faced_cbet": _count(Q(faced_cbet=True)),
+        "saw_flop": _count(Q(saw_flop=True)),
+        "went_to_showdown": _count(Q(went_to_showdown=True)),
+        "won_at_showdown": _count(Q(won_at_showdown=True)),
+        "won_after_flop": _count(Q(saw_flop=True, won_chips=True)),
+        "net": Sum("net"),
+        "net_bb": Sum("net_bb"),
+        "allin_ev_bb": Sum("allin_ev_bb"),
+    }
+
+
+def player_stats(rows: QuerySet[HandPlayer]) -> dict[str, Any]:
+    """Every stat as ``{"value", "numerator", "denominator"}``; value null without a chance.
+
+    Percentages are 0-100; AF is a plain ratio; BB/100 are big blinds won per
+    100 hands (numerator in big blinds).
+    """
+    # Aliases get a prefix: an aggregate may not share a name with a field it reads.
+    summed = rows.aggregate(**{f"n_{key}": value for key, value in _aggregates().items()})
+    totals = {key[2:]: value or 0 for key, value in summed.items()}
+    totals["postflop_actions"] = (
+        totals["postflop_aggressive"] + totals["postflop_calls"] + totals["postflop_folds"]
+    )
+    stats = {}
+    for name, (top, bottom) in RATIOS.items():
+        numerator, denominator = totals[top], totals[bottom]
+        value = None
+        if denominator:
+            scale = 100 if name in PERCENT | PER_100 else 1
+            value = round(numerator / denominator * scale, 2)
+        if isinstance(numerator, float):
+            numerator = round(numerator, 2)
+        stats[name] = {"value": value, "numerator": numerator, "denominator": denominator}
+    return {"hands": totals["hands"], "net": totals["net"], "stats": stats}
