@@ -44,7 +44,8 @@ ERRORS = {
 }
 NOT_FOUND = {404: OpenApiResponse(ErrorSerializer, description="No such hand you were dealt.")}
 EXPORT_FORMATS = {"phh": "phhs", "pokerstars": "txt"}
-EXPORT_CHUNK = 200
+# What a list row never reads: the hand's full log and texts (kilobytes each).
+HEAVY_HAND_FIELDS = ("hand__events", "hand__phh", "hand__pots", "hand__final_stacks")
 
 
 class BadFilter(exceptions.APIException):
@@ -95,7 +96,7 @@ class HandListView(generics.ListAPIView):
 
     def get_queryset(self) -> QuerySet[HandPlayer]:
         rows = apply_filters(finished_rows(self.request.user), checked_filters(self.request))
-        return rows.select_related("hand", "hand__table")
+        return rows.select_related("hand", "hand__table").defer(*HEAVY_HAND_FIELDS)
 
 
 @extend_schema(responses={200: HandDetailSerializer, **ERRORS, **NOT_FOUND})

@@ -17,6 +17,7 @@ from django.shortcuts import render
 from rest_framework import exceptions
 
 from tables import hand_history
+from tables.api import HEAVY_HAND_FIELDS
 from tables.hand_facts import POSITION_CHOICES
 from tables.hand_filters import apply_filters, finished_rows, parse_filters
 from tables.hand_replay import replay_steps
@@ -58,7 +59,8 @@ def hand_history_list(request: HttpRequest) -> HttpResponse:
     """My finished hands, newest first, with the API's filters."""
     filters, errors = _filters_or_errors(request)
     rows = apply_filters(finished_rows(request.user), filters)
-    rows = rows.select_related("hand", "hand__table").order_by("-started_at", "-id")
+    rows = rows.select_related("hand", "hand__table").defer(*HEAVY_HAND_FIELDS)
+    rows = rows.order_by("-started_at", "-id")
     page = Paginator(rows, HANDS_PER_PAGE).get_page(request.GET.get("page"))
     query = request.GET.copy()
     query.pop("page", None)
