@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import warnings
+from random import Random
+
 import pytest
+from pokerkit import HandHistory
 
 import engine
 from tables.hand_facts import hand_facts
+from tests.engine.history_helpers import random_hand
 
 RAISE, CALL, CHECK, FOLD = engine.RaiseTo, engine.Call(), engine.Check(), engine.Fold()
 
@@ -137,3 +142,42 @@ def test_positions_six_handed_count_back_from_the_button():
         FOLD, FOLD, FOLD, FOLD, FOLD,
     )  # fmt: skip
     assert [facts[s]["position"] for s in range(6)] == ["SB", "BB", "UTG", "HJ", "CO", "BTN"]
+
+
+def pokerkit_facts(text: str) -> dict[int, tuple[bool, bool]]:
+    """Per seat, from PokerKit's reading of PokerStars text: (put chips in voluntarily
+    preflop, went to showdown)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        (history,) = HandHistory.from_pokerstars(text, error_status=True)
+        # One state object is updated in place: keep each step's stacks as they were.
+        steps = [(list(state.stacks), action) for state, action in history.state_actions]
+    voluntary: set[int] = set()
+    folded: set[int] = set()
+    showdown = False
+    flop_seen = False
+    for (before, _), (after, action) in zip(steps, steps[1:], strict=False):
+        actor, _, verb = action.partition(" ")
+        flop_seen = flop_seen or action.startswith("d db")
+        if not actor.startswith("p"):
+            continue
+        player = int(actor[1:]) - 1
+        if verb.startswith("f"):
+            folded.add(player)
+        elif verb.startswith("sm"):
+            showdown = True
+        elif not flop_seen and after[player] < before[player]:
+            voluntary.add(player)
+    return {
+        seat - 1: (player in voluntary, showdown and player not in folded)
+        for player, seat in enumerate(history.seats)
+    }
+
+
+def test_pokerkit_reading_our_pokerstars_text_agrees_on_vpip_and_showdowns():
+    rng = Random(2027)
+    for number in range(60):
+        state = random_hand(rng, ante=0, short_stacks=False)
+        ours = {s: (f["vpip"], f["went_to_showdown"]) for s, f in hand_facts(state).items()}
+        theirs = pokerkit_facts(engine.to_pokerstars(state, hand_id=number + 1))
+        assert ours == theirs, f"hand {number}"
