@@ -46,6 +46,12 @@ NOT_FOUND = {404: OpenApiResponse(ErrorSerializer, description="No such hand you
 EXPORT_FORMATS = {"phh": "phhs", "pokerstars": "txt"}
 # What a list row never reads: the hand's full log and texts (kilobytes each).
 HEAVY_HAND_FIELDS = ("hand__events", "hand__phh", "hand__pots", "hand__final_stacks")
+# What a row of the hands list reads, and nothing more.
+LIST_FIELDS = (
+    *("id", "hand_id", "started_at", "seat", "position", "hole_cards", "net"),
+    *("went_to_showdown", "hand__table_id", "hand__number", "hand__board", "hand__pot"),
+    *("hand__big_blind", "hand__table__name", "hand__table__kind"),
+)
 
 
 class BadFilter(exceptions.APIException):
@@ -96,7 +102,7 @@ class HandListView(generics.ListAPIView):
 
     def get_queryset(self) -> QuerySet[HandPlayer]:
         rows = apply_filters(finished_rows(self.request.user), checked_filters(self.request))
-        return rows.select_related("hand", "hand__table").defer(*HEAVY_HAND_FIELDS)
+        return rows.select_related("hand", "hand__table").only(*LIST_FIELDS)
 
 
 @extend_schema(responses={200: HandDetailSerializer, **ERRORS, **NOT_FOUND})
