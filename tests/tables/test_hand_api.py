@@ -266,3 +266,17 @@ def test_the_hand_endpoints_are_throttled_with_a_json_refusal(alice, showdown, m
     over = api.get("/api/hands/")
     assert codes == [200, 200] and over.status_code == 429
     assert over.json()["code"] == "throttled" and over.json()["message"]
+
+
+def test_hands_turned_up_for_an_all_in_are_seen_by_all_and_carry_their_ev(bob, table):
+    # rule14: carol (KsKh) shoves, alice (AsAh) calls all-in, bob folds his big blind.
+    hand = record_hand(table, recorded_state("rule14_all_in_hands_face_up_before_the_run_out"))
+    body = api_for(bob).get(f"/api/hands/{hand.pk}/").json()
+    assert cards_by_seat(body) == {0: ["As", "Ah"], 1: ["7c", "2d"], 2: ["Ks", "Kh"]}
+    players = {p["seat"]: p for p in body["players"]}
+    aces = engine.equity([engine.cards("AsAh"), engine.cards("KsKh")])[0]
+    # One pot of 2020 between the two all-in hands; each put in 1000.
+    assert players[0]["allin_ev"] == pytest.approx(aces * 2020 - 1000, abs=0.01)
+    assert players[2]["allin_ev"] == pytest.approx((1 - aces) * 2020 - 1000, abs=0.01)
+    assert (players[0]["net"], players[1]["net"], players[2]["net"]) == (-1000, -20, 1020)
+    assert players[1]["allin_ev"] == -20  # folded: the actual result
