@@ -172,6 +172,16 @@ class Hand(models.Model):
         return self.ended_at is not None
 
 
+# The per-hand facts tables/stats.py sums, and the filters it may apply.
+STATS_COLUMNS = [
+    *("hand_id", "position", "net", "went_to_showdown", "vpip_chance", "vpip", "pfr"),
+    *("three_bet", "could_three_bet", "faced_three_bet", "folded_to_three_bet"),
+    *("postflop_aggressive", "postflop_calls", "postflop_folds", "could_cbet", "cbet"),
+    *("faced_cbet", "folded_to_cbet", "saw_flop", "won_at_showdown", "won_chips"),
+    *("net_bb", "allin_ev_bb"),
+]
+
+
 class HandPlayer(models.Model):
     """One player's part in a hand, with the facts a tracker needs (POKER_RULES stats)."""
 
@@ -227,8 +237,13 @@ class HandPlayer(models.Model):
             models.UniqueConstraint(fields=["hand", "seat"], name="tables_handplayer_unique_seat"),
         ]
         indexes = [
+            # A member's hands newest first (the list and its cursor pages), carrying
+            # every column the stats count, so PostgreSQL sums a member's stats from
+            # the index alone (SQLite has no INCLUDE: there it is a plain index).
             models.Index(
-                fields=["user", "-started_at", "-id"], name="tables_handplayer_user_newest"
+                fields=["user", "-started_at", "-id"],
+                include=STATS_COLUMNS,
+                name="tables_handplayer_user_stats",
             ),
         ]
 
