@@ -396,6 +396,9 @@ SPECTACULAR_SETTINGS = {
     "token authentication; every refusal is JSON with a code and a message.",
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
+    # The schema and docs page describe the API, they hold no member's data: public
+    # (still throttled), so a program's author can read them before having a token.
+    "SERVE_PERMISSIONS": ["rest_framework.permissions.AllowAny"],
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",

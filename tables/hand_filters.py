@@ -5,7 +5,8 @@ names the parameter) and applied to ``HandPlayer`` rows: the subject's own
 row in each hand, so position, showdown and result are the subject's.
 
 There is no tournament filter yet: tables do not belong to tournaments in
-this branch (``kind=tournament`` selects hands played at tournament tables).
+this code (``kind=tournament`` selects hands played at tournament tables),
+and ``tournament=`` is refused with a 400 saying so rather than ignored.
 """
 
 from __future__ import annotations
@@ -50,6 +51,10 @@ class HandFilters(serializers.Serializer):
     )
 
     def to_internal_value(self, data: Any) -> dict[str, Any]:
+        if "tournament" in data:  # said plainly rather than ignored: it would match everything
+            raise serializers.ValidationError(
+                {"tournament": ["hands cannot be filtered by tournament yet; use kind=tournament"]}
+            )
         data = {k: v for k, v in data.items() if k in self.fields}
         for key in ("since", "until"):  # a bare date means its midnight, UTC
             value = data.get(key)

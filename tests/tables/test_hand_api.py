@@ -197,6 +197,7 @@ def test_the_date_and_table_filters(alice, showdown, folded):
         ("table=x", "table"),
         ("result=draw", "result"),
         ("since=2026-02-01&until=2026-01-01", "until"),
+        ("tournament=3", "tournament"),
     ],
 )
 def test_a_bad_filter_value_is_a_400_that_names_it(alice, query, parameter):
