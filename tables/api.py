@@ -34,7 +34,7 @@ from tables.serializers import (
     StatsSerializer,
     TableSerializer,
 )
-from tables.stats import player_stats
+from tables.stats import player_stats, totals_of
 
 ERRORS = {
     400: OpenApiResponse(ErrorSerializer, description="A bad filter value, named."),
@@ -208,13 +208,22 @@ class PlayerStatsView(APIView):
         player = get_user_model().objects.filter(username=username, is_active=True).first()
         if player is None:
             raise exceptions.NotFound("No member with this username.")
-        rows = finished_rows(player)
-        user: Any = request.user
-        if player.pk != user.pk and not user.is_staff:
-            shared = HandPlayer.objects.filter(user=user).values("hand_id")
-            rows = rows.filter(hand_id__in=shared)
-        body = {"player": player.get_username(), **player_stats(apply_filters(rows, filters))}
+        body = {"player": player.get_username(), **stats_for(request.user, player, filters)}
         return Response(StatsSerializer(body).data)
+
+
+def stats_for(user: Any, player: Any, filters: dict[str, Any]) -> dict[str, Any]:
+    """``player``'s stats as ``user`` may count them: over all of the player's hands
+    (their running totals, one row) when it is the player or staff and nothing is
+    filtered; else summed over the rows, only hands ``user`` was dealt into too."""
+    is_filtered = any(value is not None for value in filters.values())
+    sees_all = player.pk == user.pk or user.is_staff
+    if sees_all and not is_filtered:
+        return player_stats(totals_of(player))
+    rows = finished_rows(player)
+    if not sees_all:
+        rows = rows.filter(hand_id__in=HandPlayer.objects.filter(user=user).values("hand_id"))
+    return player_stats(apply_filters(rows, filters))
 
 
 class TableCursor(CursorPagination):

@@ -17,12 +17,12 @@ from django.shortcuts import render
 from rest_framework import exceptions
 
 from tables import hand_history
-from tables.api import HEAVY_HAND_FIELDS
+from tables.api import HEAVY_HAND_FIELDS, stats_for
 from tables.hand_facts import POSITION_CHOICES
 from tables.hand_filters import apply_filters, finished_rows, parse_filters
 from tables.hand_replay import replay_steps
 from tables.models import HandPlayer, Table
-from tables.stats import RATIOS, player_stats
+from tables.stats import RATIOS
 from tables.winnings_graph import winnings_svg
 
 HANDS_PER_PAGE = 50
@@ -100,12 +100,12 @@ def player_page(request: HttpRequest, username: str) -> HttpResponse:
     if player is None:
         raise Http404("No member with this username.")
     filters, errors = _filters_or_errors(request)
-    rows = finished_rows(player)
     user: Any = request.user
+    summary = stats_for(user, player, filters)
+    rows = finished_rows(player)
     if player.pk != user.pk and not user.is_staff:
         rows = rows.filter(hand_id__in=HandPlayer.objects.filter(user=user).values("hand_id"))
     rows = apply_filters(rows, filters)
-    summary = player_stats(rows)
     latest = list(rows.order_by("-started_at", "-id").values_list("net", "allin_ev")[:GRAPH_HANDS])
     latest.reverse()
     stats = [(STAT_LABELS[name], summary["stats"][name]) for name in RATIOS]

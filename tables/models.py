@@ -249,3 +249,38 @@ class HandPlayer(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} in {self.hand}"
+
+
+class PlayerTotals(models.Model):
+    """A member's stats counters over all their hands: the sums tables/stats.py takes
+    over ``HandPlayer`` rows, kept up to date in the transaction that ends each hand,
+    so unfiltered stats read one row (tables/services/history.py adds each hand)."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="hand_totals"
+    )
+    hands = models.PositiveIntegerField(default=0)
+    vpip_chances = models.PositiveIntegerField(default=0)
+    vpip = models.PositiveIntegerField(default=0)
+    pfr = models.PositiveIntegerField(default=0)
+    three_bet = models.PositiveIntegerField(default=0)
+    could_three_bet = models.PositiveIntegerField(default=0)
+    folded_to_three_bet = models.PositiveIntegerField(default=0)
+    faced_three_bet = models.PositiveIntegerField(default=0)
+    postflop_aggressive = models.PositiveIntegerField(default=0)
+    postflop_calls = models.PositiveIntegerField(default=0)
+    postflop_folds = models.PositiveIntegerField(default=0)
+    cbet = models.PositiveIntegerField(default=0)
+    could_cbet = models.PositiveIntegerField(default=0)
+    folded_to_cbet = models.PositiveIntegerField(default=0)
+    faced_cbet = models.PositiveIntegerField(default=0)
+    saw_flop = models.PositiveIntegerField(default=0)
+    went_to_showdown = models.PositiveIntegerField(default=0)
+    won_at_showdown = models.PositiveIntegerField(default=0)
+    won_after_flop = models.PositiveIntegerField(default=0)
+    net = models.BigIntegerField(default=0)
+    net_bb = models.FloatField(default=0.0)
+    allin_ev_bb = models.FloatField(default=0.0)
+
+    def __str__(self) -> str:
+        return f"Totals of {self.user} over {self.hands} hands"

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Count, Q, QuerySet, Sum
+from django.db.models import Count, F, Q, QuerySet, Sum
 
-from tables.models import HandPlayer
+from tables.models import HandPlayer, PlayerTotals
 
 # name: (numerator, denominator), each a key of the aggregate below.
 RATIOS = {
@@ -41,7 +41,7 @@ def _count(condition: Q) -> Count:
     return Count("user", filter=condition)
 
 
-def _aggregates() -> dict[str, Any]:
+def counter_aggregates() -> dict[str, Any]:
     return {
         "hands": Count("user"),
         "vpip_chances": _count(Q(vpip_chance=True)),
@@ -68,15 +68,59 @@ def _aggregates() -> dict[str, Any]:
     }
 
 
-def player_stats(rows: QuerySet[HandPlayer]) -> dict[str, Any]:
+# Aliases get a prefix: an aggregate may not share a name with a field it reads.
+PREFIX = "n_"
+
+
+def summed_counters(rows: QuerySet[HandPlayer]) -> dict[str, Any]:
+    """Every counter the stats need, summed over ``rows`` in one query."""
+    summed = rows.aggregate(**{PREFIX + key: value for key, value in counter_aggregates().items()})
+    return {key.removeprefix(PREFIX): value or 0 for key, value in summed.items()}
+
+
+def counters_by_user(rows: QuerySet[HandPlayer]) -> dict[int, dict[str, Any]]:
+    """``summed_counters`` per member, in one grouped query (for ``PlayerTotals``)."""
+    grouped = (
+        rows.filter(user__isnull=False)
+        .order_by()
+        .values("user_id")
+        .annotate(**{PREFIX + key: value for key, value in counter_aggregates().items()})
+    )
+    return {
+        row["user_id"]: {k.removeprefix(PREFIX): v or 0 for k, v in row.items() if k != "user_id"}
+        for row in grouped
+    }
+
+
+def totals_add(rows: QuerySet[HandPlayer]) -> None:
+    """Add ``rows`` (a finished hand's) to their members' ``PlayerTotals``.
+
+    Members in id order, so two hands ending at once never wait on each other
+    in opposite orders.
+    """
+    counters = counters_by_user(rows)
+    PlayerTotals.objects.bulk_create(
+        [PlayerTotals(user_id=user_id) for user_id in sorted(counters)], ignore_conflicts=True
+    )
+    for user_id in sorted(counters):
+        added = {key: F(key) + value for key, value in counters[user_id].items()}
+        PlayerTotals.objects.filter(user_id=user_id).update(**added)
+
+
+def totals_of(user: Any) -> dict[str, Any]:
+    """A member's counters over all their hands, from their ``PlayerTotals`` row."""
+    row = PlayerTotals.objects.filter(user=user).values(*counter_aggregates()).first()
+    return row or dict.fromkeys(counter_aggregates(), 0)
+
+
+def player_stats(rows: QuerySet[HandPlayer] | dict[str, Any]) -> dict[str, Any]:
     """Every stat as ``{"value", "numerator", "denominator"}``; value null without a chance.
 
-    Percentages are 0-100; AF is a plain ratio; BB/100 are big blinds won per
-    100 hands (numerator in big blinds).
+    ``rows`` are the hands to count, or their counters already summed
+    (``totals_of``). Percentages are 0-100; AF is a plain ratio; BB/100 are
+    big blinds won per 100 hands (numerator in big blinds).
     """
-    # Aliases get a prefix: an aggregate may not share a name with a field it reads.
-    summed = rows.aggregate(**{f"n_{key}": value for key, value in _aggregates().items()})
-    totals = {key[2:]: value or 0 for key, value in summed.items()}
+    totals = dict(rows) if isinstance(rows, dict) else summed_counters(rows)
     totals["postflop_actions"] = (
         totals["postflop_aggressive"] + totals["postflop_calls"] + totals["postflop_folds"]
     )

@@ -15,6 +15,7 @@ import engine
 from engine.phh import phh_order
 from tables.hand_facts import hand_facts
 from tables.models import Hand, HandPlayer, Seat, Table
+from tables.stats import totals_add
 
 
 def hand_begin(table: Table, state: engine.HandState, now: datetime) -> Hand:
@@ -55,6 +56,7 @@ def hand_finish(
     HandPlayer.objects.bulk_create(
         [_hand_player(hand, seats[n], state, facts[n]) for n in state.players]
     )
+    totals_add(HandPlayer.objects.filter(hand=hand))
     return hand
 
 

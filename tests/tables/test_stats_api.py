@@ -13,6 +13,7 @@ from datetime import timedelta
 import pytest
 from rest_framework.test import APIClient
 
+import engine
 from tests.tables.helpers import friends_table
 from tests.tables.recorded import (
     FOLDED_TO_A_RAISE,
@@ -85,3 +86,21 @@ def test_an_unknown_player_is_a_404_with_a_code(alice):
     api.force_authenticate(alice)
     response = api.get("/api/players/nobody/stats/")
     assert response.status_code == 404 and response.json()["code"] == "not_found"
+
+
+def test_running_totals_agree_with_the_sum_over_every_hand(alice, bob, hands):
+    from tables.hand_filters import finished_rows
+    from tables.stats import summed_counters, totals_of
+    from tests.tables.helpers import act, deal, state_of
+
+    live = friends_table(alice, bob, name="Checked down")
+    for _ in range(3):  # hands played through the services, each ending with totals added
+        deal(live)
+        while not state_of(live).is_over:
+            legal = engine.legal_actions(state_of(live))
+            act(live, "check" if legal.can_check else "call")
+    for member in (alice, bob):
+        kept, summed = totals_of(member), summed_counters(finished_rows(member))
+        assert kept == pytest.approx(summed), member
+    # Unfiltered (the totals) and a filter every hand passes (the rows) agree.
+    assert stats_of(alice, "alice")[1] == stats_of(alice, "alice", "?min_pot=0")[1]

@@ -24,6 +24,7 @@ from django.db import transaction
 import engine
 from tables.hand_facts import hand_facts
 from tables.models import Hand, HandPlayer, Table
+from tables.stats import totals_add
 
 BATCH = 500
 HANDS_PER_TABLE = 2000
@@ -103,6 +104,7 @@ def _write_batch(
             for row in rows:
                 row.hand_id = hand.pk
         HandPlayer.objects.bulk_create([row for rows in players for row in rows])
+        totals_add(HandPlayer.objects.filter(hand__in=hands))
     return clock
 
 
