@@ -8,7 +8,8 @@ max in milliseconds and the SQL queries one request makes:
 - ``GET /api/hands/`` (first page) and a deep page (``--deep`` pages in, by
   its cursor);
 - ``GET /api/hands/<id>/`` for random hands of the user's;
-- ``GET /api/players/<user>/stats/`` (all hands) and with a filter.
+- ``GET /api/players/<user>/stats/`` (all hands) and with a filter, and
+  another member's (over the hands both played).
 
 A benchmark, not a test: nothing fails on a slow figure.
 """
@@ -61,6 +62,14 @@ class Command(BaseCommand):
             "stats (all)": lambda: f"/api/players/{user.username}/stats/",
             "stats (position=BTN)": lambda: f"/api/players/{user.username}/stats/?position=BTN",
         }
+        other = (
+            HandPlayer.objects.filter(hand__players__user=user, user__isnull=False)
+            .exclude(user=user)
+            .values_list("user__username", flat=True)
+            .first()
+        )
+        if other:  # another member: only the hands both were dealt into count
+            cases[f"stats of {other}"] = lambda: f"/api/players/{other}/stats/"
         for name, url in cases.items():
             self._measure(client, name, url, count)
 
