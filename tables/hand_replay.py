@@ -59,6 +59,7 @@ def _step(
     viewed: ViewedHand, state: engine.HandState, names: dict[int, str], label: str
 ) -> dict[str, Any]:
     own = viewed.own_seat
+    bots = {p.seat for p in viewed.players if p.is_bot}
     view = engine.view(state, own)
     seats = []
     for number in range(state.seat_count):
@@ -74,7 +75,7 @@ def _step(
                 "seat": number,
                 "occupied": True,
                 "name": names.get(number, f"Seat {number + 1}"),
-                "is_bot": False,
+                "is_bot": number in bots,
                 "is_you": number == own,
                 "stack": info["stack"],
                 "bet": info["bet"],
