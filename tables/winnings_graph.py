@@ -42,7 +42,8 @@ def winnings_svg(nets: Sequence[int], evs: Sequence[float]) -> SafeString:
         f'<line class="axis" x1="{MARGIN}" y1="{zero}" x2="{WIDTH - MARGIN}" y2="{zero}"/>',
         f'<text class="tick" x="2" y="{MARGIN}">{high:.0f}</text>',
         f'<text class="tick" x="2" y="{HEIGHT - MARGIN}">{low:.0f}</text>',
-        f'<text class="tick" x="{WIDTH - MARGIN}" y="{HEIGHT - 8}">{len(nets)} hands</text>',
+        f'<text class="tick" x="{WIDTH - 4}" y="{HEIGHT - 8}" text-anchor="end">'
+        f"{len(nets)} hand{'' if len(nets) == 1 else 's'}</text>",
         line(expected, "ev"),
         line(actual, "net"),
         "</svg>",
