@@ -104,3 +104,24 @@ class PointsEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.amount:+} {self.get_reason_display()} ({self.user})"
+
+
+class ApiToken(models.Model):
+    """A personal API token: only its SHA-256 is stored; the key is shown once.
+
+    The key is 256 random bits (accounts/tokens.py), so a fast hash is enough:
+    nobody can guess one to test against a leaked hash.
+    """
+
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="api_tokens")
+    name = models.CharField(max_length=60)
+    prefix = models.CharField(max_length=12)  # the key's first characters, to tell tokens apart
+    key_hash = models.CharField(max_length=64, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.prefix}…) of {self.user}"

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from accounts import views
+from accounts import token_views, views
 
 app_name = "accounts"
 
@@ -10,4 +10,6 @@ urlpatterns = [
     path("logout/", views.LogoutView.as_view(), name="logout"),
     path("profile/", views.profile, name="profile"),
     path("password/", views.PasswordChangeView.as_view(), name="password_change"),
+    path("tokens/", token_views.api_token_create, name="api_token_create"),
+    path("tokens/<int:token_id>/revoke/", token_views.api_token_revoke, name="api_token_revoke"),
 ]

@@ -73,7 +73,13 @@ def profile(request: HttpRequest) -> HttpResponse:
         form.save()
         messages.success(request, "Your profile was saved.")
         return redirect("accounts:profile")
-    return render(request, "accounts/profile.html", {"form": form})
+    return render_profile(request, form)
+
+
+def render_profile(request: HttpRequest, form: ProfileForm, **extra: Any) -> HttpResponse:
+    """The profile page, with the member's API tokens (names and prefixes, never keys)."""
+    tokens = request.user.api_tokens.all()  # type: ignore[union-attr]
+    return render(request, "accounts/profile.html", {"form": form, "tokens": tokens, **extra})
 
 
 class PasswordChangeView(SuccessMessageMixin[Any], auth_views.PasswordChangeView):

@@ -189,6 +189,8 @@ INSTALLED_APPS = [
     "channels",
     "rest_framework",
     "rest_framework.authtoken",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
     "config.apps.FeltConfig",
     "accounts",
     "tables",
@@ -380,6 +382,7 @@ REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
         "rest_framework.authentication.TokenAuthentication",
+        "accounts.authentication.PersonalTokenAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_PARSER_CLASSES": [
@@ -395,8 +398,30 @@ REST_FRAMEWORK = {
         "anon": env_str("API_ANON_RATE", "60/min"),
         "user": env_str("API_USER_RATE", "600/min"),
     },
+    "EXCEPTION_HANDLER": "config.api_errors.api_exception_handler",
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"]
     + (["rest_framework.renderers.BrowsableAPIRenderer"] if DEBUG else []),
+}
+
+# SQLite has no covering indexes; the stats index (tables/models.py) is a plain one there.
+SILENCED_SYSTEM_CHECKS = ["models.W040"]
+
+# OpenAPI 3 schema (/api/schema/) and its docs page (/api/docs/), served from the
+# sidecar package's own static files: no CDN.
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Felt API",
+    "DESCRIPTION": "Hand histories, stats and tables of the Felt poker club. Session or "
+    "token authentication; every refusal is JSON with a code and a message.",
+    "VERSION": "1",
+    "SERVE_INCLUDE_SCHEMA": False,
+    # The schema and docs page describe the API, they hold no member's data: public
+    # (still throttled), so a program's author can read them before having a token.
+    "SERVE_PERMISSIONS": ["rest_framework.permissions.AllowAny"],
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    "COMPONENT_SPLIT_REQUEST": True,
 }
 
 # --- Locale and logging ----------------------------------------------------

@@ -1,9 +1,11 @@
 from django.contrib import admin
 from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from accounts.api import MeView
 from accounts.views import lobby
 from config.health import healthz
+from tables import api as tables_api
 from tournaments.api import (
     TournamentDetailView,
     TournamentListView,
@@ -25,6 +27,23 @@ api_patterns = [
         TournamentUnregisterView.as_view(),
         name="tournament_unregister",
     ),
+    path("hands/", tables_api.HandListView.as_view(), name="hand_list"),
+    path("hands/export", tables_api.HandExportView.as_view(), name="hand_export"),
+    path("hands/<int:hand_id>/", tables_api.HandDetailView.as_view(), name="hand_detail"),
+    path("hands/<int:hand_id>/phh", tables_api.HandPhhView.as_view(), name="hand_phh"),
+    path(
+        "hands/<int:hand_id>/pokerstars",
+        tables_api.HandPokerStarsView.as_view(),
+        name="hand_pokerstars",
+    ),
+    path(
+        "players/<str:username>/stats/",
+        tables_api.PlayerStatsView.as_view(),
+        name="player_stats",
+    ),
+    path("tables/", tables_api.TableListView.as_view(), name="table_list"),
+    path("schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("docs/", SpectacularSwaggerSplitView.as_view(url_name="api:schema"), name="docs"),
 ]
 
 urlpatterns = [

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from tables import views
+from tables import history_views, views
 
 app_name = "tables"
 
@@ -10,5 +10,7 @@ urlpatterns = [
     path("tables/new/", views.table_new, name="table_new"),
     path("tables/practice/", views.table_practice, name="table_practice"),
     path("tables/<int:table_id>/", views.table_detail, name="table_detail"),
-    path("hands/", views.hand_history_list, name="hand_history_list"),
+    path("hands/", history_views.hand_history_list, name="hand_history_list"),
+    path("hands/<int:hand_id>/", history_views.hand_replayer, name="hand_replayer"),
+    path("players/<str:username>/", history_views.player_page, name="player_page"),
 ]

@@ -1,5 +1,7 @@
 """Table pages: open a friends' table, start a practice table, sit at a table.
 
+(Hand histories have their own pages: tables/history_views.py.)
+
 The pages only create tables (through tables.services) and serve the client;
 everything that happens at the table goes over the websocket.
 """
@@ -13,12 +15,6 @@ from accounts.requests import signed_in_user
 from tables import services
 from tables.forms import NewTableForm, PracticeForm
 from tables.models import Table
-
-
-@login_required
-def hand_history_list(request: HttpRequest) -> HttpResponse:
-    """The hands the signed-in user played, newest first (none are stored yet)."""
-    return render(request, "tables/hand_history_list.html", {"hands": []})
 
 
 @login_required

@@ -111,7 +111,8 @@ function emptySeat(table, seat) {
   node.setAttribute("role", "group");
   node.setAttribute("aria-label", `Seat ${seat + 1}: empty`);
   const canSit = table.your_seat === null || table.your_seat === undefined;
-  if (canSit && table.kind !== "tournament") { // tournaments assign their seats
+  // Tournaments assign their seats; a replay is only watched.
+  if (canSit && table.kind !== "tournament" && table.kind !== "replay") {
     const button = el("button", "sit", "Sit here");
     button.type = "button";
     button.dataset.sit = String(seat);

@@ -2,7 +2,7 @@
 
 Both are written inside the transaction that changes the table, so history
 never disagrees with play. The per-player facts follow the tracker
-definitions of POKER_RULES.md ("Statistics").
+definitions of POKER_RULES.md ("Statistics"), decided in tables/hand_facts.py.
 """
 
 from __future__ import annotations
@@ -14,7 +14,9 @@ from typing import Any
 import engine
 from engine.phh import phh_order
 from tables import kinds
+from tables.hand_facts import hand_facts
 from tables.models import Hand, HandPlayer, Seat, Table
+from tables.stats import totals_add
 
 
 def hand_begin(table: Table, state: engine.HandState, now: datetime) -> Hand:
@@ -51,22 +53,25 @@ def hand_finish(
         hand=hand.number,
         **kinds.of(table).history_fields(table, hand.started_at),
     )
+    hand.pot = sum(e["amount"] for e in hand.pots)
     hand.save()
+    facts = hand_facts(state)
     HandPlayer.objects.bulk_create(
-        [_hand_player(hand, seats[n], state, events) for n in state.players]
+        [_hand_player(hand, seats[n], state, facts[n]) for n in state.players]
     )
+    totals_add(HandPlayer.objects.filter(hand=hand))
     return hand
 
 
 def _hand_player(
-    hand: Hand, seat: Seat, state: engine.HandState, events: list[dict[str, Any]]
+    hand: Hand, seat: Seat, state: engine.HandState, facts: dict[str, Any]
 ) -> HandPlayer:
     number = seat.number
     start = state.starting_stacks[number] or 0
-    facts = tracker_facts(number, events)
     return HandPlayer(
         hand=hand,
         user=seat.user,
+        started_at=hand.started_at,
         seat=number,
         name=seat.name,
         is_bot=seat.is_bot,
@@ -80,58 +85,3 @@ def _hand_player(
         is_big_blind=state.big_blind_seat == number,
         **facts,
     )
-
-
-def tracker_facts(seat: int, events: list[dict[str, Any]]) -> dict[str, bool]:
-    """VPIP, PFR, 3-bet, saw flop, showdown and winnings for one seat, from the log."""
-    preflop = [e for e in events if e["kind"] == "player_acted" and e["street"] == "preflop"]
-    mine = [e for e in preflop if e["seat"] == seat]
-    raises_before = _raises_faced(preflop, seat)
-    folded_at = _fold_index(events, seat)
-    flop_at = next((i for i, e in enumerate(events) if e["kind"] == "board_dealt"), None)
-    saw_flop = flop_at is not None and (folded_at is None or folded_at > flop_at)
-    went_to_showdown = folded_at is None and _is_showdown(events)
-    won = any(
-        share["seat"] == seat for e in events if e["kind"] == "pot_awarded" for share in e["shares"]
-    )
-    return {
-        "vpip": any(e["action"] in ("call", "bet", "raise") for e in mine),
-        "pfr": any(e["action"] in ("bet", "raise") for e in mine),
-        "three_bet": 1 in raises_before["raised_at"],
-        "could_three_bet": 1 in raises_before["faced"],
-        "saw_flop": saw_flop,
-        "went_to_showdown": went_to_showdown,
-        "won_at_showdown": went_to_showdown and won,
-        "won_chips": won,
-    }
-
-
-def _raises_faced(preflop: list[dict[str, Any]], seat: int) -> dict[str, set[int]]:
-    """How many raises stood when the seat acted preflop, and when it raised."""
-    raises = 0
-    faced: set[int] = set()
-    raised_at: set[int] = set()
-    for event in preflop:
-        if event["seat"] == seat:
-            faced.add(raises)
-            if event["action"] in ("bet", "raise"):
-                raised_at.add(raises)
-        if event["action"] in ("bet", "raise"):
-            raises += 1
-    return {"faced": faced, "raised_at": raised_at}
-
-
-def _fold_index(events: list[dict[str, Any]], seat: int) -> int | None:
-    return next(
-        (
-            i
-            for i, e in enumerate(events)
-            if e["kind"] == "player_acted" and e["seat"] == seat and e["action"] == "fold"
-        ),
-        None,
-    )
-
-
-def _is_showdown(events: list[dict[str, Any]]) -> bool:
-    """Contested to the end: some pot was decided by comparing hands."""
-    return any(e["kind"] == "pot_awarded" and e["description"] is not None for e in events)

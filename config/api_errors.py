@@ -1,0 +1,57 @@
+"""Every REST API refusal as JSON with a ``code`` and a ``message`` sentence.
+
+DRF's own body is kept beside them (``detail``, or the invalid fields and
+their messages), so clients that read those still can. Anything unexpected
+is logged and answered as a JSON 500 with code ``server_error``, never an
+HTML page.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from rest_framework import exceptions, status
+from rest_framework.response import Response
+from rest_framework.views import exception_handler
+
+logger = logging.getLogger(__name__)
+
+
+def api_exception_handler(error: Exception, context: dict[str, Any]) -> Response:
+    response = exception_handler(error, context)
+    if response is None:
+        logger.exception("API view %s failed", context.get("view"), exc_info=error)
+        return Response(
+            {"code": "server_error", "message": "Something went wrong on the server."},
+            status=status.HTTP_500_INTERNAL_SERVER_ERROR,
+        )
+    body = response.data if isinstance(response.data, dict) else {"errors": response.data}
+    if isinstance(error, exceptions.ValidationError):
+        code, message = _invalid(body)
+    elif isinstance(error, exceptions.APIException):
+        code = error.default_code if not isinstance(error.detail, dict) else "error"
+        codes = error.get_codes()
+        code = codes if isinstance(codes, str) else code
+        message = str(body.get("detail", error.default_detail))
+    else:  # Http404 and PermissionDenied from Django, turned into DRF's by the handler
+        code = "not_found" if response.status_code == 404 else "permission_denied"
+        message = str(body.get("detail", "Refused."))
+    response.data = {**body, "code": code, "message": _sentence(message)}
+    for key, value in getattr(error, "extra", {}).items():
+        response.data[key] = value
+    return response
+
+
+def _invalid(body: dict[str, Any]) -> tuple[str, str]:
+    fields = [key for key in body if key != "non_field_errors"]
+    parts = []
+    for key, problems in body.items():
+        text = " ".join(str(p) for p in problems) if isinstance(problems, list) else str(problems)
+        parts.append(text if key == "non_field_errors" else f"{key}: {text}")
+    return "invalid", ("Invalid " + ", ".join(fields) + ". " if fields else "") + "; ".join(parts)
+
+
+def _sentence(text: str) -> str:
+    text = text.strip()
+    return text if text.endswith((".", "!", "?")) else text + "."

@@ -1,0 +1,248 @@
+"""REST API for hand histories, stats and tables (mounted under /api/ in config/urls.py).
+
+Every view requires a signed-in caller (session or token), is throttled by
+the default throttles (config/api_throttles.py) and answers refusals as JSON
+with ``code`` and ``message`` (config/api_errors.py). Every hand body comes
+from the caller's projection (tables/hand_history.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db.models import Q, QuerySet
+from django.http import HttpResponse, StreamingHttpResponse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import exceptions, generics
+from rest_framework.negotiation import DefaultContentNegotiation
+from rest_framework.pagination import CursorPagination
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from tables import hand_history
+from tables.hand_filters import HandFilters, apply_filters, finished_rows, parse_filters
+from tables.models import HandPlayer, Table
+from tables.serializers import (
+    ErrorSerializer,
+    HandDetailSerializer,
+    HandListItemSerializer,
+    StatsSerializer,
+    TableSerializer,
+)
+from tables.stats import player_stats, totals_of
+
+ERRORS = {
+    400: OpenApiResponse(ErrorSerializer, description="A bad filter value, named."),
+    401: OpenApiResponse(ErrorSerializer, description="Not signed in."),
+    403: OpenApiResponse(ErrorSerializer, description="Not signed in (session callers)."),
+    429: OpenApiResponse(ErrorSerializer, description="Over the rate limit."),
+}
+NOT_FOUND = {404: OpenApiResponse(ErrorSerializer, description="No such hand you were dealt.")}
+EXPORT_FORMATS = {"phh": "phhs", "pokerstars": "txt"}
+# What a list row never reads: the hand's full log and texts (kilobytes each).
+HEAVY_HAND_FIELDS = ("hand__events", "hand__phh", "hand__pots", "hand__final_stacks")
+# What a row of the hands list reads, and nothing more.
+LIST_FIELDS = (
+    *("id", "hand_id", "started_at", "seat", "position", "hole_cards", "net"),
+    *("went_to_showdown", "hand__table_id", "hand__number", "hand__board", "hand__pot"),
+    *("hand__big_blind", "hand__table__name", "hand__table__kind"),
+)
+
+
+class BadFilter(exceptions.APIException):
+    status_code = 400
+    default_code = "bad_filter"
+    default_detail = "A filter has a bad value."
+
+    def __init__(self, error: exceptions.ValidationError) -> None:
+        problems = error.detail if isinstance(error.detail, dict) else {}
+        names = ", ".join(problems) or "filter"
+        texts = "; ".join(f"{k}: {' '.join(str(m) for m in v)}" for k, v in problems.items())
+        super().__init__(f"Bad value for {names} ({texts})")
+        self.extra = {"parameters": sorted(problems)}
+
+
+def checked_filters(request: Request) -> dict[str, Any]:
+    try:
+        return parse_filters(request.query_params)
+    except exceptions.ValidationError as error:
+        raise BadFilter(error) from None
+
+
+class HandCursor(CursorPagination):
+    ordering = ("-started_at", "-id")
+    page_size = 50
+    page_size_query_param = "page_size"
+    max_page_size = 200
+
+
+def _not_found(error: hand_history.HandNotVisible) -> exceptions.NotFound:
+    return exceptions.NotFound("No finished hand with this id that you were dealt into.")
+
+
+def _viewed(request: Request, hand_id: int) -> hand_history.ViewedHand:
+    try:
+        return hand_history.hand_for_viewer(user=request.user, hand_id=hand_id)
+    except hand_history.HandNotVisible as error:
+        raise _not_found(error) from None
+
+
+@extend_schema(parameters=[HandFilters], responses={200: HandListItemSerializer, **ERRORS})
+class HandListView(generics.ListAPIView[HandPlayer]):
+    """Your finished hands, newest first (cursor-paginated), narrowed by the filters."""
+
+    permission_classes = [IsAuthenticated]
+    serializer_class = HandListItemSerializer
+    pagination_class = HandCursor
+
+    def get_queryset(self) -> QuerySet[HandPlayer]:
+        rows = apply_filters(finished_rows(self.request.user), checked_filters(self.request))
+        return rows.select_related("hand", "hand__table").only(*LIST_FIELDS)
+
+
+@extend_schema(responses={200: HandDetailSerializer, **ERRORS, **NOT_FOUND})
+class HandDetailView(APIView):
+    """One hand as you saw it at the table: your cards, cards shown, every action."""
+
+    permission_classes = [IsAuthenticated]
+
+    def get(self, request: Request, hand_id: int) -> Response:
+        detail = hand_history.hand_detail(_viewed(request, hand_id))
+        return Response(HandDetailSerializer(detail).data)
+
+
+class HandTextView(APIView):
+    """One hand's history text as you saw it (hole cards you did not see are hidden)."""
+
+    permission_classes = [IsAuthenticated]
+    text_format = "phh"
+
+    @extend_schema(responses={(200, "text/plain"): OpenApiTypes.STR, **ERRORS, **NOT_FOUND})
+    def get(self, request: Request, hand_id: int) -> HttpResponse:
+        viewed = _viewed(request, hand_id)
+        write = hand_history.hand_phh if self.text_format == "phh" else hand_history.hand_pokerstars
+        response = HttpResponse(write(viewed), content_type="text/plain; charset=utf-8")
+        name = f"felt-hand-{viewed.hand.pk}.{EXPORT_FORMATS[self.text_format]}"
+        response["Content-Disposition"] = f'attachment; filename="{name}"'
+        return response
+
+
+class HandPhhView(HandTextView):
+    """One hand as PHH (the open Poker Hand History standard), as you saw it."""
+
+    text_format = "phh"
+
+
+class HandPokerStarsView(HandTextView):
+    """One hand as PokerStars text, as you saw it (tracker software reads it)."""
+
+    text_format = "pokerstars"
+
+
+class JsonErrorsOnly(DefaultContentNegotiation):
+    """The export's ``format`` names the download, not one of DRF's renderers: its
+    refusals are always JSON."""
+
+    def select_renderer(self, request: Any, renderers: Any, format_suffix: Any = None) -> Any:
+        return renderers[0], renderers[0].media_type
+
+
+class HandExportView(APIView):
+    """Many of your hands (same filters as the list) in one streamed download."""
+
+    permission_classes = [IsAuthenticated]
+    content_negotiation_class = JsonErrorsOnly
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("format", str, enum=list(EXPORT_FORMATS), required=True),
+            HandFilters,
+        ],
+        responses={(200, "text/plain"): OpenApiTypes.STR, **ERRORS},
+    )
+    def get(self, request: Request) -> StreamingHttpResponse:
+        text_format = request.query_params.get("format", "")
+        if text_format not in EXPORT_FORMATS:
+            error = exceptions.ValidationError({"format": ["must be phh or pokerstars"]})
+            raise BadFilter(error)
+        rows = apply_filters(finished_rows(request.user), checked_filters(request))
+        hand_ids = list(rows.order_by("-started_at", "-id").values_list("hand_id", flat=True))
+        response = StreamingHttpResponse(
+            _export(request.user, hand_ids, text_format), content_type="text/plain; charset=utf-8"
+        )
+        name = f"felt-hands.{EXPORT_FORMATS[text_format]}"
+        response["Content-Disposition"] = f'attachment; filename="{name}"'
+        return response
+
+
+def _export(user: Any, hand_ids: list[int], text_format: str) -> Iterator[str]:
+    """Each hand through the same projection as one hand's download."""
+    for number, hand_id in enumerate(hand_ids, start=1):
+        try:
+            viewed = hand_history.hand_for_viewer(user=user, hand_id=hand_id)
+        except hand_history.HandNotVisible:  # deleted since the list was read
+            continue
+        if text_format == "phh":  # a .phhs file: one TOML table per hand
+            yield f"[{number}]\n{hand_history.hand_phh(viewed)}\n"
+        else:
+            yield f"{hand_history.hand_pokerstars(viewed)}\n\n"
+
+
+@extend_schema(
+    parameters=[HandFilters],
+    responses={200: StatsSerializer, **ERRORS, 404: OpenApiResponse(ErrorSerializer)},
+)
+class PlayerStatsView(APIView):
+    """A player's stats: over your own hands all of them; over another player's,
+    only hands you were dealt into too (staff: all)."""
+
+    permission_classes = [IsAuthenticated]
+
+    def get(self, request: Request, username: str) -> Response:
+        filters = checked_filters(request)
+        player = get_user_model().objects.filter(username=username, is_active=True).first()
+        if player is None:
+            raise exceptions.NotFound("No member with this username.")
+        body = {"player": player.get_username(), **stats_for(request.user, player, filters)}
+        return Response(StatsSerializer(body).data)
+
+
+def stats_for(user: Any, player: Any, filters: dict[str, Any]) -> dict[str, Any]:
+    """``player``'s stats as ``user`` may count them: over all of the player's hands
+    (their running totals, one row) when it is the player or staff and nothing is
+    filtered; else summed over the rows, only hands ``user`` was dealt into too."""
+    is_filtered = any(value is not None for value in filters.values())
+    sees_all = player.pk == user.pk or user.is_staff
+    if sees_all and not is_filtered:
+        return player_stats(totals_of(player))
+    rows = finished_rows(player)
+    if not sees_all:
+        rows = rows.filter(hand_id__in=HandPlayer.objects.filter(user=user).values("hand_id"))
+    return player_stats(apply_filters(rows, filters))
+
+
+class TableCursor(CursorPagination):
+    ordering = "-created_at"
+    page_size = 50
+
+
+@extend_schema(responses={200: TableSerializer, **ERRORS})
+class TableListView(generics.ListAPIView[Table]):
+    """Tables you own, sit at or played a hand at (staff: every table), newest first."""
+
+    permission_classes = [IsAuthenticated]
+    serializer_class = TableSerializer
+    pagination_class = TableCursor
+
+    def get_queryset(self) -> QuerySet[Table]:
+        user: Any = self.request.user
+        if user.is_staff:
+            return Table.objects.all()
+        played = HandPlayer.objects.filter(user=user).values("hand__table_id")
+        mine = Q(owner=user) | Q(seats__user=user) | Q(pk__in=played)
+        return Table.objects.filter(pk__in=Table.objects.filter(mine).values("pk"))

@@ -1,0 +1,201 @@
+"""Finished hands as one viewer saw them: who may open a hand, and its projections.
+
+A member may open a hand only once it has ended and only if they were dealt
+into it (watching it is not enough); staff may open every finished hand and
+see every card. Everything sent is built from the replayed hand through the
+engine's per-viewer projections (``engine.sees_hole_cards``, ``engine.view``,
+``to_phh(viewer=...)``, ``to_pokerstars(viewer=...)``); the stored
+``Hand.events`` and ``Hand.phh`` hold every card and the deck, and are never
+sent as they are.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Final, Literal
+
+import engine
+from engine.events import (
+    AntePosted,
+    BlindPosted,
+    BoardDealt,
+    PlayerActed,
+    PotAwarded,
+    UncalledBetReturned,
+)
+from tables.models import Hand, HandPlayer
+
+EVERY_CARD: Final = engine.EVERY_CARD
+
+
+class HandNotVisible(Exception):
+    """No such finished hand that this user was dealt into (a 404: say nothing more)."""
+
+
+# The viewer's seat, None (saw no hole cards), or EVERY_CARD for staff.
+Viewer = int | None | Literal["every card"]
+
+
+@dataclass(frozen=True)
+class ViewedHand:
+    """A finished hand, its players, and whose eyes it is seen through."""
+
+    hand: Hand
+    state: engine.HandState
+    players: list[HandPlayer]
+    viewer: Viewer
+
+    @property
+    def own_seat(self) -> int | None:
+        """The seat whose cards are "Dealt to" in PokerStars text (staff: theirs, if any)."""
+        return self.viewer if isinstance(self.viewer, int) else None
+
+    def sees(self, seat: int) -> bool:
+        if self.viewer == EVERY_CARD:
+            return True
+        return engine.sees_hole_cards(self.state, self.own_seat, seat)
+
+
+def hand_for_viewer(*, user: Any, hand_id: int) -> ViewedHand:
+    """The hand ``hand_id`` as ``user`` saw it, or ``HandNotVisible``."""
+    hand = Hand.objects.select_related("table").filter(pk=hand_id, ended_at__isnull=False).first()
+    if hand is None:
+        raise HandNotVisible()
+    players = list(hand.players.select_related("user").order_by("seat"))
+    mine = next((p for p in players if p.user_id is not None and p.user_id == user.pk), None)
+    if mine is None and not user.is_staff:
+        raise HandNotVisible()
+    state = engine.replay([engine.event_from_dict(e) for e in hand.events])
+    viewer: Viewer = mine.seat if mine else None
+    if user.is_staff:
+        viewer = EVERY_CARD
+    return ViewedHand(hand, state, players, viewer)
+
+
+def hand_detail(viewed: ViewedHand) -> dict[str, Any]:
+    """The hand's public record plus the hole cards this viewer saw."""
+    hand, state = viewed.hand, viewed.state
+    names = {p.seat: p.name for p in viewed.players}
+    return {
+        "id": hand.pk,
+        "table": hand.table_id,
+        "table_name": hand.table.name,
+        "kind": hand.table.kind,
+        "number": hand.number,
+        "started_at": hand.started_at,
+        "ended_at": hand.ended_at,
+        "level": hand.level,
+        "small_blind": hand.small_blind,
+        "big_blind": hand.big_blind,
+        "ante": hand.ante,
+        "button": hand.button,
+        "seat_count": state.seat_count,
+        "board": [engine.card_str(c) for c in state.board],
+        "pot": hand.pot,
+        "viewer_seat": viewed.own_seat,
+        "players": [_player(viewed, p) for p in viewed.players],
+        "actions": _actions(state, names),
+        "pots": _pots(state),
+    }
+
+
+def _player(viewed: ViewedHand, player: HandPlayer) -> dict[str, Any]:
+    seat = player.seat
+    return {
+        "seat": seat,
+        "name": player.name,
+        "username": player.user.username if player.user and not player.is_bot else None,
+        "is_bot": player.is_bot,
+        "position": player.position,
+        "starting_stack": player.starting_stack,
+        "final_stack": player.final_stack,
+        "net": player.net,
+        "hole_cards": [engine.card_str(c) for c in viewed.state.hole_cards(seat)]
+        if viewed.sees(seat)
+        else None,
+        "was_shown": viewed.state.has_shown[seat],
+        "allin_ev": round(player.allin_ev, 2),
+    }
+
+
+def _actions(state: engine.HandState, names: dict[int, str]) -> list[dict[str, Any]]:
+    """Every chip movement and decision in order, with its street (no cards)."""
+    out: list[dict[str, Any]] = []
+    street = "preflop"
+    for event in state.events:
+        if isinstance(event, BoardDealt):
+            street = event.street
+            continue
+        if isinstance(event, AntePosted):
+            action, amount, total, all_in = "ante", event.amount, None, event.is_all_in
+        elif isinstance(event, BlindPosted):
+            action, amount = f"{event.blind}_blind", event.amount
+            total, all_in = event.amount, event.is_all_in
+        elif isinstance(event, PlayerActed):
+            action, amount, total, all_in = event.action, event.amount, event.total, event.is_all_in
+        elif isinstance(event, UncalledBetReturned):
+            action, amount, total, all_in = "uncalled_bet_returned", event.amount, None, False
+        else:
+            continue
+        out.append(
+            {
+                "street": street,
+                "seat": event.seat,
+                "name": names.get(event.seat, ""),
+                "action": action,
+                "amount": amount,
+                "total": total,
+                "is_all_in": all_in,
+            }
+        )
+    return out
+
+
+def _pots(state: engine.HandState) -> list[dict[str, Any]]:
+    return [
+        {
+            "index": e.pot_index,
+            "amount": e.amount,
+            "eligible": list(e.eligible),
+            "winners": [{"seat": s, "amount": chips} for s, chips in e.shares if chips],
+            "hand": e.description,
+        }
+        for e in state.events
+        if isinstance(e, PotAwarded)
+    ]
+
+
+def hand_phh(viewed: ViewedHand) -> str:
+    """PHH text with ``????`` for every hole card the viewer did not see."""
+    names = {p.seat: p.name for p in viewed.players}
+    hand = viewed.hand
+    return engine.to_phh(
+        viewed.state,
+        viewer=viewed.viewer,
+        players=[names[s] for s in engine.phh_order(viewed.state)],
+        table=hand.table.name,
+        hand=hand.number,
+        time=hand.started_at.time().replace(microsecond=0),
+        time_zone="UTC",
+        day=hand.started_at.day,
+        month=hand.started_at.month,
+        year=hand.started_at.year,
+        _felt_hand_id=hand.pk,
+    )
+
+
+def hand_pokerstars(viewed: ViewedHand) -> str:
+    """PokerStars text: "Dealt to" the viewer's own cards; others only where shown."""
+    names: list[str | None] = [None] * viewed.state.seat_count
+    for player in viewed.players:
+        names[player.seat] = player.name
+    hand = viewed.hand
+    return engine.to_pokerstars(
+        viewed.state,
+        hand_id=hand.pk,
+        players=names,
+        viewer=viewed.own_seat,
+        table=f"{hand.table.name} #{hand.table_id}",
+        time=hand.started_at,
+        time_zone="UTC",
+    )

@@ -1,0 +1,94 @@
+"""Personal API tokens: made on the profile page, shown once, stored hashed, revocable."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.urls import reverse
+from rest_framework.test import APIClient
+
+from accounts.models import ApiToken
+from accounts.tokens import MAX_TOKENS, hash_key
+
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("clean_redis")]
+PROFILE = reverse("accounts:profile")
+CREATE = reverse("accounts:api_token_create")
+
+
+def create_token(client, name="tracker") -> str:
+    page = client.post(CREATE, {"name": name}).content.decode()
+    return re.search(r'value="(felt_[^"]+)"', page).group(1)
+
+
+def bearer(key: str) -> APIClient:
+    api = APIClient()
+    api.credentials(HTTP_AUTHORIZATION=f"Bearer {key}")
+    return api
+
+
+def test_a_new_token_is_shown_once_and_only_its_hash_is_kept(client, make_user):
+    user = make_user()
+    client.force_login(user)
+    key = create_token(client)
+    token = ApiToken.objects.get(user=user)
+    assert token.key_hash == hash_key(key) and key not in token.key_hash
+    assert token.name == "tracker" and key.startswith(token.prefix)
+    again = client.get(PROFILE).content.decode()
+    assert key not in again and token.prefix in again and "tracker" in again
+
+
+def test_the_token_authenticates_api_calls_until_it_is_revoked(client, make_user):
+    user = make_user()
+    client.force_login(user)
+    key = create_token(client)
+    assert bearer(key).get("/api/me/").json()["username"] == "alice"
+    token = ApiToken.objects.get(user=user)
+    assert token.last_used_at is not None
+    response = client.post(reverse("accounts:api_token_revoke", args=[token.pk]), follow=True)
+    assert b"The token was revoked" in response.content
+    refused = bearer(key).get("/api/hands/")
+    assert refused.status_code in (401, 403)
+    assert refused.json()["code"] == "authentication_failed"
+
+
+def test_a_member_cannot_revoke_someone_elses_token(client, make_user):
+    owner = make_user("bob")
+    client.force_login(owner)
+    create_token(client)
+    token = ApiToken.objects.get(user=owner)
+    client.force_login(make_user())
+    response = client.post(reverse("accounts:api_token_revoke", args=[token.pk]), follow=True)
+    assert b"no such token of yours" in response.content
+    assert ApiToken.objects.filter(pk=token.pk).exists()
+
+
+def test_a_made_up_or_malformed_token_is_refused(make_user):
+    make_user()
+    for header in ("Bearer felt_madeup", "Bearer", "Bearer a b"):
+        api = APIClient()
+        api.credentials(HTTP_AUTHORIZATION=header)
+        response = api.get("/api/me/")
+        assert response.status_code in (401, 403) and response.json()["code"], header
+
+
+def test_tokens_need_a_name_and_are_limited_per_member(client, make_user):
+    user = make_user()
+    client.force_login(user)
+    response = client.post(CREATE, {"name": "  "}, follow=True)
+    assert b"Give the token a name" in response.content
+    for number in range(MAX_TOKENS):
+        create_token(client, f"t{number}")
+    response = client.post(CREATE, {"name": "one more"}, follow=True)
+    assert b"revoke one first" in response.content
+    assert ApiToken.objects.filter(user=user).count() == MAX_TOKENS
+
+
+def test_creating_or_revoking_needs_a_post_with_csrf(make_user):
+    from django.test import Client
+
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(make_user())
+    assert client.get(CREATE).status_code == 405
+    assert client.post(CREATE, {"name": "x"}).status_code == 403
+    assert not ApiToken.objects.exists()

@@ -1,0 +1,121 @@
+"""The replayer and the API docs in a real browser (Debian's chromium, via Playwright).
+
+The server is the real one (tests/tables/live_server.py); the hand is written
+to the history through the service that ends hands, with known cards.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from django.db import connection
+from django.test import Client
+from playwright.sync_api import Browser, Page, expect, sync_playwright
+
+from tests.tables.helpers import friends_table
+from tests.tables.live_server import live_server
+from tests.tables.recorded import SHOWDOWN_WITH_MUCK, record_hand, recorded_state
+from tests.tables.test_browser import CHROMIUM, CHROMIUM_ARGS, DESKTOP
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not CHROMIUM.exists(), reason=f"chromium is not installed at {CHROMIUM}"),
+]
+
+
+@pytest.fixture
+def server_url(transactional_db: None, tmp_path: Path) -> Iterator[str]:
+    with live_server(
+        database_name=str(connection.settings_dict["NAME"]),
+        workdir=tmp_path,
+        next_hand_seconds=3.0,
+        host="localhost",
+    ) as url:
+        yield url
+
+
+@pytest.fixture
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()
+
+
+def signed_in(browser: Browser, server_url: str, cookie: str, problems: list[str]) -> Page:
+    """A page with the member's session cookie (the tests' fast password hasher is not
+    one the server accepts, so the session is made here instead of by logging in)."""
+    context = browser.new_context(viewport=DESKTOP)
+    context.add_cookies([{"name": "sessionid", "value": cookie, "url": server_url}])
+    page = context.new_page()
+    page.set_default_timeout(20_000)
+    page.on("console", lambda m: problems.append(m.text) if _is_problem(m.text, m.type) else None)
+    page.on("pageerror", lambda error: problems.append(str(error)))
+    page.on(
+        "response",
+        lambda r: (
+            problems.append(f"{r.status} {r.url}")
+            if r.status >= 400 and not r.url.endswith("/favicon.ico")
+            else None
+        ),
+    )
+    return page
+
+
+def _is_problem(text: str, kind: str) -> bool:
+    """Console errors, but not the missing /favicon.ico (the response check names 404s)."""
+    return kind == "error" and not text.startswith("Failed to load resource")
+
+
+def board_cards(page: Page):
+    return page.locator("[data-board] .card")
+
+
+@pytest.fixture
+def hand(server_url, make_user):
+    """Written before the browser starts: Playwright's loop makes the thread async."""
+    alice, bob, carol = (make_user(name) for name in ("alice", "bob", "carol"))
+    table = friends_table(alice, bob, carol, seat_count=3)
+    client = Client()
+    client.force_login(alice)
+    return record_hand(table, recorded_state(SHOWDOWN_WITH_MUCK)), client.cookies["sessionid"].value
+
+
+def test_the_replayer_steps_through_a_hand_as_alice_saw_it(server_url, hand, browser) -> None:
+    problems: list[str] = []
+    hand, cookie = hand
+    page = signed_in(browser, server_url, cookie, problems)
+    page.goto(f"{server_url}/hands/{hand.pk}/")
+    root = page.locator("#replayer")
+    expect(root).to_have_attribute("data-step", "0")
+    expect(page.locator(".seat.you .hole .card.face")).to_have_count(2)
+    expect(page.locator(".seat.occupied:not(.you) .card.face")).to_have_count(0)
+    expect(board_cards(page)).to_have_count(0)
+    expect(page.locator("[data-equity]")).to_contain_text("alice")
+
+    page.get_by_role("button", name="Flop", exact=True).click()
+    expect(board_cards(page)).to_have_count(3)
+    expect(root).to_have_attribute("data-street", "flop")
+    page.get_by_role("button", name="Step back").click()
+    expect(root).to_have_attribute("data-street", "preflop")
+    page.get_by_role("button", name="Step forward").click()
+    expect(board_cards(page)).to_have_count(3)
+
+    page.get_by_role("button", name="Play", exact=True).click()
+    expect(root).to_have_attribute("data-street", "over", timeout=60_000)
+    expect(board_cards(page)).to_have_count(5)
+    expect(page.locator("[data-label]")).to_contain_text("alice wins 180")
+    # At the end: carol's shown kings face up, bob's mucked hand never.
+    expect(page.locator(".seat.occupied .card.face")).to_have_count(4)
+    expect(page.get_by_role("button", name="Play", exact=True)).to_be_visible()
+    assert not problems, problems
+
+
+def test_the_api_docs_load_under_the_content_security_policy(server_url, hand, browser):
+    problems: list[str] = []
+    page = signed_in(browser, server_url, hand[1], problems)
+    page.goto(f"{server_url}/api/docs/")
+    expect(page.get_by_text("/api/hands/", exact=True).first).to_be_visible()
+    assert not problems, problems
