@@ -37,15 +37,17 @@ import secrets
 from bisect import bisect_right
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from engine.cards import card_str
+from engine.phh import EVERY_CARD
 from engine.state import HandState
 from engine.view import sees_hole_cards
 
 DECK_SIZE = 52
 SALT_BYTES = 16  # 128 bits
 _HEX_DIGEST = re.compile(r"[0-9a-f]{64}")
+Viewer = int | None | Literal["every card"]
 
 
 @dataclass(frozen=True)
@@ -102,17 +104,18 @@ def board_positions(player_count: int, cards_dealt: int) -> range:
     return range(2 * player_count, 2 * player_count + cards_dealt)
 
 
-def revealed_positions(state: HandState, viewer: int | None) -> list[int]:
-    """The positions whose cards ``viewer`` (a seat, None for a spectator) saw, in order."""
+def revealed_positions(state: HandState, viewer: Viewer) -> list[int]:
+    """The positions whose cards ``viewer`` saw, in order: a seat, None for a spectator,
+    or ``EVERY_CARD`` (staff settling a dispute: every card dealt)."""
     order = dealing_order(state.button, state.players)
     positions = list(board_positions(len(order), len(state.board)))
     for seat in order:
-        if sees_hole_cards(state, viewer, seat):
+        if viewer == EVERY_CARD or sees_hole_cards(state, viewer, seat):
             positions.extend(hole_positions(order, seat))
     return sorted(positions)
 
 
-def revealed(state: HandState, viewer: int | None, salts: Sequence[str]) -> list[dict[str, Any]]:
+def revealed(state: HandState, viewer: Viewer, salts: Sequence[str]) -> list[dict[str, Any]]:
     """What ``viewer`` is given to check: each position they saw, its card and its salt."""
     return [
         {"position": i, "card": card_str(state.deck[i]), "salt": salts[i]}

@@ -69,13 +69,23 @@ class HandPlayerInline(admin.TabularInline[HandPlayer, Hand]):
 @admin.register(Hand)
 class HandAdmin(SidebarFiltersOnly):
     list_display = ("__str__", "table", "started_at", "ended_at")
-    readonly_fields = ("events", "phh", "pots", "final_stacks")
+    # The salts settle a dispute over a finished hand; during one they would give
+    # away every card (engine.fairness), like the event log.
+    readonly_fields = (
+        "events",
+        "phh",
+        "pots",
+        "final_stacks",
+        "commitment",
+        "deck_leaves",
+        "deck_salts",
+    )
     inlines = [HandPlayerInline]
 
     def get_fields(self, request: HttpRequest, obj: Any = None) -> Any:
         fields = super().get_fields(request, obj)
         if obj is None or obj.ended_at is None:
-            return [f for f in fields if f not in ("events", "phh")]
+            return [f for f in fields if f not in ("events", "phh", "deck_salts", "deck_leaves")]
         return fields
 
     def get_inlines(self, request: HttpRequest, obj: Any) -> Any:

@@ -96,6 +96,20 @@ def hand_detail(viewed: ViewedHand) -> dict[str, Any]:
         "players": [_player(viewed, p) for p in viewed.players],
         "actions": _actions(state, names),
         "pots": _pots(state),
+        "fairness": _fairness(viewed),
+    }
+
+
+def _fairness(viewed: ViewedHand) -> dict[str, Any] | None:
+    """The deck's commitment and leaves, and the salts of the cards this viewer saw only
+    (engine.fairness); None for a hand dealt before decks were sealed."""
+    hand = viewed.hand
+    if not hand.commitment:
+        return None
+    return {
+        "commitment": hand.commitment,
+        "leaves": hand.deck_leaves,  # as committed to at the deal
+        "revealed": engine.revealed(viewed.state, viewed.viewer, hand.deck_salts),
     }
 
 

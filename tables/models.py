@@ -65,6 +65,8 @@ class Table(models.Model):
     # When something is due without anyone acting (a timeout, a bot's move, the
     # next hand): the wake task and the sweep look only at this.
     wake_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    # The deck commitment of the hand on display (engine.fairness), in every snapshot.
+    commitment = models.CharField(max_length=64, blank=True)
 
     # Last hand's positions, for engine.next_positions (dead button).
     button = models.PositiveSmallIntegerField(null=True, blank=True)
@@ -172,6 +174,12 @@ class Hand(models.Model):
     final_stacks = models.JSONField(null=True, blank=True)
     phh = models.TextField(blank=True)
     pot = models.PositiveIntegerField(default=0)  # every pot's chips together, once over
+    # Provably fair dealing (engine.fairness): the deck's commitment and leaves, made
+    # before the deal, and its 52 salts, which leave the server only for cards a
+    # viewer saw.
+    commitment = models.CharField(max_length=64, blank=True)
+    deck_leaves = models.JSONField(default=list, blank=True)
+    deck_salts = models.JSONField(default=list, blank=True)
 
     class Meta:
         ordering = ["-started_at"]

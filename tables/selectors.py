@@ -179,6 +179,7 @@ def _snapshot(
         "hand": _hand_entry(hand_view),
         "to_act": to_act,
         "decision": decision_id(table, state),
+        "commitment": table.commitment or None,  # the hand on display's sealed deck
         "deadline": iso(table.deadline) if is_running else None,
         "server_time": iso(now),
         "is_time_bank": table.is_time_bank if is_running else False,

@@ -117,6 +117,25 @@ class PotSerializer(serializers.Serializer[Any]):
     hand = serializers.CharField(allow_null=True, help_text="The winning hand; null uncontested.")
 
 
+class RevealedCardSerializer(serializers.Serializer[Any]):
+    position = serializers.IntegerField(help_text="The deck position, 0 being dealt first.")
+    card = serializers.CharField(help_text=CARD_HELP)
+    salt = serializers.CharField(help_text="The position's 128-bit salt, in hex.")
+
+
+class FairnessSerializer(serializers.Serializer[Any]):
+    commitment = serializers.CharField(
+        help_text="sha256 of the 52 leaves joined in position order (lowercase hex), "
+        "shown at the table from the deal on."
+    )
+    leaves = serializers.ListField(
+        child=serializers.CharField(), help_text='sha256("<position>:<card>:<salt>") per position.'
+    )
+    revealed = RevealedCardSerializer(
+        many=True, help_text="Exactly the positions whose cards you saw in this hand."
+    )
+
+
 class HandDetailSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     table = serializers.IntegerField(help_text="The table's id.")
@@ -137,6 +156,9 @@ class HandDetailSerializer(serializers.Serializer[Any]):
     players = HandPlayerViewSerializer(many=True)
     actions = HandActionSerializer(many=True)
     pots = PotSerializer(many=True)
+    fairness = FairnessSerializer(
+        allow_null=True, help_text="Provably fair dealing (docs/fairness.md); null before it."
+    )
 
 
 class StatSerializer(serializers.Serializer[Any]):

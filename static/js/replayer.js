@@ -3,6 +3,7 @@
 // Back / forward / play / pause, a jump to each street, the pot and each
 // visible hand's equity at every step.
 
+import { showVerification } from "./fairness.js";
 import { potText, renderBoard, renderSeats, seatName, winnersText } from "./render.js";
 
 const PLAY_MS = 1200;
@@ -81,3 +82,7 @@ document.addEventListener("keydown", (event) => {
 });
 
 show(0);
+showVerification(
+  find("[data-fairness]"),
+  JSON.parse(document.getElementById("hand-detail").textContent),
+);

@@ -28,6 +28,7 @@ const parts = {
   pot: find("[data-pot]"),
   announce: find("[data-announce]"),
   handNumber: find("[data-hand-number]"),
+  sealed: find("[data-sealed]"),
   blinds: find("[data-blinds]"),
   level: find("[data-level]"),
   nextLevel: find("[data-next-level]"),
@@ -114,6 +115,7 @@ function render() {
   const ante = table.ante ? `, ante ${table.ante}` : "";
   parts.blinds.textContent = `Blinds ${table.small_blind}/${table.big_blind}${ante}`;
   if (parts.level && table.level) parts.level.textContent = `Level ${table.level}`;
+  renderSeal();
   const isYourTurn = table.legal && table.to_act === table.your_seat;
   document.title = `${isYourTurn ? "Your turn · " : ""}${pageTitle}`;
   renderSeatControls();
@@ -121,6 +123,22 @@ function render() {
   controls.update(table);
   tick();
 }
+
+/** The hand's deck commitment (docs/fairness.md): a mark, with the hash on hover or click. */
+function renderSeal() {
+  parts.sealed.hidden = !table.commitment;
+  if (!table.commitment) return;
+  parts.sealed.title = `This hand's deck was sealed before the deal: ${table.commitment}`;
+  if (parts.sealed.dataset.commitment !== table.commitment) {
+    parts.sealed.dataset.commitment = table.commitment;
+    parts.sealed.textContent = "🔒 Deck sealed";
+  }
+}
+
+parts.sealed.addEventListener("click", () => {
+  const isOpen = parts.sealed.textContent !== "🔒 Deck sealed";
+  parts.sealed.textContent = isOpen ? "🔒 Deck sealed" : `🔒 ${table.commitment}`;
+});
 
 function renderSeatControls() {
   const you = table.your_seat === null || table.your_seat === undefined ? null : table.seats[table.your_seat];

@@ -20,6 +20,9 @@ from tables.stats import totals_add
 
 
 def hand_begin(table: Table, state: engine.HandState, now: datetime) -> Hand:
+    """The Hand row, with the deck sealed (engine.fairness) before any card is shown."""
+    seal = engine.seal_deck(state.deck)
+    table.commitment = seal.commitment
     return Hand.objects.create(
         table=table,
         number=table.hand_number,
@@ -32,6 +35,9 @@ def hand_begin(table: Table, state: engine.HandState, now: datetime) -> Hand:
         level=table.level,
         started_at=now,
         events=[event.to_dict() for event in state.events],
+        commitment=seal.commitment,
+        deck_leaves=list(seal.leaves),
+        deck_salts=list(seal.salts),
     )
 
 

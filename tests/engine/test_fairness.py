@@ -25,6 +25,7 @@ from engine.fairness import (
     seal_deck,
     verify,
 )
+from engine.phh import EVERY_CARD
 from engine.state import HandState
 from tests.engine.history_helpers import random_hand
 
@@ -123,6 +124,11 @@ def test_a_folded_hand_is_revealed_to_its_player_only() -> None:
     spectator = set(revealed_positions(state, None))
     shown = set(hole_positions(order, 1)) | set(hole_positions(order, 2))
     assert spectator == board | shown, "a spectator sees the board and the shown hands"
+
+
+def test_staff_settling_a_dispute_get_every_card_dealt() -> None:
+    state = showdown_with_a_fold(Random(1))
+    assert revealed_positions(state, EVERY_CARD) == list(range(2 * 3 + 5))
 
 
 def test_a_mucked_loser_stays_secret_from_the_others() -> None:

@@ -5,8 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 import engine
+from engine.replay import action_of
 from tables import selectors, services
-from tables.models import Seat, Table
+from tables.models import Hand, Seat, Table
 
 
 def friends_table(*players: Any, **settings: Any) -> Table:
@@ -62,3 +63,25 @@ def chips_on_table(table: Table) -> int:
         return sum(seats.values())
     in_hand = sum(state.stacks) + sum(state.contributed)
     return in_hand + sum(chips for n, chips in seats.items() if not state.is_dealt_in[n])
+
+
+def deal_first_card_from_the_bottom(hand: Hand) -> None:
+    """Rewrite a stored hand as if the server had dealt its first card from the bottom of
+    the deck (a card nobody saw) after sealing the deck, and played it the same way."""
+    state = engine.replay([engine.event_from_dict(e) for e in hand.events])
+    deck = list(state.deck)
+    deck[0], deck[-1] = deck[-1], deck[0]
+    start = state.events[0]
+    assert isinstance(start, engine.HandStarted)
+    swapped = engine.new_hand(
+        start.stacks,
+        start.button,
+        small_blind=start.small_blind,
+        big_blind=start.big_blind,
+        ante=start.ante,
+        deck=deck,
+    )
+    for event in state.events:
+        if isinstance(event, engine.PlayerActed):
+            swapped = engine.apply_action(swapped, action_of(event))
+    Hand.objects.filter(pk=hand.pk).update(events=[e.to_dict() for e in swapped.events])

@@ -196,6 +196,10 @@ def test_a_practice_table_deals_at_once_and_the_bots_play_back(
     expect(carol.locator(".seat.occupied .bot-tag")).to_have_count(2)
     expect(carol.locator(".seat.you .hole .card.face")).to_have_count(2)
     expect(carol.locator(".seat.occupied:not(.you) .card.face")).to_have_count(0)
+    sealed = carol.locator("[data-sealed]")  # the hand's deck commitment, on demand
+    expect(sealed).to_have_attribute("title", re.compile(r"sealed before the deal: [0-9a-f]{64}$"))
+    sealed.click()
+    expect(sealed).to_have_text(re.compile(r"[0-9a-f]{64}"))
     carol.screenshot(path=SCREENSHOTS / "felt-practice-phone.png", full_page=True)
 
     play_the_hand_out([carol])

@@ -6,7 +6,9 @@ to the history through the service that ends hands, with known cards.
 
 from __future__ import annotations
 
+import io
 from collections.abc import Iterator
+from contextlib import redirect_stdout
 from pathlib import Path
 
 import pytest
@@ -14,7 +16,7 @@ from django.db import connection
 from django.test import Client
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 
-from tests.tables.helpers import friends_table
+from tests.tables.helpers import deal_first_card_from_the_bottom, friends_table
 from tests.tables.live_server import live_server
 from tests.tables.recorded import SHOWDOWN_WITH_MUCK, record_hand, recorded_state
 from tests.tables.test_browser import CHROMIUM, CHROMIUM_ARGS, DESKTOP
@@ -118,4 +120,47 @@ def test_the_api_docs_load_under_the_content_security_policy(server_url, hand, b
     page = signed_in(browser, server_url, hand[1], problems)
     page.goto(f"{server_url}/api/docs/")
     expect(page.get_by_text("/api/hands/", exact=True).first).to_be_visible()
+    assert not problems, problems
+
+
+@pytest.fixture
+def checked_hands(server_url, make_user, tmp_path):
+    """An honest hand and one whose first card was swapped after the seal, each with what
+    `python -m engine verify` says of the API's answer to alice."""
+    from engine.__main__ import main as engine_command
+
+    alice, bob, carol = (make_user(name) for name in ("alice", "bob", "carol"))
+    table = friends_table(alice, bob, carol, seat_count=3)
+    honest = record_hand(table, recorded_state(SHOWDOWN_WITH_MUCK))
+    tampered = record_hand(table, recorded_state(SHOWDOWN_WITH_MUCK))
+    deal_first_card_from_the_bottom(tampered)
+    client = Client()
+    client.force_login(alice)
+    verdicts = {}
+    for hand in (honest, tampered):
+        path = tmp_path / f"hand-{hand.pk}.json"
+        path.write_bytes(client.get(f"/api/hands/{hand.pk}/").content)
+        with redirect_stdout(io.StringIO()) as out:
+            engine_command(["verify", str(path)])
+        verdicts[hand.pk] = out.getvalue()
+    return honest, tampered, verdicts, client.cookies["sessionid"].value
+
+
+def test_the_browser_checks_the_deck_as_the_command_line_does(server_url, checked_hands, browser):
+    honest, tampered, verdicts, cookie = checked_hands
+    problems: list[str] = []
+    page = signed_in(browser, server_url, cookie, problems)
+
+    page.goto(f"{server_url}/hands/{honest.pk}/")
+    verdict = page.locator("[data-fairness]")
+    expect(verdict).to_have_attribute("data-verified", "yes")
+    expect(verdict).to_contain_text("Deck verified")
+    assert verdicts[honest.pk] == "verified\n"
+
+    page.goto(f"{server_url}/hands/{tampered.pk}/")
+    expect(verdict).to_have_attribute("data-verified", "no")
+    command_line = [line.split(": ", 1)[1] for line in verdicts[tampered.pk].splitlines()]
+    assert command_line and command_line[0].startswith("position 0: ")
+    for problem in command_line:
+        expect(verdict).to_contain_text(problem)
     assert not problems, problems
