@@ -35,6 +35,7 @@ from tables.serializers import (
     TableSerializer,
 )
 from tables.stats import player_stats, totals_of
+from tournaments.selectors import tournament_stats
 
 ERRORS = {
     400: OpenApiResponse(ErrorSerializer, description="A bad filter value, named."),
@@ -218,12 +219,16 @@ def stats_for(user: Any, player: Any, filters: dict[str, Any]) -> dict[str, Any]
     filtered; else summed over the rows, only hands ``user`` was dealt into too."""
     is_filtered = any(value is not None for value in filters.values())
     sees_all = player.pk == user.pk or user.is_staff
+    tournaments = tournament_stats(player=player, shared_with=None if sees_all else user)
     if sees_all and not is_filtered:
-        return player_stats(totals_of(player))
-    rows = finished_rows(player)
-    if not sees_all:
-        rows = rows.filter(hand_id__in=HandPlayer.objects.filter(user=user).values("hand_id"))
-    return player_stats(apply_filters(rows, filters))
+        counted = player_stats(totals_of(player))
+    else:
+        rows = finished_rows(player)
+        if not sees_all:
+            rows = rows.filter(hand_id__in=HandPlayer.objects.filter(user=user).values("hand_id"))
+        counted = player_stats(apply_filters(rows, filters))
+    counted["stats"].update(tournaments)  # ROI and ITM count tournaments, not hands
+    return counted
 
 
 class TableCursor(CursorPagination):

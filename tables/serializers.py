@@ -174,7 +174,9 @@ class StatsSerializer(serializers.Serializer[Any]):
     stats = serializers.DictField(
         child=StatSerializer(),
         help_text="vpip, pfr, three_bet, fold_to_three_bet, af, afq, cbet, fold_to_cbet, "
-        "wtsd, wsd, wwsf, bb_per_100, allin_ev_bb_per_100.",
+        "wtsd, wsd, wwsf, bb_per_100, allin_ev_bb_per_100; and over finished tournaments "
+        "(the hand filters do not narrow them): roi (prizes less buy-ins, over buy-ins, in %; "
+        "null with only freerolls) and itm (tournaments paid / played, in %).",
     )
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, Q, QuerySet, Sum
 from django.urls import reverse
 from django.utils import timezone
 
@@ -129,3 +129,30 @@ def entry_of(tournament: Tournament, user: Any) -> Entry | None:
     if user is None or not user.is_authenticated:
         return None
     return tournament.entries.filter(user=user).first()
+
+
+def tournament_stats(*, player: Any, shared_with: Any | None = None) -> dict[str, Any]:
+    """ROI and ITM (POKER_RULES' statistics) over ``player``'s finished tournaments, as
+    ``{"value", "numerator", "denominator"}``; with ``shared_with``, only tournaments that
+    member played too (what their own tracker would know)."""
+    entries = Entry.objects.filter(user=player, tournament__status=Tournament.Status.FINISHED)
+    if shared_with is not None:
+        entries = entries.filter(
+            tournament__in=Entry.objects.filter(user=shared_with).values("tournament")
+        )
+    totals = entries.aggregate(
+        played=Count("pk"),
+        cashed=Count("pk", filter=Q(prize__gt=0)),
+        paid=Sum("buy_in"),
+        won=Sum("prize"),
+    )
+    paid, won = totals["paid"] or 0, totals["won"] or 0
+    return {
+        "roi": _ratio(won - paid, paid),
+        "itm": _ratio(totals["cashed"], totals["played"]),
+    }
+
+
+def _ratio(numerator: int, denominator: int) -> dict[str, Any]:
+    value = round(numerator / denominator * 100, 2) if denominator else None
+    return {"value": value, "numerator": numerator, "denominator": denominator}
