@@ -194,7 +194,8 @@ function announcement() {
     lines.push(`Next hand in ${Math.max(0, Math.ceil(secondsUntil(table.next_hand_at)))} s`);
   } else if (!handRunning && !winners) {
     const isSeated = table.your_seat !== null && table.your_seat !== undefined;
-    lines.push(isSeated ? "Waiting for another player to sit down" : "Take a seat to play");
+    if (table.kind === "tournament") lines.push(isSeated ? "Waiting for the next hand" : "Watching");
+    else lines.push(isSeated ? "Waiting for another player to sit down" : "Take a seat to play");
   }
   return lines.join(" — ");
 }
