@@ -23,8 +23,11 @@ from tournaments.models import Tournament
 STACKS_EVERY = 5.0  # seconds
 
 
-def lobby_update(tournament_id: int, *, is_stacks_only: bool = False) -> None:
-    """Once committed: the tournament's summary to every lobby socket."""
+def lobby_update(
+    tournament_id: int, *, is_stacks_only: bool = False, announcement: str | None = None
+) -> None:
+    """Once committed: the tournament's summary to every lobby socket (with the level
+    ``announcement``, "Blinds 25/50 from the next hand", when a level begins)."""
     if is_stacks_only:
         try:
             if not cache.add(f"tournaments:stacks:{tournament_id}", 1, STACKS_EVERY):
@@ -37,7 +40,10 @@ def lobby_update(tournament_id: int, *, is_stacks_only: bool = False) -> None:
 
         tournament = Tournament.objects.filter(pk=tournament_id).first()
         if tournament is not None:
-            send([(LOBBY_GROUP, {"type": "tournament.update", "tournament": summary(tournament)})])
+            facts = summary(tournament)
+            if announcement is not None:
+                facts["announcement"] = announcement
+            send([(LOBBY_GROUP, {"type": "tournament.update", "tournament": facts})])
 
     transaction.on_commit(after_commit)
 
