@@ -91,7 +91,10 @@ function onMessage(data) {
   if (message.type === "snapshot") {
     onSnapshot(message);
   } else if (message.type === "notice") {
-    showNotice(message.notice); // a coming blind level, a tournament's start or your place
+    // A coming blind level passes in a toast; a tournament's start or your place stays
+    // in the banner until dismissed.
+    if (message.notice.kind === "level") showToast(message.notice.text);
+    else showNotice(message.notice);
   } else if (message.type === "error") {
     showToast(message.message || message.code);
     controls.release();
