@@ -77,8 +77,21 @@ def of(table: Table) -> TableBehaviour:
     return _behaviours[table.kind]
 
 
+# A table's kind and tournament never change once it exists (and an id is never given
+# to another table), so each process reads them once per table: every command would
+# otherwise pay a query for them.
+_table_facts: dict[int, dict[str, Any]] = {}
+TABLE_FACTS_MAX = 4096
+
+
 def lock_first(table_id: int) -> None:
     """Before a table's row lock: whatever its kind locks first (a tournament's row)."""
-    row = Table.objects.filter(pk=table_id).values("id", "kind", "tournament_id").first()
-    if row is not None:
-        _behaviours[row["kind"]].lock_first(dict(row))
+    row = _table_facts.get(table_id)
+    if row is None:
+        found = Table.objects.filter(pk=table_id).values("id", "kind", "tournament_id").first()
+        if found is None:
+            return
+        if len(_table_facts) >= TABLE_FACTS_MAX:
+            _table_facts.clear()
+        row = _table_facts[table_id] = dict(found)
+    _behaviours[row["kind"]].lock_first(row)

@@ -55,21 +55,21 @@ class TournamentRegisterView(APIView):
     """POST /api/tournaments/<id>/register/: pay the buy-in and take a place."""
 
     def post(self, request: Request, tournament_id: int) -> Response:
-        request.data  # noqa: B018 - a body that is not JSON is a 400, not ignored
-        return _run(services.tournament_register, tournament_id, request.user)
+        return _run(services.tournament_register, tournament_id, request)
 
 
 class TournamentUnregisterView(APIView):
     """POST /api/tournaments/<id>/unregister/: before the start, with a full refund."""
 
     def post(self, request: Request, tournament_id: int) -> Response:
-        request.data  # noqa: B018 - a body that is not JSON is a 400, not ignored
-        return _run(services.tournament_unregister, tournament_id, request.user)
+        return _run(services.tournament_unregister, tournament_id, request)
 
 
-def _run(service: Any, tournament_id: int, user: Any) -> Response:
+def _run(service: Any, tournament_id: int, request: Request) -> Response:
+    """The body carries nothing, but a malformed one is still a 400 (read it to know)."""
+    request.data  # noqa: B018 - parsing it refuses a malformed body before anything changes
     try:
-        tournament = service(tournament_id=tournament_id, user=user)
+        tournament = service(tournament_id=tournament_id, user=request.user)
     except TournamentError as error:
         return refusal(error)
     return Response(selectors.summary(tournament))

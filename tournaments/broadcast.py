@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.core.cache import cache
 from django.db import transaction
 
 from accounts.consumers import LOBBY_GROUP
@@ -17,16 +18,33 @@ from tables.groups import private_group, public_group
 from tables.models import Seat
 from tournaments.models import Tournament
 
+# Stacks change every hand; the lobby and the tournament's page hear of a hand that
+# put nobody out at most this often per tournament (eliminations, starts, levels and
+# finishes always go at once).
+STACKS_EVERY = 5.0  # seconds
 
-def lobby_update(tournament_id: int) -> None:
-    """Once committed: the tournament's summary to every lobby socket."""
+
+def lobby_update(
+    tournament_id: int, *, is_stacks_only: bool = False, announcement: str | None = None
+) -> None:
+    """Once committed: the tournament's summary to every lobby socket (with the level
+    ``announcement``, "Blinds 25/50 from the next hand", when a level begins)."""
+    if is_stacks_only:
+        try:
+            if not cache.add(f"tournaments:stacks:{tournament_id}", 1, STACKS_EVERY):
+                return
+        except Exception:  # no cache: tell the lobby, as if it were due
+            pass
 
     def after_commit() -> None:
         from tournaments.selectors import summary
 
         tournament = Tournament.objects.filter(pk=tournament_id).first()
         if tournament is not None:
-            send([(LOBBY_GROUP, {"type": "tournament.update", "tournament": summary(tournament)})])
+            facts = summary(tournament)
+            if announcement is not None:
+                facts["announcement"] = announcement
+            send([(LOBBY_GROUP, {"type": "tournament.update", "tournament": facts})])
 
     transaction.on_commit(after_commit)
 

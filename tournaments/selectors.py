@@ -18,8 +18,6 @@ from tables.models import Seat
 from tables.selectors import iso
 from tournaments.models import Entry, Tournament
 
-FINISHED_SHOWN = 10
-
 
 def tournament_get(*, tournament_id: int) -> Tournament | None:
     return Tournament.objects.filter(pk=tournament_id).first()
@@ -27,9 +25,7 @@ def tournament_get(*, tournament_id: int) -> Tournament | None:
 
 def tournaments_list(*, status: str | None = None) -> QuerySet[Tournament]:
     """The lobby's SNGs (practice ones are their owners' own), by status."""
-    found = Tournament.objects.filter(kind=Tournament.Kind.SNG).annotate(
-        registered=Count("entries"), left=Count("entries", filter=Q(entries__place=None))
-    )
+    found = Tournament.objects.filter(kind=Tournament.Kind.SNG)
     if status is not None:
         found = found.filter(status=status)
     if status == Tournament.Status.REGISTERING:

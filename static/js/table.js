@@ -92,7 +92,10 @@ function onMessage(data) {
   if (message.type === "snapshot") {
     onSnapshot(message);
   } else if (message.type === "notice") {
-    showNotice(message.notice); // a coming blind level, a tournament's start or your place
+    // A coming blind level passes in a toast; a tournament's start or your place stays
+    // in the banner until dismissed.
+    if (message.notice.kind === "level") showToast(message.notice.text);
+    else showNotice(message.notice);
   } else if (message.type === "error") {
     showToast(message.message || message.code);
     controls.release();
@@ -212,7 +215,8 @@ function announcement() {
     lines.push(`Next hand in ${Math.max(0, Math.ceil(secondsUntil(table.next_hand_at)))} s`);
   } else if (!handRunning && !winners) {
     const isSeated = table.your_seat !== null && table.your_seat !== undefined;
-    lines.push(isSeated ? "Waiting for another player to sit down" : "Take a seat to play");
+    if (table.kind === "tournament") lines.push(isSeated ? "Waiting for the next hand" : "Watching");
+    else lines.push(isSeated ? "Waiting for another player to sit down" : "Take a seat to play");
   }
   return lines.join(" — ");
 }

@@ -29,7 +29,8 @@ function update(t) {
   setText("[data-payouts]", t.payouts.map((prize, i) => `${i + 1}. ${prize}`).join(" · "));
   if (t.level) {
     const ante = t.level.ante ? `, ante ${t.level.ante}` : "";
-    setText("[data-level]", `${t.level.level}: blinds ${t.level.small_blind}/${t.level.big_blind}${ante}`);
+    const news = t.announcement ? ` — ${t.announcement}` : "";
+    setText("[data-level]", `${t.level.level}: blinds ${t.level.small_blind}/${t.level.big_blind}${ante}${news}`);
     const next = find("[data-next-level]");
     if (next) next.dataset.endsAt = t.level.ends_at || "";
     root.querySelectorAll("[data-level-row]").forEach((tr) => {

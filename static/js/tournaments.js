@@ -79,7 +79,7 @@ function row(t, old) {
     }
     tr.append(
       link(t.title, t.url),
-      cell(levelText(t.level), "data-level"),
+      cell(t.announcement ? `${levelText(t.level)} — ${t.announcement}` : levelText(t.level), "data-level"),
       cell(`${t.players_left}/${t.seats}`, "data-left"),
       cell(String(t.prize_pool)),
       watch,

@@ -54,7 +54,7 @@ def tournament_level_announce(*, tournament_id: int, now: datetime | None = None
         }
         for table_id in tournament.tables.order_by("pk").values_list("pk", flat=True):
             broadcast.table_notice(table_id, notice)
-        broadcast.lobby_update(tournament.pk)
+        broadcast.lobby_update(tournament.pk, announcement=text)
         schedule_level_task(tournament, index)
         return index
 

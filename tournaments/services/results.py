@@ -50,7 +50,7 @@ def hand_ended(play: Play, tournament: Tournament) -> None:
             _award(tournament, {winner: 1}, [winner])
             _finish(tournament, play)
         _tell_places(tournament, list(out.values()))
-    broadcast.lobby_update(tournament.pk)  # stacks, players left
+    broadcast.lobby_update(tournament.pk, is_stacks_only=not busted)
 
 
 def _seat_order(state: engine.HandState) -> list[int]:
