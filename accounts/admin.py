@@ -6,7 +6,7 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 
 from accounts.forms import AdminLoginForm
-from accounts.models import User
+from accounts.models import ApiToken, User
 from accounts.sessions import session_changed
 from tables.services import seats_release
 
@@ -52,3 +52,20 @@ class UserAdmin(DjangoUserAdmin):
         super().delete_queryset(request, queryset)
         for user_id in user_ids:
             session_changed(user_id)
+
+
+@admin.register(ApiToken)
+class ApiTokenAdmin(admin.ModelAdmin):
+    """Staff may see who holds tokens and revoke one (delete it); never make one here:
+    a key is shown to its owner only, on the profile page."""
+
+    list_display = ("name", "user", "prefix", "created_at", "last_used_at")
+    search_fields = ("name", "user__username")
+    readonly_fields = ("user", "name", "prefix", "created_at", "last_used_at")
+    exclude = ("key_hash",)
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
