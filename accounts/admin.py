@@ -6,7 +6,7 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 
 from accounts.forms import AdminLoginForm
-from accounts.models import PointsAccount, PointsEntry, User
+from accounts.models import ApiToken, PointsAccount, PointsEntry, User
 from accounts.sessions import session_changed
 from tables.services import seats_release
 
@@ -80,3 +80,20 @@ class PointsAccountAdmin(ReadOnlyAdmin):
     list_display = ("user", "scope", "balance")
     list_filter = ("scope",)
     search_fields = ("user__username",)
+
+
+@admin.register(ApiToken)
+class ApiTokenAdmin(admin.ModelAdmin[ApiToken]):
+    """Staff may see who holds tokens and revoke one (delete it); never make one here:
+    a key is shown to its owner only, on the profile page."""
+
+    list_display = ("name", "user", "prefix", "created_at", "last_used_at")
+    search_fields = ("name", "user__username")
+    readonly_fields = ("user", "name", "prefix", "created_at", "last_used_at")
+    exclude = ("key_hash",)
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False

@@ -58,46 +58,19 @@ def _result(viewed: ViewedHand, names: dict[int, str]) -> str:
 def _step(
     viewed: ViewedHand, state: engine.HandState, names: dict[int, str], label: str
 ) -> dict[str, Any]:
-    own = viewed.own_seat
-    bots = {p.seat for p in viewed.players if p.is_bot}
-    view = engine.view(state, own)
-    seats: list[dict[str, Any]] = []
-    for number in range(state.seat_count):
-        info = view["seats"][number]
-        if not info["is_dealt_in"]:
-            seats.append({"seat": number, "occupied": False})
-            continue
-        cards = info["cards"]
-        if viewed.viewer == EVERY_CARD:  # staff: every hand face up
-            cards = [engine.card_str(c) for c in state.hole_cards(number)]
-        seats.append(
-            {
-                "seat": number,
-                "occupied": True,
-                "name": names.get(number, f"Seat {number + 1}"),
-                "is_bot": number in bots,
-                "is_you": number == own,
-                "stack": info["stack"],
-                "bet": info["bet"],
-                "is_dealt_in": True,
-                "has_folded": info["has_folded"],
-                "is_all_in": info["is_all_in"],
-                "is_to_act": False,  # no clock runs in a replay
-                "is_button": number == state.button,
-                "is_small_blind": number == state.small_blind_seat,
-                "is_big_blind": number == state.big_blind_seat,
-                "cards": cards,
-            }
-        )
+    view = engine.view(state, viewed.own_seat)
     return {
         "label": label,
         "street": state.street,
         "live": [s for s in state.players if not state.has_folded[s]],
         "table": {
             "seat_count": state.seat_count,
-            "your_seat": own,
+            "your_seat": viewed.own_seat,
             "kind": "replay",
-            "seats": seats,
+            "seats": [
+                _seat(viewed, state, view["seats"][number], names)
+                for number in range(state.seat_count)
+            ],
             "hand": {
                 "is_over": state.is_over,
                 "board": view["board"],
@@ -105,6 +78,35 @@ def _step(
                 "winners": _winners(state) if state.is_over else [],
             },
         },
+    }
+
+
+def _seat(
+    viewed: ViewedHand, state: engine.HandState, info: dict[str, Any], names: dict[int, str]
+) -> dict[str, Any]:
+    """One seat in the live table's shape, from the viewer's ``engine.view``."""
+    number = info["seat"]
+    if not info["is_dealt_in"]:
+        return {"seat": number, "occupied": False}
+    cards = info["cards"]
+    if viewed.viewer == EVERY_CARD:  # staff: every hand face up
+        cards = [engine.card_str(c) for c in state.hole_cards(number)]
+    return {
+        "seat": number,
+        "occupied": True,
+        "name": names.get(number, f"Seat {number + 1}"),
+        "is_bot": any(p.is_bot for p in viewed.players if p.seat == number),
+        "is_you": number == viewed.own_seat,
+        "stack": info["stack"],
+        "bet": info["bet"],
+        "is_dealt_in": True,
+        "has_folded": info["has_folded"],
+        "is_all_in": info["is_all_in"],
+        "is_to_act": False,  # no clock runs in a replay
+        "is_button": number == state.button,
+        "is_small_blind": number == state.small_blind_seat,
+        "is_big_blind": number == state.big_blind_seat,
+        "cards": cards,
     }
 
 

@@ -92,3 +92,18 @@ def test_creating_or_revoking_needs_a_post_with_csrf(make_user):
     assert client.get(CREATE).status_code == 405
     assert client.post(CREATE, {"name": "x"}).status_code == 403
     assert not ApiToken.objects.exists()
+
+
+def test_staff_see_tokens_in_the_admin_without_their_hashes_and_may_revoke_them(client, make_user):
+    owner = make_user("bob")
+    client.force_login(owner)
+    create_token(client, "bob's tracker")
+    token = ApiToken.objects.get()
+    client.force_login(make_user("sam", is_staff=True, is_superuser=True))
+    page = client.get(reverse("admin:accounts_apitoken_changelist")).content.decode()
+    assert "bob&#x27;s tracker" in page and token.key_hash not in page
+    detail = client.get(reverse("admin:accounts_apitoken_change", args=[token.pk]))
+    assert token.key_hash not in detail.content.decode()
+    assert client.get(reverse("admin:accounts_apitoken_add")).status_code == 403
+    client.post(reverse("admin:accounts_apitoken_delete", args=[token.pk]), {"post": "yes"})
+    assert not ApiToken.objects.exists()

@@ -43,9 +43,19 @@ class Command(BaseCommand):
         user = get_user_model().objects.filter(username=options["user"]).first()
         if user is None:
             raise CommandError(f"no member {options['user']!r}: run seed_hands first")
-        for throttle in (AnonThrottle, UserThrottle):
-            throttle.THROTTLE_RATES = {"anon": None, "user": None}
-        settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "testserver"]
+        rates = {t: t.THROTTLE_RATES for t in (AnonThrottle, UserThrottle)}
+        hosts = settings.ALLOWED_HOSTS
+        try:
+            for throttle in rates:
+                throttle.THROTTLE_RATES = {"anon": None, "user": None}
+            settings.ALLOWED_HOSTS = [*hosts, "testserver"]
+            self._run(user, options)
+        finally:
+            for throttle, rate in rates.items():
+                throttle.THROTTLE_RATES = rate
+            settings.ALLOWED_HOSTS = hosts
+
+    def _run(self, user: Any, options: dict[str, Any]) -> None:
         client = Client()
         client.force_login(user)
         count = options["requests"]

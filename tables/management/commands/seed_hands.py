@@ -161,22 +161,24 @@ def _rows(
         pot=sum(p["amount"] for p in pots),
     )
     facts = hand_facts(state)
-    rows = [
-        HandPlayer(
-            user=seated[seat],
-            started_at=clock,
-            seat=seat,
-            name=names[seat],
-            hole_cards=[engine.card_str(c) for c in state.hole_cards(seat)],
-            starting_stack=state.starting_stacks[seat] or 0,
-            final_stack=state.stacks[seat],
-            net=state.stacks[seat] - (state.starting_stacks[seat] or 0),
-            was_shown=state.has_shown[seat],
-            is_button=seat == state.button,
-            is_small_blind=seat == state.small_blind_seat,
-            is_big_blind=seat == state.big_blind_seat,
-            **facts[seat],
-        )
-        for seat in state.players
-    ]
-    return hand, rows
+    return hand, [_player(state, seat, seated[seat], clock, facts[seat]) for seat in state.players]
+
+
+def _player(
+    state: engine.HandState, seat: int, user: Any, clock: datetime, facts: dict[str, Any]
+) -> HandPlayer:
+    return HandPlayer(
+        user=user,
+        started_at=clock,
+        seat=seat,
+        name=user.username,
+        hole_cards=[engine.card_str(c) for c in state.hole_cards(seat)],
+        starting_stack=state.starting_stacks[seat] or 0,
+        final_stack=state.stacks[seat],
+        net=state.stacks[seat] - (state.starting_stacks[seat] or 0),
+        was_shown=state.has_shown[seat],
+        is_button=seat == state.button,
+        is_small_blind=seat == state.small_blind_seat,
+        is_big_blind=seat == state.big_blind_seat,
+        **facts,
+    )
