@@ -84,3 +84,13 @@ class CannotLeave(TableError):
         "You cannot leave a running tournament: sit out instead, and you keep your seat "
         "(folded until you come back)."
     )
+
+
+class CannotRebuy(TableError):
+    code = "cannot_rebuy"
+    default_message = "Rebuys are only at friends' tables, between your hands."
+
+
+class NotBusted(TableError):
+    code = "not_busted"
+    default_message = "You still have chips: a rebuy is for when you are out of them."

@@ -8,6 +8,7 @@ per-viewer snapshots and schedules the next wake-up (``tables.services.play``).
 from tables.services.hands import bot_act, hand_act, hand_start, hand_timeout, table_wake
 from tables.services.seats import (
     seat_leave,
+    seat_rebuy,
     seat_sit_in,
     seat_sit_out,
     seat_take,
@@ -28,6 +29,7 @@ __all__ = [
     "hand_start",
     "hand_timeout",
     "seat_leave",
+    "seat_rebuy",
     "seat_sit_in",
     "seat_sit_out",
     "seat_take",
