@@ -6,6 +6,7 @@
 import { Controls } from "./controls.js";
 import { showNotice } from "./live.js";
 import { logLines } from "./handlog.js";
+import { renderBusted, renderLedger } from "./ledger.js";
 import { potText, renderBoard, renderSeats, seatName, winnersText } from "./render.js";
 
 const FIRST_PAUSE_MS = 500;
@@ -36,6 +37,8 @@ const parts = {
   log: find("[data-log]"),
   toast: find("[data-toast]"),
   seatControls: find("[data-seat-controls]"),
+  busted: find("[data-busted]"),
+  ledger: find("[data-ledger]"),
 };
 
 let socket = null;
@@ -43,6 +46,7 @@ let pauseMs = FIRST_PAUSE_MS;
 let table = null;
 let clockOffsetMs = 0; // server clock minus this browser's clock
 let toastTimer = null;
+let isGoingToLobby = false; // "Leave" on the busted panel: to the lobby once the seat is gone
 const handLogs = new Map(); // hand number -> lines
 const pageTitle = document.title;
 
@@ -119,6 +123,9 @@ function render() {
   const isYourTurn = table.legal && table.to_act === table.your_seat;
   document.title = `${isYourTurn ? "Your turn · " : ""}${pageTitle}`;
   renderSeatControls();
+  renderBusted(parts.busted, table);
+  if (parts.ledger) renderLedger(parts.ledger, table);
+  if (isGoingToLobby && table.your_seat === null) window.location.assign("/");
   renderLog();
   controls.update(table);
   tick();
@@ -233,6 +240,13 @@ function wirePage() {
   });
   parts.seatControls.querySelectorAll("[data-command]").forEach((button) => {
     button.addEventListener("click", () => send({ type: button.dataset.command }));
+  });
+  parts.busted.querySelector('[data-command="rebuy"]').addEventListener("click", () => send({ type: "rebuy" }));
+  // Watching: the seat is given up and the page stays, as a spectator's.
+  parts.busted.querySelector('[data-command="watch"]').addEventListener("click", () => send({ type: "leave" }));
+  parts.busted.querySelector('[data-command="leave_table"]').addEventListener("click", () => {
+    isGoingToLobby = true;
+    send({ type: "leave" });
   });
   const link = find("[data-share-link]");
   if (!link) return; // practice and tournament tables are not shared
