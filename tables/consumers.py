@@ -63,7 +63,7 @@ def parse_command(text: str | None) -> dict[str, Any]:
         if not is_int(message.get("seat")):
             raise BadMessage("bad_message", 'Say which seat: {"type": "sit", "seat": n}.')
         return {"type": kind, "seat": message["seat"]}
-    if kind in ("leave", "sit_out", "sit_in", "rebuy"):
+    if kind in ("leave", "sit_out", "sit_in", "rebuy", "stay"):
         return {"type": kind}
     if kind == "act":
         return _parse_act(message)
@@ -100,6 +100,8 @@ def run_command(table_id: int, user: User, command: dict[str, Any]) -> None:
         services.seat_sit_out(table_id=table_id, user=user)
     elif kind == "sit_in":
         services.seat_sit_in(table_id=table_id, user=user)
+    elif kind == "stay":
+        services.seat_stay(table_id=table_id, user=user)
     elif kind == "rebuy":
         services.seat_rebuy(table_id=table_id, user=user)
     else:

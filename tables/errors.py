@@ -94,3 +94,8 @@ class CannotRebuy(TableError):
 class NotBusted(TableError):
     code = "not_busted"
     default_message = "You still have chips: a rebuy is for when you are out of them."
+
+
+class NotLeaving(TableError):
+    code = "not_leaving"
+    default_message = "You are not leaving: there is nothing to take back."

@@ -247,6 +247,7 @@ def _seat_entry(
         "stack": played["stack"] if played else seat.stack,
         "bet": played["bet"] if played else 0,
         "is_sitting_out": seat.is_sitting_out,
+        "is_leaving": seat.is_leaving,
         "is_dealt_in": played is not None,
         "has_folded": bool(played and played["has_folded"]),
         "is_all_in": bool(played and played["is_all_in"]),

@@ -114,7 +114,7 @@ function onSnapshot(message) {
 function render() {
   renderSeats(parts.seats, table);
   renderBoard(parts.board, table.hand);
-  parts.pot.textContent = potText(table.hand);
+  parts.pot.textContent = potText(table);
   parts.handNumber.textContent = table.hand_number ? `Hand #${table.hand_number}` : "Waiting for players";
   const ante = table.ante ? `, ante ${table.ante}` : "";
   parts.blinds.textContent = `Blinds ${table.small_blind}/${table.big_blind}${ante}`;
@@ -153,6 +153,11 @@ function renderSeatControls() {
   if (!you) return;
   parts.seatControls.querySelector('[data-command="sit_out"]').hidden = you.is_sitting_out;
   parts.seatControls.querySelector('[data-command="sit_in"]').hidden = !you.is_sitting_out;
+  const leave = parts.seatControls.querySelector('[data-command="leave"]');
+  if (!leave) return; // a tournament's seat cannot be left
+  leave.hidden = you.is_leaving;
+  parts.seatControls.querySelector("[data-leaving]").hidden = !you.is_leaving;
+  parts.seatControls.querySelector('[data-command="stay"]').hidden = !you.is_leaving;
 }
 
 function renderLog() {

@@ -11,6 +11,7 @@ from tables.services.seats import (
     seat_rebuy,
     seat_sit_in,
     seat_sit_out,
+    seat_stay,
     seat_take,
     seats_release,
 )
@@ -32,6 +33,7 @@ __all__ = [
     "seat_rebuy",
     "seat_sit_in",
     "seat_sit_out",
+    "seat_stay",
     "seat_take",
     "seats_release",
     "table_create",

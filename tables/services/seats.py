@@ -12,6 +12,7 @@ from tables.errors import (
     CannotLeave,
     CannotRebuy,
     NotBusted,
+    NotLeaving,
     NotSeated,
     SeatTaken,
 )
@@ -71,6 +72,19 @@ def seat_leave(*, table_id: int, user: User) -> int:
         else:
             play.removed.append(play.seats.pop(seat.number))
             p.plan_next_hand(play)
+        p.commit(play)
+        return play.table.seq
+
+
+def seat_stay(*, table_id: int, user: User) -> int:
+    """Take back a ``seat_leave`` made during the hand: the seat is kept after it
+    (a decision already folded for them stays folded)."""
+    with transaction.atomic():
+        play = p.lock(table_id)
+        seat = _own_seat(play, user)
+        if not seat.is_leaving:
+            raise NotLeaving()
+        seat.is_leaving = False
         p.commit(play)
         return play.table.seq
 
