@@ -99,3 +99,8 @@ class NotBusted(TableError):
 class NotLeaving(TableError):
     code = "not_leaving"
     default_message = "You are not leaving: there is nothing to take back."
+
+
+class BadChat(TableError):
+    code = "bad_chat"
+    default_message = "A chat message is one line of at most 200 characters."

@@ -6,6 +6,7 @@
 import { Controls } from "./controls.js";
 import { showNotice } from "./live.js";
 import { logLines } from "./handlog.js";
+import { addChat, wireChat } from "./chat.js";
 import { renderBusted, renderLedger } from "./ledger.js";
 import { potText, renderBoard, renderSeats, seatName, winnersText } from "./render.js";
 
@@ -39,6 +40,8 @@ const parts = {
   seatControls: find("[data-seat-controls]"),
   busted: find("[data-busted]"),
   ledger: find("[data-ledger]"),
+  chat: find("[data-chat]"),
+  chatForm: find("[data-chat-form]"),
 };
 
 let socket = null;
@@ -95,6 +98,8 @@ function onMessage(data) {
   }
   if (message.type === "snapshot") {
     onSnapshot(message);
+  } else if (message.type === "chat") {
+    addChat(parts.chat, [message]);
   } else if (message.type === "notice") {
     showNotice(message.notice); // a coming blind level, a tournament's start or your place
   } else if (message.type === "error") {
@@ -106,6 +111,8 @@ function onMessage(data) {
 function onSnapshot(message) {
   if (table && message.seq < table.seq) return; // an older frame overtaken by a newer one
   table = { ...message.table, seq: message.seq };
+  if (message.table.chat) parts.chat.replaceChildren(); // on (re)connect: the last lines again
+  if (message.table.chat) addChat(parts.chat, message.table.chat);
   if (table.server_time) clockOffsetMs = Date.parse(table.server_time) - Date.now();
   root.dataset.seq = String(table.seq);
   render();
@@ -239,6 +246,7 @@ function showToast(text) {
 }
 
 function wirePage() {
+  wireChat(parts.chatForm, send);
   parts.seats.addEventListener("click", (event) => {
     const button = event.target.closest("[data-sit]");
     if (button) send({ type: "sit", seat: Number(button.dataset.sit) });

@@ -1,4 +1,4 @@
-"""What the table page shows, in a real browser: the raise box and the pot."""
+"""What the table page shows, in a real browser: the raise box, the pot and the chat."""
 
 from __future__ import annotations
 
@@ -102,3 +102,18 @@ def test_the_pot_shown_counts_the_bets_in_front(page_url: str, browser: Browser)
     )
     # 180 gathered and 120 bet in front: 300 in the middle.
     assert texts == ["Pot 300", "Pot 300 · Main pot 150 · Side pot 1 30", "", ""]
+
+
+def test_chat_lines_show_as_text_never_as_html(page_url: str, browser: Browser) -> None:
+    page = browser.new_page()
+    page.goto(page_url)
+    shown = page.evaluate(
+        """async () => {
+          const { addChat } = await import("/static/js/chat.js");
+          const list = document.createElement("ol");
+          document.body.append(list);
+          addChat(list, [{ name: "<i>eve</i>", text: "<img src=x onerror=alert(1)>", at: null }]);
+          return [list.querySelectorAll("img, i").length, list.innerText];
+        }"""
+    )
+    assert shown == [0, "<i>eve</i>: <img src=x onerror=alert(1)>"]
