@@ -1,5 +1,7 @@
+from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path
+from django.views.generic import RedirectView
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from accounts.api import MeView
@@ -53,5 +55,10 @@ urlpatterns = [
     path("", include("tables.urls")),
     path("api/", include((api_patterns, "api"))),
     path("healthz", healthz, name="healthz"),
+    # Browsers ask for /favicon.ico on pages that name no icon (the admin, the API's JSON).
+    path(
+        "favicon.ico",
+        RedirectView.as_view(url=f"{settings.STATIC_URL}favicon.svg", permanent=True),
+    ),
     path("admin/", admin.site.urls),
 ]

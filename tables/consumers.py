@@ -22,8 +22,9 @@ from accounts.models import User
 from config.broadcast import serve_from_running_loop
 from tables import selectors, services
 from tables.errors import StaleDecision, TableError, TableNotFound
-from tables.groups import private_group, public_group
+from tables.groups import chat_group, private_group, public_group
 from tables.rate_limit import CommandBudget
+from tables.services import chat
 
 CLOSE_NOT_FOUND = 4404
 CLOSE_RATE_LIMITED = 4429  # kept flooding after being told to slow down
@@ -31,6 +32,10 @@ ACTIONS = ("fold", "check", "call", "raise")
 MAX_FRAME = 2048  # a command is a few dozen bytes
 MAX_DECISION = 40  # "<hand number>.<events so far>"
 RATE_LIMITED = "Too many messages at once: slow down, then try again."
+# Chat lines per socket: a few at once, then one every two seconds.
+CHAT_BURST = 5
+CHAT_PER_SECOND = 0.5
+CHAT_RATE_LIMITED = "Too many chat messages: wait a moment before the next one."
 
 logger = logging.getLogger(__name__)
 
@@ -63,10 +68,14 @@ def parse_command(text: str | None) -> dict[str, Any]:
         if not is_int(message.get("seat")):
             raise BadMessage("bad_message", 'Say which seat: {"type": "sit", "seat": n}.')
         return {"type": kind, "seat": message["seat"]}
-    if kind in ("leave", "sit_out", "sit_in"):
+    if kind in ("leave", "sit_out", "sit_in", "rebuy", "stay"):
         return {"type": kind}
     if kind == "act":
         return _parse_act(message)
+    if kind == "chat":
+        if not isinstance(message.get("text"), str):
+            raise BadMessage("bad_message", 'Chat needs text: {"type": "chat", "text": "..."}.')
+        return {"type": kind, "text": message["text"]}
     raise BadMessage("unknown_type", f"Unknown message type {kind[:20]!r}.")
 
 
@@ -100,6 +109,10 @@ def run_command(table_id: int, user: User, command: dict[str, Any]) -> None:
         services.seat_sit_out(table_id=table_id, user=user)
     elif kind == "sit_in":
         services.seat_sit_in(table_id=table_id, user=user)
+    elif kind == "stay":
+        services.seat_stay(table_id=table_id, user=user)
+    elif kind == "rebuy":
+        services.seat_rebuy(table_id=table_id, user=user)
     else:
         services.hand_act(
             table_id=table_id,
@@ -115,6 +128,16 @@ def load_snapshot(table_id: int, user: User) -> dict[str, Any]:
     return selectors.table_snapshot(table_id=table_id, user=user)
 
 
+@database_sync_to_async
+def load_first_snapshot(table_id: int, user: User) -> dict[str, Any]:
+    """The snapshot on connect, with the last lines of the table's chat."""
+    snapshot = selectors.table_snapshot(table_id=table_id, user=user)
+    return {**snapshot, "chat": chat.chat_recent(table_id=table_id)}
+
+
+post_chat = database_sync_to_async(chat.chat_post)
+
+
 class TableConsumer(SignedInSocket, AsyncWebsocketConsumer):  # type: ignore[misc]
     table_id: int
     user: User
@@ -122,6 +145,7 @@ class TableConsumer(SignedInSocket, AsyncWebsocketConsumer):  # type: ignore[mis
     last_seq = -1
     last_decision: str | None = None  # of the last snapshot this socket showed
     budget: CommandBudget
+    chat_budget: CommandBudget
     # Seated players get their own view in their private group, so they leave
     # the public group: its spectator view would only be thrown away.
     is_in_public_group = False
@@ -145,9 +169,13 @@ class TableConsumer(SignedInSocket, AsyncWebsocketConsumer):  # type: ignore[mis
             per_second=settings.TABLES_SOCKET_PER_SECOND,
             strikes=settings.TABLES_SOCKET_STRIKES,
         )
+        self.chat_budget = CommandBudget(
+            burst=CHAT_BURST, per_second=CHAT_PER_SECOND, strikes=settings.TABLES_SOCKET_STRIKES
+        )
         self.groups_joined = (
             public_group(self.table_id),
             private_group(self.table_id, user.pk),
+            chat_group(self.table_id),
         )
         for group in self.groups_joined:
             await self.channel_layer.group_add(group, self.channel_name)
@@ -155,8 +183,7 @@ class TableConsumer(SignedInSocket, AsyncWebsocketConsumer):  # type: ignore[mis
         await self.follow_session(user.pk)
         await self.accept()
         # Joined before reading again, so no change between the two is missed.
-        snapshot = await load_snapshot(self.table_id, user)
-        await self.send_snapshot(snapshot)
+        await self.send_snapshot(await load_first_snapshot(self.table_id, user))
 
     async def disconnect(self, code: int) -> None:
         for group in self.groups_joined:
@@ -178,7 +205,10 @@ class TableConsumer(SignedInSocket, AsyncWebsocketConsumer):  # type: ignore[mis
             command = parse_command(text_data)
             if command["type"] == "act" and command["decision"] != self.last_decision:
                 raise StaleDecision()  # this socket already showed a later one: no need to ask
-            await run_command(self.table_id, self.user, command)
+            if command["type"] == "chat":
+                await self.say(command["text"])
+            else:
+                await run_command(self.table_id, self.user, command)
         except BadMessage as error:
             await self.send_error(error.code, error.message)
         except TableError as error:
@@ -211,6 +241,15 @@ class TableConsumer(SignedInSocket, AsyncWebsocketConsumer):  # type: ignore[mis
 
     async def table_private(self, event: dict[str, Any]) -> None:
         await self.send_frame(event)
+
+    async def say(self, text: str) -> None:
+        if not self.chat_budget.take():
+            raise BadMessage("chat_rate_limited", CHAT_RATE_LIMITED)
+        await post_chat(table_id=self.table_id, user=self.user, text=text)
+
+    async def table_chat(self, event: dict[str, Any]) -> None:
+        """A chat line for everyone at this table (sent as JSON text, shown as text)."""
+        await self.send(text_data=json.dumps(event["chat"]))
 
     async def table_notice(self, event: dict[str, Any]) -> None:
         """A notice for everyone at the table (a tournament's coming blind level)."""

@@ -84,3 +84,23 @@ class CannotLeave(TableError):
         "You cannot leave a running tournament: sit out instead, and you keep your seat "
         "(folded until you come back)."
     )
+
+
+class CannotRebuy(TableError):
+    code = "cannot_rebuy"
+    default_message = "Rebuys are only at friends' tables, between your hands."
+
+
+class NotBusted(TableError):
+    code = "not_busted"
+    default_message = "You still have chips: a rebuy is for when you are out of them."
+
+
+class NotLeaving(TableError):
+    code = "not_leaving"
+    default_message = "You are not leaving: there is nothing to take back."
+
+
+class BadChat(TableError):
+    code = "bad_chat"
+    default_message = "A chat message is one line of at most 200 characters."

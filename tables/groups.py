@@ -9,3 +9,8 @@ def public_group(table_id: int) -> str:
 def private_group(table_id: int, user_id: int) -> str:
     """One member's sockets at the table: their own view of it."""
     return f"table-{table_id}-user-{user_id}"
+
+
+def chat_group(table_id: int) -> str:
+    """Everyone with the table open, seated or not: its chat."""
+    return f"table-{table_id}-chat"

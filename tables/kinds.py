@@ -26,6 +26,8 @@ class TableBehaviour:
     # A seat whose account was deleted is freed after the hand (with its chips), unless
     # the kind keeps it to be played as away until its chips are gone (a tournament).
     keeps_departed_seats = False
+    # Chips in and out are ledger rows (ChipMovement): buy-ins, rebuys, cash-outs.
+    keeps_ledger = True
 
     def lock_first(self, table: dict[str, Any]) -> None:
         """Lock any row that must be locked before this table (``table``: its kind and ids)."""
@@ -57,6 +59,8 @@ class TableBehaviour:
 
 class PracticeBehaviour(TableBehaviour):
     """A member against bots: only the member who opened it sits there."""
+
+    keeps_ledger = False  # bots' chips come from nowhere; nobody settles up
 
     def check_sit(self, table: Table, user: Any) -> None:
         if table.owner_id != user.pk:

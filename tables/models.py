@@ -307,3 +307,54 @@ class PlayerTotals(models.Model):
 
     def __str__(self) -> str:
         return f"Totals of {self.user} over {self.hands} hands"
+
+
+class ChipMovement(models.Model):
+    """Chips crossing the edge of a friends' table: bought in, rebought, cashed out.
+
+    Written in the transaction of the seat change that moves them, so the
+    buy-ins less the cash-outs always equal the chips on the table.
+    """
+
+    class Kind(models.TextChoices):
+        BUY_IN = "buy_in", "Buy-in"
+        REBUY = "rebuy", "Rebuy"
+        CASH_OUT = "cash_out", "Cash-out"
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="chip_movements")
+    # SET_NULL: a deleted member's chips stay counted (as a former member's).
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="chip_movements",
+    )
+    kind = models.CharField(max_length=8, choices=Kind.choices)
+    amount = models.PositiveIntegerField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["table", "created_at", "id"]
+        indexes = [models.Index(fields=["table", "user"])]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.amount} at table #{self.table_id}"
+
+
+class ChatMessage(models.Model):
+    """A line of a table's chat (the last few are shown to whoever opens the table)."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="chat_messages")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    text = models.CharField(max_length=200)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["table", "created_at", "id"]
+        indexes = [models.Index(fields=["table", "-created_at"])]
+
+    def __str__(self) -> str:
+        return f"chat at table #{self.table_id}"

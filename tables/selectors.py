@@ -16,8 +16,9 @@ from django.utils import timezone
 
 import engine
 from accounts.models import User
+from tables import kinds
 from tables.errors import TableNotFound
-from tables.models import Seat, Table
+from tables.models import DEPARTED_NAME, ChipMovement, Seat, Table
 
 # The state last loaded or saved for each table in this process, with the event
 # log it was replayed from. Replaying is deterministic, so an equal log is the same
@@ -139,10 +140,46 @@ def build_snapshots(
         for viewer in viewers
     ]
     hand_views = engine.views(state, viewer_seats) if state is not None else {}
+    summary = ledger_summary(table, seats)  # the same for every viewer
     return [
-        _snapshot(table, seats, state, viewer, hand_views.get(seat), now)
+        {**_snapshot(table, seats, state, viewer, hand_views.get(seat), now), "ledger": summary}
         for viewer, seat in zip(viewers, viewer_seats, strict=True)
     ]
+
+
+def ledger_summary(table: Table, seats: Mapping[int, Seat]) -> list[dict[str, Any]] | None:
+    """Per player who brought chips here: bought in (buy-ins and rebuys), cashed out,
+    stack (as of the last hand's end) and net; None at kinds without a ledger."""
+    if not kinds.of(table).keeps_ledger:
+        return None
+    stacks = {seat.user_id: seat.stack for seat in seats.values() if seat.user_id is not None}
+    rows: dict[int | None, dict[str, Any]] = {}
+    movements = ChipMovement.objects.filter(table=table).select_related("user")
+    for movement in movements.order_by("created_at", "id"):
+        row = rows.setdefault(
+            movement.user_id,
+            {
+                "name": movement.user.public_name if movement.user else DEPARTED_NAME,
+                "bought_in": 0,
+                "cashed_out": 0,
+            },
+        )
+        is_out = movement.kind == ChipMovement.Kind.CASH_OUT
+        row["cashed_out" if is_out else "bought_in"] += movement.amount
+    for user_id, row in rows.items():
+        row["stack"] = stacks.get(user_id, 0) if user_id is not None else 0
+        row["net"] = row["cashed_out"] + row["stack"] - row["bought_in"]
+    return list(rows.values())
+
+
+def ledger_movements(*, table_id: int, user: User) -> list[ChipMovement]:
+    """Every chip movement at a table, for its owner and the players in its ledger."""
+    table = table_get(table_id=table_id)
+    movements = ChipMovement.objects.filter(table=table).select_related("user")
+    is_player = movements.filter(user=user).exists()
+    if not kinds.of(table).keeps_ledger or (table.owner_id != user.pk and not is_player):
+        raise TableNotFound("There is no ledger of this table for you.")
+    return list(movements.order_by("created_at", "id"))
 
 
 def _snapshot(
@@ -210,6 +247,7 @@ def _seat_entry(
         "stack": played["stack"] if played else seat.stack,
         "bet": played["bet"] if played else 0,
         "is_sitting_out": seat.is_sitting_out,
+        "is_leaving": seat.is_leaving,
         "is_dealt_in": played is not None,
         "has_folded": bool(played and played["has_folded"]),
         "is_all_in": bool(played and played["is_all_in"]),

@@ -6,15 +6,18 @@ The pages only create tables (through tables.services) and serve the client;
 everything that happens at the table goes over the websocket.
 """
 
+import csv
+
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods
 
 from accounts.requests import signed_in_user
-from tables import services
+from tables import selectors, services
+from tables.errors import TableNotFound
 from tables.forms import NewTableForm, PracticeForm
-from tables.models import Table
+from tables.models import DEPARTED_NAME, Table
 
 
 @login_required
@@ -52,3 +55,28 @@ def table_detail(request: HttpRequest, table_id: int) -> HttpResponse:
     table = get_object_or_404(Table, pk=table_id)
     share_url = request.build_absolute_uri(request.path)
     return render(request, "tables/table.html", {"table": table, "share_url": share_url})
+
+
+@login_required
+@require_http_methods(["GET"])
+def table_ledger_csv(request: HttpRequest, table_id: int) -> HttpResponse:
+    """Every buy-in, rebuy and cash-out at a friends' table, for its owner and players."""
+    try:
+        movements = selectors.ledger_movements(table_id=table_id, user=signed_in_user(request))
+    except TableNotFound:
+        raise Http404("No ledger here for you.") from None
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="table-{table_id}-ledger.csv"'
+    writer = csv.writer(response)
+    writer.writerow(["at", "player", "kind", "amount"])
+    for movement in movements:
+        name = movement.user.public_name if movement.user else DEPARTED_NAME
+        writer.writerow(
+            [movement.created_at.isoformat(), _cell(name), movement.kind, movement.amount]
+        )
+    return response
+
+
+def _cell(text: str) -> str:
+    """A name a spreadsheet must not run as a formula (``=``, ``+``, ``-``, ``@``)."""
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text

@@ -26,6 +26,7 @@ def tournament_of(table: Table) -> Tournament:
 
 class TournamentBehaviour(TableBehaviour):
     keeps_departed_seats = True  # its chips stay in play until blinded off, then it places
+    keeps_ledger = False  # the entry fee and prizes are the tournament's own ledger
 
     def lock_first(self, table: dict[str, Any]) -> None:
         # The tournament's row before its table's (docs/architecture.md, lock order).

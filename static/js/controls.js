@@ -60,6 +60,7 @@ export class Controls {
     this.callButton.addEventListener("click", () => this.act(this.table.legal.can_check ? "check" : "call"));
     this.raiseButton.addEventListener("click", () => this.act("raise"));
     this.slider.addEventListener("input", () => this.setAmount(Number(this.slider.value)));
+    this.amountBox.addEventListener("input", () => this.onTyped());
     this.amountBox.addEventListener("change", () => this.setAmount(Number(this.amountBox.value)));
     this.root.querySelectorAll("[data-preset]").forEach((button) => {
       button.addEventListener("click", () => this.setAmount(presetAmount(this.table, button.dataset.preset)));
@@ -121,6 +122,28 @@ export class Controls {
       legal.min_raise_to, legal.max_raise_to);
     this.slider.value = String(amount);
     this.amountBox.value = String(amount);
+    this.labelRaise(amount);
+  }
+
+  /** While typing: the slider and the button follow the box, clamped to the legal range.
+   * Above the maximum the box shows the maximum at once (more digits only go higher);
+   * below the minimum it is left alone until the box is left, so "1" can still become "150". */
+  onTyped() {
+    if (!this.canRaise) return;
+    const legal = this.table.legal;
+    const typed = Number(this.amountBox.value);
+    if (!Number.isFinite(typed) || this.amountBox.value === "") return;
+    if (typed > legal.max_raise_to) {
+      this.setAmount(legal.max_raise_to);
+      return;
+    }
+    const amount = clamp(Math.round(typed), legal.min_raise_to, legal.max_raise_to);
+    this.slider.value = String(amount);
+    this.labelRaise(amount);
+  }
+
+  labelRaise(amount) {
+    const legal = this.table.legal;
     const isBet = !this.table.hand || this.table.hand.current_bet === 0;
     const word = amount === legal.max_raise_to ? "All-in" : isBet ? "Bet" : "Raise to";
     this.label(this.raiseButton, `${word} ${amount}`, "R");

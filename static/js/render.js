@@ -167,12 +167,18 @@ export function renderBoard(container, hand) {
 }
 
 /** "Pot 120" or "Main pot 100 · Side pot 40", counting only chips already gathered. */
-export function potText(hand) {
-  if (!hand || hand.pots.length === 0) return "";
-  if (hand.pots.length === 1) return `Pot ${hand.pots[0].amount}`;
-  return hand.pots
-    .map((pot, index) => `${index === 0 ? "Main pot" : `Side pot ${index}`} ${pot.amount}`)
-    .join(" · ");
+/** "Pot 180": everything in the middle, the bets in front of the players included;
+ * with side pots, the total then each pot as gathered so far. */
+export function potText(table) {
+  const hand = table.hand;
+  if (!hand) return "";
+  const inFront = table.seats.reduce((sum, seat) => sum + (seat.occupied ? seat.bet : 0), 0);
+  const gathered = hand.pots.reduce((sum, pot) => sum + pot.amount, 0);
+  if (gathered + inFront === 0) return "";
+  const total = `Pot ${gathered + inFront}`;
+  if (hand.pots.length < 2) return total;
+  const pots = hand.pots.map((pot, index) => `${index === 0 ? "Main pot" : `Side pot ${index}`} ${pot.amount}`);
+  return [total, ...pots].join(" · ");
 }
 
 /** "alice wins 120 with Straight, Nine High" for each winner of a finished hand. */

@@ -35,7 +35,7 @@ function show(target) {
   const step = steps[index];
   renderSeats(parts.seats, step.table);
   renderBoard(parts.board, step.table.hand);
-  parts.pot.textContent = potText(step.table.hand);
+  parts.pot.textContent = potText(step.table);
   const winners = step.table.hand.is_over ? winnersText(step.table) : "";
   parts.label.textContent = winners ? `${step.label}` : step.label;
   parts.equity.textContent = equityText(step);

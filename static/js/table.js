@@ -6,6 +6,8 @@
 import { Controls } from "./controls.js";
 import { showNotice } from "./live.js";
 import { logLines } from "./handlog.js";
+import { addChat, wireChat } from "./chat.js";
+import { renderBusted, renderLedger } from "./ledger.js";
 import { potText, renderBoard, renderSeats, seatName, winnersText } from "./render.js";
 
 const FIRST_PAUSE_MS = 500;
@@ -36,6 +38,10 @@ const parts = {
   log: find("[data-log]"),
   toast: find("[data-toast]"),
   seatControls: find("[data-seat-controls]"),
+  busted: find("[data-busted]"),
+  ledger: find("[data-ledger]"),
+  chat: find("[data-chat]"),
+  chatForm: find("[data-chat-form]"),
 };
 
 let socket = null;
@@ -43,6 +49,7 @@ let pauseMs = FIRST_PAUSE_MS;
 let table = null;
 let clockOffsetMs = 0; // server clock minus this browser's clock
 let toastTimer = null;
+let isGoingToLobby = false; // "Leave" on the busted panel: to the lobby once the seat is gone
 const handLogs = new Map(); // hand number -> lines
 const pageTitle = document.title;
 
@@ -91,6 +98,8 @@ function onMessage(data) {
   }
   if (message.type === "snapshot") {
     onSnapshot(message);
+  } else if (message.type === "chat") {
+    addChat(parts.chat, [message]);
   } else if (message.type === "notice") {
     // A coming blind level passes in a toast; a tournament's start or your place stays
     // in the banner until dismissed.
@@ -105,6 +114,8 @@ function onMessage(data) {
 function onSnapshot(message) {
   if (table && message.seq < table.seq) return; // an older frame overtaken by a newer one
   table = { ...message.table, seq: message.seq };
+  if (message.table.chat) parts.chat.replaceChildren(); // on (re)connect: the last lines again
+  if (message.table.chat) addChat(parts.chat, message.table.chat);
   if (table.server_time) clockOffsetMs = Date.parse(table.server_time) - Date.now();
   root.dataset.seq = String(table.seq);
   render();
@@ -113,7 +124,7 @@ function onSnapshot(message) {
 function render() {
   renderSeats(parts.seats, table);
   renderBoard(parts.board, table.hand);
-  parts.pot.textContent = potText(table.hand);
+  parts.pot.textContent = potText(table);
   parts.handNumber.textContent = table.hand_number ? `Hand #${table.hand_number}` : "Waiting for players";
   const ante = table.ante ? `, ante ${table.ante}` : "";
   parts.blinds.textContent = `Blinds ${table.small_blind}/${table.big_blind}${ante}`;
@@ -122,6 +133,9 @@ function render() {
   const isYourTurn = table.legal && table.to_act === table.your_seat;
   document.title = `${isYourTurn ? "Your turn · " : ""}${pageTitle}`;
   renderSeatControls();
+  renderBusted(parts.busted, table);
+  if (parts.ledger) renderLedger(parts.ledger, table);
+  if (isGoingToLobby && table.your_seat === null) window.location.assign("/");
   renderLog();
   controls.update(table);
   tick();
@@ -149,6 +163,11 @@ function renderSeatControls() {
   if (!you) return;
   parts.seatControls.querySelector('[data-command="sit_out"]').hidden = you.is_sitting_out;
   parts.seatControls.querySelector('[data-command="sit_in"]').hidden = !you.is_sitting_out;
+  const leave = parts.seatControls.querySelector('[data-command="leave"]');
+  if (!leave) return; // a tournament's seat cannot be left
+  leave.hidden = you.is_leaving;
+  parts.seatControls.querySelector("[data-leaving]").hidden = !you.is_leaving;
+  parts.seatControls.querySelector('[data-command="stay"]').hidden = !you.is_leaving;
 }
 
 function renderLog() {
@@ -231,12 +250,20 @@ function showToast(text) {
 }
 
 function wirePage() {
+  wireChat(parts.chatForm, send);
   parts.seats.addEventListener("click", (event) => {
     const button = event.target.closest("[data-sit]");
     if (button) send({ type: "sit", seat: Number(button.dataset.sit) });
   });
   parts.seatControls.querySelectorAll("[data-command]").forEach((button) => {
     button.addEventListener("click", () => send({ type: button.dataset.command }));
+  });
+  parts.busted.querySelector('[data-command="rebuy"]').addEventListener("click", () => send({ type: "rebuy" }));
+  // Watching: the seat is given up and the page stays, as a spectator's.
+  parts.busted.querySelector('[data-command="watch"]').addEventListener("click", () => send({ type: "leave" }));
+  parts.busted.querySelector('[data-command="leave_table"]').addEventListener("click", () => {
+    isGoingToLobby = true;
+    send({ type: "leave" });
   });
   const link = find("[data-share-link]");
   if (!link) return; // practice and tournament tables are not shared

@@ -8,8 +8,10 @@ per-viewer snapshots and schedules the next wake-up (``tables.services.play``).
 from tables.services.hands import bot_act, hand_act, hand_start, hand_timeout, table_wake
 from tables.services.seats import (
     seat_leave,
+    seat_rebuy,
     seat_sit_in,
     seat_sit_out,
+    seat_stay,
     seat_take,
     seats_release,
 )
@@ -28,8 +30,10 @@ __all__ = [
     "hand_start",
     "hand_timeout",
     "seat_leave",
+    "seat_rebuy",
     "seat_sit_in",
     "seat_sit_out",
+    "seat_stay",
     "seat_take",
     "seats_release",
     "table_create",

@@ -31,7 +31,7 @@ from tables.errors import (
     TableNotFound,
 )
 from tables.models import Seat, Table
-from tables.services import clock, history
+from tables.services import clock, history, ledger
 
 SEAT_FIELDS = [
     "stack",
@@ -129,6 +129,7 @@ def commit(play: Play) -> None:
     table.seq += 1
     table.save()
     for seat in play.removed:
+        ledger.cash_out(table, seat)  # the stack it leaves with (after the hand, if in one)
         seat.delete()
     for seat in play.seats.values():
         values = seat_values(seat)

@@ -6,14 +6,25 @@ from django.db import transaction
 
 from accounts.models import User
 from tables import kinds, selectors
-from tables.errors import AlreadySeated, BadSeat, CannotLeave, NotSeated, SeatTaken
-from tables.models import Seat
+from tables.errors import (
+    AlreadySeated,
+    BadSeat,
+    CannotLeave,
+    CannotRebuy,
+    NotBusted,
+    NotLeaving,
+    NotSeated,
+    SeatTaken,
+)
+from tables.models import ChipMovement, Seat
+from tables.services import ledger
 from tables.services import play as p
 from tables.services.clock import starting_time_bank
 
 
 def seat_take(*, table_id: int, user: User, seat: int) -> int:
-    """Sit ``user`` in empty seat ``seat`` with the table's starting stack; returns the seq."""
+    """Sit ``user`` in empty seat ``seat``; returns the seq. The stack is the table's
+    starting stack, or what they cashed out here last (``ledger.comeback_stack``)."""
     with transaction.atomic():
         play = p.lock(table_id)
         table = play.table
@@ -24,14 +35,15 @@ def seat_take(*, table_id: int, user: User, seat: int) -> int:
             raise AlreadySeated()
         if seat in play.seats:
             raise SeatTaken()
-        play.seats[seat] = Seat.objects.create(
+        taken = play.seats[seat] = Seat.objects.create(
             table=table,
             number=seat,
             user=user,
-            stack=table.starting_stack,
+            stack=ledger.comeback_stack(table, user),
             time_bank=starting_time_bank(),
             joined_at_hand=table.hand_number,
         )
+        ledger.record(table, taken, ChipMovement.Kind.BUY_IN, taken.stack)
         p.plan_next_hand(play)
         p.commit(play)
         return table.seq
@@ -60,6 +72,37 @@ def seat_leave(*, table_id: int, user: User) -> int:
         else:
             play.removed.append(play.seats.pop(seat.number))
             p.plan_next_hand(play)
+        p.commit(play)
+        return play.table.seq
+
+
+def seat_stay(*, table_id: int, user: User) -> int:
+    """Take back a ``seat_leave`` made during the hand: the seat is kept after it
+    (a decision already folded for them stays folded)."""
+    with transaction.atomic():
+        play = p.lock(table_id)
+        seat = _own_seat(play, user)
+        if not seat.is_leaving:
+            raise NotLeaving()
+        seat.is_leaving = False
+        p.commit(play)
+        return play.table.seq
+
+
+def seat_rebuy(*, table_id: int, user: User) -> int:
+    """A busted player buys the table's starting stack again (a ledger row with it)."""
+    with transaction.atomic():
+        play = p.lock(table_id)
+        seat = _own_seat(play, user)
+        if not kinds.of(play.table).keeps_ledger:
+            raise CannotRebuy()
+        if _is_in_hand(play, seat):
+            raise CannotRebuy("You are in this hand: rebuy once it is over, if you bust.")
+        if seat.stack > 0:
+            raise NotBusted()
+        seat.stack = play.table.starting_stack
+        ledger.record(play.table, seat, ChipMovement.Kind.REBUY, seat.stack)
+        p.plan_next_hand(play)
         p.commit(play)
         return play.table.seq
 

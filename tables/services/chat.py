@@ -1,0 +1,55 @@
+"""Table chat: a line from anyone with the table open, to everyone at that table only.
+
+Chat changes no table state, so it takes no table lock and bumps no ``seq``;
+the text is stored as typed and sent as JSON text (pages render it as text).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+
+from accounts.models import User
+from config import broadcast
+from tables.errors import BadChat, TableNotFound
+from tables.groups import chat_group
+from tables.models import DEPARTED_NAME, ChatMessage, Table
+
+MAX_CHAT = 200  # characters in one line
+RECENT_CHAT = 20  # lines shown to whoever opens the table
+
+
+def chat_entry(message: ChatMessage) -> dict[str, Any]:
+    """The protocol's chat frame for one line."""
+    name = message.user.public_name if message.user else DEPARTED_NAME
+    return {
+        "type": "chat",
+        "name": name,
+        "text": message.text,
+        "at": message.created_at.isoformat(),
+    }
+
+
+def chat_post(*, table_id: int, user: User, text: str) -> dict[str, Any]:
+    """Store a line and send it to everyone at the table once stored; returns its frame."""
+    line = " ".join(text.split())  # one line: no newlines, no runs of blanks
+    if not line:
+        raise BadChat("Say something: the message is empty.")
+    if len(line) > MAX_CHAT:
+        raise BadChat(f"A chat message is at most {MAX_CHAT} characters.")
+    if not Table.objects.filter(pk=table_id).exists():
+        raise TableNotFound()
+    with transaction.atomic():
+        message = ChatMessage.objects.create(table_id=table_id, user=user, text=line)
+        frame = chat_entry(message)
+        event = {"type": "table.chat", "chat": frame}
+        transaction.on_commit(lambda: broadcast.send([(chat_group(table_id), event)]))
+    return frame
+
+
+def chat_recent(*, table_id: int) -> list[dict[str, Any]]:
+    """The last lines of the table's chat, oldest first."""
+    recent = ChatMessage.objects.filter(table_id=table_id).select_related("user")
+    lines = list(recent.order_by("-created_at", "-id")[:RECENT_CHAT])
+    return [chat_entry(message) for message in reversed(lines)]

@@ -1,0 +1,33 @@
+"""The chips a friends' table's players bring and take: rows of ``ChipMovement``.
+
+Called by the seat services inside their transaction (the table row locked),
+never on their own: a row is written with the seat change that moves the chips.
+"""
+
+from __future__ import annotations
+
+from accounts.models import User
+from tables import kinds
+from tables.models import ChipMovement, Seat, Table
+
+
+def comeback_stack(table: Table, user: User) -> int:
+    """The stack ``user`` sits down with: what they cashed out here last, unless they
+    left busted (or never played here), then the starting stack. Leaving and coming
+    back is no way to shed a short stack or to bank a big one."""
+    last = ChipMovement.objects.filter(table=table, user=user).order_by("-created_at", "-id")
+    latest = last.first()
+    if latest is not None and latest.kind == ChipMovement.Kind.CASH_OUT and latest.amount > 0:
+        return latest.amount
+    return table.starting_stack
+
+
+def record(table: Table, seat: Seat, kind: str, amount: int) -> None:
+    """A movement of ``seat``'s player, when the table's kind keeps a ledger."""
+    if kinds.of(table).keeps_ledger and not seat.is_bot:
+        ChipMovement.objects.create(table=table, user_id=seat.user_id, kind=kind, amount=amount)
+
+
+def cash_out(table: Table, seat: Seat) -> None:
+    """``seat`` is leaving the table with the chips on it (between hands)."""
+    record(table, seat, ChipMovement.Kind.CASH_OUT, seat.stack)

@@ -1,0 +1,82 @@
+"""Table chat: players and spectators talk at one table, and only there."""
+
+from __future__ import annotations
+
+import pytest
+from asgiref.sync import sync_to_async
+
+from tables.models import ChatMessage
+from tables.services import chat
+from tests.tables.helpers import friends_table
+from tests.tables.sockets import Client
+
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("close_database_connections"),
+]
+
+
+async def next_chat(client: Client) -> dict:
+    while True:
+        frame = await client.next()
+        if frame["type"] == "chat":
+            return frame
+
+
+async def test_a_spectator_and_a_player_talk_and_another_table_hears_nothing(alice, bob, carol):
+    table = await sync_to_async(friends_table)(alice, bob)
+    other = await sync_to_async(friends_table)(carol, name="Elsewhere")
+    player, spectator = await Client.open(alice, table.pk), await Client.open(carol, table.pk)
+    elsewhere = await Client.open(carol, other.pk)
+    await spectator.send({"type": "chat", "text": "  <b>nice   hand</b> "})
+    for client in (player, spectator):
+        line = await next_chat(client)
+        assert (line["name"], line["text"]) == (carol.public_name, "<b>nice hand</b>")
+        assert line["at"]
+    await player.send({"type": "chat", "text": "thanks"})
+    assert (await next_chat(spectator))["text"] == "thanks"
+    assert await elsewhere.is_quiet()
+    for client in (player, spectator, elsewhere):
+        await client.close()
+
+
+async def test_the_first_snapshot_has_the_last_twenty_lines(alice, bob):
+    table = await sync_to_async(friends_table)(alice, bob)
+    for number in range(25):
+        await sync_to_async(chat.chat_post)(table_id=table.pk, user=alice, text=f"line {number}")
+    client = await Client.open(bob, table.pk)
+    lines = client.table["chat"]
+    assert [line["text"] for line in lines] == [f"line {n}" for n in range(5, 25)]
+    await client.close()
+
+
+@pytest.mark.parametrize(
+    "message, code",
+    [
+        ({"type": "chat"}, "bad_message"),
+        ({"type": "chat", "text": 5}, "bad_message"),
+        ({"type": "chat", "text": None}, "bad_message"),
+        ({"type": "chat", "text": "   "}, "bad_chat"),
+        ({"type": "chat", "text": "x" * 201}, "bad_chat"),
+    ],
+)
+async def test_bad_chat_gets_an_error_and_nothing_is_said(alice, bob, message, code):
+    table = await sync_to_async(friends_table)(alice, bob)
+    client = await Client.open(alice, table.pk)
+    assert (await client.error(message))["code"] == code
+    assert await sync_to_async(ChatMessage.objects.count)() == 0
+    await client.close()
+
+
+async def test_two_hundred_characters_are_fine_and_flooding_chat_is_refused(alice, bob):
+    table = await sync_to_async(friends_table)(alice, bob)
+    client = await Client.open(alice, table.pk)
+    codes = []
+    for _ in range(8):
+        await client.send({"type": "chat", "text": "y" * 200})
+        frame = await client.next()
+        codes.append(frame.get("code") if frame["type"] == "error" else frame["type"])
+    assert codes[:5] == ["chat"] * 5
+    assert "chat_rate_limited" in codes[5:]
+    assert await sync_to_async(ChatMessage.objects.count)() == codes.count("chat")
+    await client.close()

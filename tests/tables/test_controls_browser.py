@@ -1,0 +1,119 @@
+"""What the table page shows, in a real browser: the raise box, the pot and the chat."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from django.db import connection
+from playwright.sync_api import Browser, sync_playwright
+
+from tests.tables.live_server import live_server
+from tests.tables.test_browser import CHROMIUM, CHROMIUM_ARGS, facing_a_bet
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not CHROMIUM.exists(), reason=f"no chromium at {CHROMIUM}"),
+]
+
+CONTROLS = """
+<div data-controls>
+  <div data-raise-box>
+    <button data-preset="min">Min</button><button data-preset="max">All-in</button>
+    <input type="range" data-raise-slider><input type="number" data-raise-amount>
+  </div>
+  <button data-act="fold">Fold</button><button data-act="call">Call</button>
+  <button data-act="raise">Raise</button>
+</div>"""
+
+
+@pytest.fixture
+def page_url(transactional_db: None, tmp_path: Path) -> Iterator[str]:
+    with live_server(
+        database_name=str(connection.settings_dict["NAME"]),
+        workdir=tmp_path,
+        next_hand_seconds=3.0,
+        host="localhost",
+    ) as url:
+        yield f"{url}/healthz"  # any page of the site: the modules load from its /static/
+
+
+@pytest.fixture
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()
+
+
+def to_act(table: dict) -> dict:
+    table = {**table, "your_seat": 1, "to_act": 1, "hand_number": 3, "decision": "3.9"}
+    table["seats"] = [dict(seat) for seat in table["seats"]]
+    table["seats"][1]["stack"] = 1440
+    return table
+
+
+def test_the_raise_box_slider_and_button_agree_inside_the_legal_range(
+    page_url: str, browser: Browser
+) -> None:
+    page = browser.new_page()
+    page.goto(page_url)
+    page.evaluate(
+        """async ([markup, table]) => {
+          document.body.innerHTML = markup;
+          const { Controls } = await import("/static/js/controls.js");
+          window.controls = new Controls(document.querySelector("[data-controls]"), () => {});
+          window.controls.update(table);
+        }""",
+        [CONTROLS, to_act(facing_a_bet())],
+    )
+    box, slider, button = "[data-raise-amount]", "[data-raise-slider]", '[data-act="raise"]'
+
+    def shown() -> tuple[str, str, str]:
+        return page.input_value(box), page.input_value(slider), page.inner_text(button).strip()
+
+    assert shown() == ("240", "240", "Raise to 240 R")
+    page.fill(box, "99999")  # as typed: the box shows the most there is at once
+    assert shown() == ("1440", "1440", "All-in 1440 R")
+    page.fill(box, "500")
+    assert shown() == ("500", "500", "Raise to 500 R")
+    page.fill(box, "3")  # on its way to "300": left alone while typing, the rest at the minimum
+    assert shown() == ("3", "240", "Raise to 240 R")
+    page.locator(box).blur()
+    assert shown() == ("240", "240", "Raise to 240 R")
+    page.locator(slider).fill("1000")
+    assert shown() == ("1000", "1000", "Raise to 1000 R")
+
+
+def test_the_pot_shown_counts_the_bets_in_front(page_url: str, browser: Browser) -> None:
+    page = browser.new_page()
+    page.goto(page_url)
+    texts = page.evaluate(
+        """async (table) => {
+          const { potText } = await import("/static/js/render.js");
+          const sides = structuredClone(table);
+          sides.hand.pots = [{ amount: 150, seats: [0, 1] }, { amount: 30, seats: [1] }];
+          const none = { ...table, hand: { pots: [], current_bet: 0 },
+                         seats: [{ occupied: true, bet: 0 }] };
+          return [potText(table), potText(sides), potText(none), potText({ ...table, hand: null })];
+        }""",
+        facing_a_bet(),
+    )
+    # 180 gathered and 120 bet in front: 300 in the middle.
+    assert texts == ["Pot 300", "Pot 300 · Main pot 150 · Side pot 1 30", "", ""]
+
+
+def test_chat_lines_show_as_text_never_as_html(page_url: str, browser: Browser) -> None:
+    page = browser.new_page()
+    page.goto(page_url)
+    shown = page.evaluate(
+        """async () => {
+          const { addChat } = await import("/static/js/chat.js");
+          const list = document.createElement("ol");
+          document.body.append(list);
+          addChat(list, [{ name: "<i>eve</i>", text: "<img src=x onerror=alert(1)>", at: null }]);
+          return [list.querySelectorAll("img, i").length, list.innerText];
+        }"""
+    )
+    assert shown == [0, "<i>eve</i>: <img src=x onerror=alert(1)>"]
