@@ -13,10 +13,6 @@ from django.db import connections
 from config.celery import app as celery_app
 
 
-def pytest_configure(config: pytest.Config) -> None:
-    config.addinivalue_line("markers", "browser: drives Debian's chromium (test_browser.py)")
-
-
 @pytest.fixture(autouse=True)
 def _fast_tables(settings: Any) -> None:
     """No pause between hands and no bot thinking time, unless a test asks for one."""
