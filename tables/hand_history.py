@@ -24,6 +24,7 @@ from engine.events import (
     UncalledBetReturned,
 )
 from tables.models import Hand, HandPlayer
+from tournaments.histories import pokerstars_meta
 
 EVERY_CARD: Final = engine.EVERY_CARD
 
@@ -204,12 +205,12 @@ def hand_pokerstars(viewed: ViewedHand) -> str:
     for player in viewed.players:
         names[player.seat] = player.name
     hand = viewed.hand
+    meta: dict[str, Any] = {
+        "table": f"{hand.table.name} #{hand.table_id}",
+        "time": hand.started_at,
+        "time_zone": "UTC",
+    }
+    meta.update(pokerstars_meta(hand))  # a tournament's header and places, if any
     return engine.to_pokerstars(
-        viewed.state,
-        hand_id=hand.pk,
-        players=names,
-        viewer=viewed.own_seat,
-        table=f"{hand.table.name} #{hand.table_id}",
-        time=hand.started_at,
-        time_zone="UTC",
+        viewed.state, hand_id=hand.pk, players=names, viewer=viewed.own_seat, **meta
     )

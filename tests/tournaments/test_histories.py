@@ -48,3 +48,21 @@ def test_a_hand_of_a_friends_table_has_no_tournament_header(make_user):
     hand = Hand.objects.get(table=table, number=1)
     assert pokerstars_meta(hand) == {}
     assert "Tournament" not in text_for(hand, viewer=0)
+
+
+@pytest.mark.usefixtures("clean_redis")
+def test_the_api_gives_a_player_the_tournament_text_of_their_hand(make_user):
+    from rest_framework.test import APIClient
+
+    tournament = play_to_the_end(register(sng(buy_in=100), members(make_user, 6)))
+    table = table_of(tournament)
+    last = Hand.objects.get(table=table, number=table.hand_number)
+    winner = tournament.entries.get(place=1)
+    api = APIClient()
+    api.force_authenticate(winner.user)
+
+    text = api.get(f"/api/hands/{last.pk}/pokerstars").content.decode()
+
+    assert f"Tournament #{tournament.pk}, 100+0 Hold'em No Limit - Level " in text.splitlines()[0]
+    assert f"{winner.name} wins the tournament" in text
+    assert f"Dealt to {winner.name} [" in text
