@@ -96,7 +96,8 @@ async def test_the_coming_level_is_announced_at_the_table_and_in_the_lobby(make_
             frame = await client.next()
         assert frame["notice"]["text"] == "Blinds 15/30 from the next hand"
     row = (await next_of_type(lobby, "tournament"))["tournament"]
-    assert row["id"] == tournament.pk
+    while row["id"] != tournament.pk:  # the lobby also hears of the SNG that opened
+        row = (await next_of_type(lobby, "tournament"))["tournament"]
     assert row["announcement"] == "Blinds 15/30 from the next hand"
     again = await sync_to_async(services.tournament_level_announce)(
         tournament_id=tournament.pk, now=later
