@@ -1,6 +1,6 @@
 """Felt's poker engine: pure Python No-Limit Texas Hold'em.
 
-The public surface is documented in ENGINE_API.md; everything a caller needs
+The public surface is documented in README.md ("Engine"); everything a caller needs
 is re-exported here.
 """
 

@@ -50,7 +50,7 @@ class BlindStructure:
         return len(self.levels) - 1, self.levels[-1]
 
 
-# The common 6-max sit-n-go ladder (POKER_RULES.md), continued upward.
+# The common 6-max sit-n-go ladder (docs/rules.md), continued upward.
 _LADDER = (
     (10, 20, 0),
     (15, 30, 0),

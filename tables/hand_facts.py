@@ -3,7 +3,7 @@
 ``hand_facts(state)`` reads the hand's event log and returns, per seat dealt
 in, the fields ``HandPlayer`` stores (tables/services/history.py writes them
 in the transaction that ends the hand). Stats are then SQL sums over these
-rows (tables/stats.py), never a replay. Definitions: POKER_RULES.md
+rows (tables/stats.py), never a replay. Definitions: docs/history.md
 "Statistics"; where it is silent, the common tracker ones (a walk gives the
 big blind no VPIP chance; a c-bet chance needs the last preflop raiser to act
 on the flop before anyone bets).

@@ -1,7 +1,7 @@
 """Player statistics as SQL aggregates over the facts stored per hand.
 
 One ``aggregate`` query counts every numerator and denominator of the tracker
-table in POKER_RULES.md ("Statistics"); nothing is replayed. The facts
+table in docs/history.md; nothing is replayed. The facts
 themselves are decided once, when the hand ends (tables/hand_facts.py).
 """
 

@@ -1,4 +1,4 @@
-"""Every write of live tables (STYLE.md: services own transactions and rules).
+"""Every write of live tables (docs/architecture.md: services own transactions and rules).
 
 Each function locks the table row, checks ``seq`` when given, applies the
 engine, saves state and history, bumps ``seq`` and, after commit, broadcasts

@@ -2,7 +2,7 @@
 
 Both are written inside the transaction that changes the table, so history
 never disagrees with play. The per-player facts follow the tracker
-definitions of POKER_RULES.md ("Statistics"), decided in tables/hand_facts.py.
+definitions in docs/history.md, decided in tables/hand_facts.py.
 """
 
 from __future__ import annotations

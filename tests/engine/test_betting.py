@@ -1,4 +1,4 @@
-"""Legal actions and their validation: POKER_RULES.md rules 1-6."""
+"""Legal actions and their validation: docs/rules.md rules 1-6."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """The recorded-hands regression corpus: tests/engine/hands/*.phh.
 
-Each file is a PHH hand history named after the POKER_RULES.md line it shows
+Each file is a PHH hand history named after the docs/rules.md line it shows
 (``rule04_short_all_in_does_not_reopen.phh``), with ``_rule`` quoting that
 line and TOML comments working out the result by hand. Two kinds of file:
 
