@@ -51,6 +51,12 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import WebSocketException
 
 from accounts.models import User
+from tables.management.arguments import (
+    non_negative_float,
+    non_negative_int,
+    positive_float,
+    positive_int,
+)
 from tables.models import Table
 from tables.services import table_create
 
@@ -479,31 +485,3 @@ class Command(BaseCommand):
         )
         if stats.has_errors:
             raise CommandError("the load test saw errors (see above)")
-
-
-def positive_int(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise ValueError(text)
-    return value
-
-
-def non_negative_int(text: str) -> int:
-    value = int(text)
-    if not 0 <= value <= 6:
-        raise ValueError(text)
-    return value
-
-
-def positive_float(text: str) -> float:
-    value = float(text)
-    if not value > 0:
-        raise ValueError(text)
-    return value
-
-
-def non_negative_float(text: str) -> float:
-    value = float(text)
-    if not value >= 0:
-        raise ValueError(text)
-    return value

@@ -33,6 +33,7 @@ from django.utils import timezone
 from websockets.asyncio.client import ClientConnection
 
 from accounts.models import User
+from tables.management.arguments import non_negative_float, positive_float, positive_int
 from tables.management.commands.loadtest import (
     Client,
     Player,
@@ -40,9 +41,6 @@ from tables.management.commands.loadtest import (
     Stats,
     check_server,
     log_in,
-    non_negative_float,
-    positive_float,
-    positive_int,
 )
 from tables.models import Seat, Table
 from tables.selectors import hand_state
