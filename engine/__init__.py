@@ -9,8 +9,9 @@ from engine.betting import LegalActions, apply_action, legal_actions
 from engine.bots import choose_action
 from engine.cards import DECK, RANKS, SUITS, card, card_str, cards, cards_str, new_deck, shuffle
 from engine.deal import new_hand
+from engine.equity import MAX_HANDS as EQUITY_MAX_HANDS
 from engine.equity import equity, equity_vs_random
-from engine.evaluator import category, describe, evaluate, evaluate_batch
+from engine.evaluator import best_five, category, describe, evaluate, evaluate_batch, strength
 from engine.events import (
     AntePosted,
     BlindPosted,
@@ -32,6 +33,7 @@ from engine.pokerstars import to_pokerstars
 from engine.positions import Positions, first_positions, next_positions
 from engine.pots import Pot
 from engine.replay import replay
+from engine.seating import Move, SeatingPlan, TableSeating, draw, plan
 from engine.state import NO_SMALL_BLIND, HandState
 from engine.tournament import (
     HYPER,
@@ -46,6 +48,7 @@ from engine.tournament import (
 from engine.view import sees_hole_cards, view, views
 
 __all__ = [
+    "EQUITY_MAX_HANDS",
     "DeckSeal",
     "revealed",
     "seal_deck",
@@ -76,6 +79,7 @@ __all__ = [
     "HoleCardsDealt",
     "IllegalAction",
     "LegalActions",
+    "Move",
     "PhhError",
     "PhhIllegalAction",
     "PlayerActed",
@@ -83,6 +87,8 @@ __all__ = [
     "Pot",
     "PotAwarded",
     "RaiseTo",
+    "SeatingPlan",
+    "TableSeating",
     "UncalledBetReturned",
     "apply_action",
     "card",
@@ -91,11 +97,14 @@ __all__ = [
     "cards_str",
     "category",
     "choose_action",
+    "best_five",
     "describe",
+    "draw",
     "equity",
     "equity_vs_random",
     "evaluate",
     "evaluate_batch",
+    "strength",
     "event_from_dict",
     "finishing_places",
     "first_positions",
@@ -107,6 +116,7 @@ __all__ = [
     "parse_action",
     "payouts",
     "phh_order",
+    "plan",
     "replay",
     "sees_hole_cards",
     "shuffle",

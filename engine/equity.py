@@ -29,6 +29,10 @@ _CHUNK_ROWS = 200_000  # boards evaluated at once: bounds memory to a few MB per
 _BOARD_SIZES = (0, 3, 4, 5)
 
 
+# Every run-out is enumerated: beyond six hands that costs more than a hand's end may spend.
+MAX_HANDS = 6
+
+
 def equity(
     hands: Sequence[Sequence[int]], board: Sequence[int] = (), dead: Sequence[int] = ()
 ) -> tuple[float, ...]:
@@ -37,8 +41,8 @@ def equity(
     ``board`` holds 0, 3, 4 or 5 cards; ``dead`` cards are out of the deck (e.g.
     folded or burned cards someone saw). Every run-out is enumerated; ties split.
     """
-    if not 2 <= len(hands) <= 6:
-        raise ValueError(f"equity compares 2 to 6 hands, not {len(hands)}")
+    if not 2 <= len(hands) <= MAX_HANDS:
+        raise ValueError(f"equity compares 2 to {MAX_HANDS} hands, not {len(hands)}")
     for hole in hands:
         if len(hole) != 2:
             raise ValueError(f"each hand has 2 hole cards, not {len(hole)}: {list(hole)}")

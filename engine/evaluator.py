@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Callable, Sequence
+from itertools import combinations
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -119,6 +120,37 @@ def describe(value: int) -> str:
     if top == 12:
         return "Royal Flush"
     return f"Straight Flush, {_RANK_NAMES[top]} High"
+
+
+def best_five(cards: Sequence[int]) -> tuple[int, ...]:
+    """The five of 5, 6 or 7 cards that make their best hand (the first of equals).
+
+    >>> from engine.cards import cards, cards_str
+    >>> cards_str(best_five(cards("9s 9h Kd 2c 9d 3h Kc")))
+    '9s9hKd9dKc'
+    """
+    if len(cards) == 5:
+        evaluate(cards)  # refuses what is not a hand
+        return tuple(cards)
+    return max(combinations(cards, 5), key=evaluate)
+
+
+def strength(cards: Sequence[int]) -> str:
+    """What a player's hole cards make with the board so far (2, 5, 6 or 7 cards).
+
+    With the board's five cards or some of them, the best hand's ``describe``; with
+    the hole cards alone, their pair or their high card.
+
+    >>> from engine.cards import cards
+    >>> strength(cards("9s 9h")), strength(cards("Ah 7c")), strength(cards("9s 9h 2c 5d 9c"))
+    ('Pair of Nines', 'High Card, Ace', 'Three of a Kind, Nines')
+    """
+    if len(cards) >= 5:
+        return describe(evaluate(cards))
+    if len(cards) != 2 or cards[0] == cards[1]:
+        raise ValueError(f"hole cards are two different cards, not {list(cards)}")
+    high, low = sorted((card // 4 for card in cards), reverse=True)
+    return f"Pair of {_RANK_PLURALS[high]}" if high == low else f"High Card, {_RANK_NAMES[high]}"
 
 
 def evaluate_batch(hands: ArrayLike) -> IntArray:

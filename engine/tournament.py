@@ -10,7 +10,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
@@ -104,12 +104,27 @@ def payout_percentages(entrants: int) -> tuple[int, ...]:
     )
 
 
-def payouts(prize_pool: int, entrants: int) -> tuple[int, ...]:
+def payouts(
+    prize_pool: int, entrants: int, percentages: Sequence[int] | None = None
+) -> tuple[int, ...]:
     """Prizes in whole chips or points for 1st, 2nd, ...; they add up to ``prize_pool``
-    exactly, rounding remainders going to first place."""
+    exactly, rounding remainders going to first place.
+
+    ``percentages`` (adding up to 100) replace the default split by field size;
+    places beyond the field are paid to nobody, so their share goes to first.
+
+    >>> payouts(1000, 3, [50, 30, 15, 5])
+    (550, 300, 150)
+    """
     if prize_pool < 0:
         raise ValueError("the prize pool cannot be negative")
-    prizes = [prize_pool * share // 100 for share in payout_percentages(entrants)]
+    if percentages is None:
+        shares = payout_percentages(entrants)
+    elif sum(percentages) != 100 or any(share < 0 for share in percentages):
+        raise ValueError("payout percentages must add up to 100")
+    else:
+        shares = tuple(percentages)[: max(entrants, 1)]
+    prizes = [prize_pool * share // 100 for share in shares]
     prizes[0] += prize_pool - sum(prizes)
     return tuple(prizes)
 

@@ -88,6 +88,31 @@ def test_payouts_refuse_impossible_fields() -> None:
         payouts(-1, 6)
 
 
+def test_a_tournament_s_own_percentages_split_the_pool() -> None:
+    assert payouts(1000, 30, [50, 30, 20]) == (500, 300, 200)
+    # a field smaller than the places paid: the unpaid places' share goes to first
+    assert payouts(1000, 2, [50, 30, 20]) == (700, 300)
+
+
+def test_percentages_that_do_not_add_up_to_100_are_refused() -> None:
+    with pytest.raises(ValueError, match="add up to 100"):
+        payouts(1000, 10, [50, 30])
+    with pytest.raises(ValueError, match="add up to 100"):
+        payouts(1000, 10, [110, -10])
+
+
+@given(
+    st.integers(0, 10**7),
+    st.integers(1, 200),
+    st.lists(st.integers(1, 100), min_size=1, max_size=12).filter(lambda s: sum(s) <= 100),
+)
+def test_own_percentages_always_pay_out_the_whole_pool(
+    pool: int, entrants: int, shares: list[int]
+) -> None:
+    shares[0] += 100 - sum(shares)
+    assert sum(payouts(pool, entrants, shares)) == pool
+
+
 # rule 19
 def test_of_two_players_busting_together_the_shorter_stack_finishes_lower() -> None:
     assert finishing_places({"ann": 300, "bob": 900}, players_left=4) == {"ann": 4, "bob": 3}
