@@ -1,17 +1,32 @@
 from typing import Any
 
-from django.contrib import admin
+from django import forms
+from django.contrib import admin, messages
+from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
+from django.db import transaction
 from django.db.models import QuerySet
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse
+from django.template.response import TemplateResponse
 
+from accounts import points
 from accounts.forms import AdminLoginForm
 from accounts.models import ApiToken, PointsAccount, PointsEntry, User
 from accounts.sessions import session_changed
-from tables.services import seats_release
+from tables.services import hosts_release, seats_release
 
 # The admin's own log-in page is throttled like the site's.
 admin.site.login_form = AdminLoginForm
+
+MOST_POINTS_GRANTED = 1_000_000
+
+
+class GrantPointsForm(forms.Form):
+    amount = forms.IntegerField(
+        min_value=1,
+        max_value=MOST_POINTS_GRANTED,
+        help_text="Site points added to each selected member's balance, as a ledger row.",
+    )
 
 
 @admin.register(User)
@@ -22,13 +37,40 @@ class UserAdmin(DjangoUserAdmin[User]):
         *(DjangoUserAdmin.fieldsets or ()),
         ("Felt", {"fields": ("display_name",)}),
     )
+    actions = ["grant_points"]
+
+    @admin.action(description="Grant site points to the selected members")
+    def grant_points(self, request: HttpRequest, queryset: QuerySet[User]) -> HttpResponse | None:
+        """First a page asking how many; then one ledger row each, all or none."""
+        form = GrantPointsForm(request.POST if "amount" in request.POST else None)
+        if not form.is_valid():
+            context = {
+                **self.admin_site.each_context(request),
+                "title": "Grant points",
+                "form": form,
+                "members": queryset.order_by("username"),
+                "action_checkbox_name": ACTION_CHECKBOX_NAME,
+                "opts": self.model._meta,
+            }
+            return TemplateResponse(request, "admin/accounts/grant_points.html", context)
+        amount = form.cleaned_data["amount"]
+        with transaction.atomic():
+            for member in queryset.order_by("pk"):
+                points.points_move(user=member, amount=amount, reason=PointsEntry.Reason.GRANT)
+        count = queryset.count()
+        self.message_user(
+            request, f"Granted {amount:,} points to {count} member(s).", messages.SUCCESS
+        )
+        return None
 
     # A member deleted or deactivated here first leaves their tables the way a
-    # player leaving does, so every table they sat at plays on.
+    # player leaving does, so every table they sat at plays on, and hands on the
+    # tables they host.
     # Their open sockets are told to check their log-in, and close.
     def save_model(self, request: HttpRequest, obj: User, form: Any, change: bool) -> None:
         if change and not obj.is_active:
             seats_release(user=obj)
+            hosts_release(user=obj)
         super().save_model(request, obj, form, change)
         if change:
             session_changed(obj.pk)
@@ -42,6 +84,7 @@ class UserAdmin(DjangoUserAdmin[User]):
     def delete_model(self, request: HttpRequest, obj: User) -> None:
         user_id = obj.pk
         seats_release(user=obj)
+        hosts_release(user=obj)
         super().delete_model(request, obj)
         session_changed(user_id)
 
@@ -49,6 +92,7 @@ class UserAdmin(DjangoUserAdmin[User]):
         user_ids = [user.pk for user in queryset]
         for user in queryset:
             seats_release(user=user)
+            hosts_release(user=user)
         super().delete_queryset(request, queryset)
         for user_id in user_ids:
             session_changed(user_id)

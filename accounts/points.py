@@ -76,6 +76,22 @@ def points_move(
         return _write(account, amount, reason, tournament)
 
 
+def points_record_without_account(*, amount: int, reason: str, tournament: Any) -> PointsEntry:
+    """The ledger row of a movement whose member's account was deleted (a prize won
+    by a member deleted during the tournament): no balance changes, but the row keeps
+    the tournament's ledger summing to zero, as that member's buy-in row does."""
+    if type(amount) is not int or amount == 0:
+        raise ValueError("points move in whole, non-zero amounts")
+    return PointsEntry.objects.create(
+        user=None,
+        scope=SITE_SCOPE,
+        amount=amount,
+        balance_after=0,
+        reason=reason,
+        tournament=tournament,
+    )
+
+
 def points_balance(*, user: Any, scope: str = SITE_SCOPE) -> int:
     """The member's balance (an account not yet opened holds the welcome grant to come)."""
     balance = (

@@ -10,6 +10,7 @@ from django.db.models import Count, F, QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse_lazy
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods
 
 from accounts.forms import LoginForm, ProfileForm, SignUpForm
@@ -35,10 +36,20 @@ def tables_with_free_seats() -> QuerySet[Table]:
     )
 
 
+def next_page(request: HttpRequest) -> str:
+    """Where to go once signed in: the page that sent the visitor here (a table's
+    link, say), if it is on this site; else the lobby."""
+    wanted = request.POST.get("next") or request.GET.get("next") or ""
+    is_ours = url_has_allowed_host_and_scheme(
+        wanted, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    )
+    return wanted if wanted and is_ours else str(reverse_lazy("lobby"))
+
+
 @require_http_methods(["GET", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
-        return redirect("lobby")
+        return redirect(next_page(request))
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         with transaction.atomic():
@@ -46,8 +57,9 @@ def signup(request: HttpRequest) -> HttpResponse:
             points_account_open(user=user)  # the welcome grant, with the account
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, f"Welcome to Felt, {user.username}.")
-        return redirect("lobby")
-    return render(request, "accounts/signup.html", {"form": form})
+        return redirect(next_page(request))
+    wanted = request.POST.get("next") or request.GET.get("next") or ""
+    return render(request, "accounts/signup.html", {"form": form, "next": wanted})
 
 
 class LoginView(auth_views.LoginView):

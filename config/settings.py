@@ -304,6 +304,10 @@ CELERY_BEAT_SCHEDULE = {
 
 # Live tables: the pause between hands and the bots' thinking time (min, max), seconds.
 TABLES_NEXT_HAND_SECONDS = env_float("TABLES_NEXT_HAND_SECONDS", 3.0)
+# After a showdown the result stays on the table at least this long.
+TABLES_SHOWDOWN_SECONDS = env_float("TABLES_SHOWDOWN_SECONDS", 5.0)
+# An all-in run-out is shown street by street, this long apart; the next hand waits too.
+TABLES_RUNOUT_STREET_SECONDS = env_float("TABLES_RUNOUT_STREET_SECONDS", 1.2)
 TABLES_BOT_DELAY_SECONDS = (0.8, 2.0)
 TABLES_TIME_BANK_SECONDS = env_float("TABLES_TIME_BANK_SECONDS", 30.0)  # a new seat's
 # A deadline found this many seconds late was missed while Felt was down: the

@@ -9,6 +9,8 @@ cd "$(dirname "$0")/.."
 PYTEST=${PYTEST:-.venv/bin/pytest}  # overridable so the script itself can be tested
 # Test processes per run (pytest-xdist): each has its own database, Redis and
 # home (conftest.py), so tests run side by side safely. 0 runs them in one process.
+# worksteal: an idle process takes queued tests from a busy one, so the few long
+# tests (a whole SNG, a browser session) do not leave one process working alone.
 PROCESSES=${FELT_TEST_PROCESSES:-2}
 PG_URL=postgres://postgres@127.0.0.1:5432/felt
 REDIS_TEST_URL=redis://127.0.0.1:6379/8  # databases 8-11, clear of a make run on 0-3
@@ -56,21 +58,45 @@ if ! answers 127.0.0.1 6379 && command -v redis-server >/dev/null; then
 fi
 
 failed=0
+logs=$(mktemp -d)
+trap 'rm -rf "$logs"' EXIT
 
 # The embedded run must not talk to external services even if the caller's
 # shell names them, hence the subshell without DATABASE_URL and REDIS_URL.
-(
+embedded_run() {
     unset DATABASE_URL REDIS_URL
-    run_pytest "Embedded: SQLite + embedded Redis" tests -n "$PROCESSES" \
+    run_pytest "Embedded: SQLite + embedded Redis" tests -n "$PROCESSES" --dist worksteal \
         --cov=engine --cov-branch --cov-report=term-missing
-) || failed=1
+}
 
-if answers 127.0.0.1 5432 && answers 127.0.0.1 6379; then
-    # The engine tests touch no service, and the browser tests check what a page
-    # shows (the embedded run has them), so this run leaves both out.
+# The engine tests touch no service, the browser tests check what a page
+# shows, the launcher's tests start `make run` on the embedded defaults
+# whatever the run (tests/config/test_launcher.py), and the long games check
+# game logic over hundreds of hands (their database paths have shorter tests
+# here): the first run has them all.
+external_run() {
     DATABASE_URL=$PG_URL REDIS_URL=$REDIS_TEST_URL \
         run_pytest "External: PostgreSQL + Redis on 127.0.0.1" tests -n "$PROCESSES" \
-        --ignore=tests/engine -m "not browser" -p no:cov || failed=1
+        --dist worksteal --ignore=tests/engine --ignore=tests/config/test_launcher.py \
+        -m "not browser and not long_game" -p no:cov
+}
+
+# The two runs share nothing (their own databases, Redis and homes) and spend much
+# of their time waiting on servers, workers and browsers, so they run side by side;
+# each one's output is shown whole once it has finished.
+(embedded_run) >"$logs/embedded" 2>&1 &
+embedded_pid=$!
+external_pid=
+if answers 127.0.0.1 5432 && answers 127.0.0.1 6379; then
+    (external_run) >"$logs/external" 2>&1 &
+    external_pid=$!
+fi
+
+wait "$embedded_pid" || failed=1
+cat "$logs/embedded"
+if [ -n "$external_pid" ]; then
+    wait "$external_pid" || failed=1
+    cat "$logs/external"
 else
     echo
     echo "=== External run SKIPPED: PostgreSQL (127.0.0.1:5432) or Redis (127.0.0.1:6379) does not answer ==="

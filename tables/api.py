@@ -183,11 +183,8 @@ class HandExportView(APIView):
 
 def _export(user: Any, hand_ids: list[int], text_format: str) -> Iterator[str]:
     """Each hand through the same projection as one hand's download."""
-    for number, hand_id in enumerate(hand_ids, start=1):
-        try:
-            viewed = hand_history.hand_for_viewer(user=user, hand_id=hand_id)
-        except hand_history.HandNotVisible:  # deleted since the list was read
-            continue
+    viewed_hands = hand_history.hands_for_viewer(user=user, hand_ids=hand_ids)
+    for number, viewed in enumerate(viewed_hands, start=1):
         if text_format == "phh":  # a .phhs file: one TOML table per hand
             yield f"[{number}]\n{hand_history.hand_phh(viewed)}\n"
         else:

@@ -23,8 +23,14 @@ from config.broadcast import serve_from_running_loop
 from tables import selectors, services
 from tables.errors import StaleDecision, TableError, TableNotFound
 from tables.groups import chat_group, private_group, public_group
+from tables.host_commands import (
+    HOST_COMMANDS,
+    BadHostMessage,
+    parse_host_command,
+    run_host_command,
+)
 from tables.rate_limit import CommandBudget
-from tables.services import chat
+from tables.services import chat, presence
 
 CLOSE_NOT_FOUND = 4404
 CLOSE_RATE_LIMITED = 4429  # kept flooding after being told to slow down
@@ -76,6 +82,11 @@ def parse_command(text: str | None) -> dict[str, Any]:
         if not isinstance(message.get("text"), str):
             raise BadMessage("bad_message", 'Chat needs text: {"type": "chat", "text": "..."}.')
         return {"type": kind, "text": message["text"]}
+    if kind in HOST_COMMANDS:
+        try:
+            return parse_host_command(kind, message)
+        except BadHostMessage as error:
+            raise BadMessage("bad_message", error.message) from None
     raise BadMessage("unknown_type", f"Unknown message type {kind[:20]!r}.")
 
 
@@ -113,6 +124,8 @@ def run_command(table_id: int, user: User, command: dict[str, Any]) -> None:
         services.seat_stay(table_id=table_id, user=user)
     elif kind == "rebuy":
         services.seat_rebuy(table_id=table_id, user=user)
+    elif kind in HOST_COMMANDS:
+        run_host_command(table_id, user, command)
     else:
         services.hand_act(
             table_id=table_id,
@@ -136,6 +149,7 @@ def load_first_snapshot(table_id: int, user: User) -> dict[str, Any]:
 
 
 post_chat = database_sync_to_async(chat.chat_post)
+note_presence = database_sync_to_async(presence.seat_presence)
 
 
 class TableConsumer(SignedInSocket, AsyncWebsocketConsumer):  # type: ignore[misc]
@@ -149,6 +163,8 @@ class TableConsumer(SignedInSocket, AsyncWebsocketConsumer):  # type: ignore[mis
     # Seated players get their own view in their private group, so they leave
     # the public group: its spectator view would only be thrown away.
     is_in_public_group = False
+    # Counted among the seat's open sockets (tables/services/presence.py).
+    is_counted_present = False
 
     async def connect(self) -> None:
         user = self.scope.get("user")
@@ -186,6 +202,8 @@ class TableConsumer(SignedInSocket, AsyncWebsocketConsumer):  # type: ignore[mis
         await self.send_snapshot(await load_first_snapshot(self.table_id, user))
 
     async def disconnect(self, code: int) -> None:
+        if self.is_counted_present:
+            await note_presence(table_id=self.table_id, user=self.user, is_open=False)
         for group in self.groups_joined:
             await self.channel_layer.group_discard(group, self.channel_name)
         if self.groups_joined:
@@ -251,6 +269,10 @@ class TableConsumer(SignedInSocket, AsyncWebsocketConsumer):  # type: ignore[mis
         """A chat line for everyone at this table (sent as JSON text, shown as text)."""
         await self.send(text_data=json.dumps(event["chat"]))
 
+    async def table_presence(self, event: dict[str, Any]) -> None:
+        """A seated player's connection dropped, or came back."""
+        await self.send(text_data=json.dumps(event["presence"]))
+
     async def table_notice(self, event: dict[str, Any]) -> None:
         """A notice for everyone at the table (a tournament's coming blind level)."""
         await self.send(text_data=json.dumps({"type": "notice", "notice": event["notice"]}))
@@ -275,6 +297,10 @@ class TableConsumer(SignedInSocket, AsyncWebsocketConsumer):  # type: ignore[mis
         frame, is_seated = event["frame"], event["is_seated"]
         await self.send(text_data=frame)
         await self.follow_public_group(is_seated=is_seated)
+        if is_seated != self.is_counted_present:  # sat down (or lost the seat) on this socket
+            self.is_counted_present = is_seated
+            if is_seated:
+                await note_presence(table_id=self.table_id, user=self.user, is_open=True)
 
     async def follow_public_group(self, *, is_seated: bool) -> None:
         """In the public group only while not seated (the service tells a player who

@@ -104,3 +104,38 @@ class NotLeaving(TableError):
 class BadChat(TableError):
     code = "bad_chat"
     default_message = "A chat message is one line of at most 200 characters."
+
+
+class NotHost(TableError):
+    code = "not_host"
+    default_message = "Only the host of this friends' table can do that."
+
+
+class BadBlinds(TableError):
+    code = "bad_blinds"
+    default_message = "Those blinds are not possible."
+
+
+class AlreadyPaused(TableError):
+    code = "already_paused"
+    default_message = "The table is already paused."
+
+
+class NotPaused(TableError):
+    code = "not_paused"
+    default_message = "The table is not paused."
+
+
+class NoRequest(TableError):
+    code = "no_request"
+    default_message = "Nobody is asking for that any more."
+
+
+class Muted(TableError):
+    code = "muted"
+    default_message = "The host muted you in this table's chat."
+
+
+class TablePaused(TableError):
+    code = "paused"
+    default_message = "The host paused the table: no hand is dealt until they resume."

@@ -6,10 +6,16 @@ from typing import Any
 
 from django import forms
 
-from tables.models import MAX_ACTION_SECONDS, MAX_SEATS, MIN_ACTION_SECONDS, MIN_SEATS
-from tables.services.tables import BadTableSettings, check_table_settings
+from tables.models import (
+    DEFAULT_SEATS,
+    MAX_ACTION_SECONDS,
+    MAX_SEATS,
+    MIN_ACTION_SECONDS,
+    MIN_SEATS,
+)
+from tables.services.tables import PRACTICE_MAX_BOTS, BadTableSettings, check_table_settings
 
-MIN_BOTS, MAX_BOTS = 1, MAX_SEATS - 1
+MIN_BOTS, MAX_BOTS = 1, PRACTICE_MAX_BOTS
 
 
 class NewTableForm(forms.Form):
@@ -17,7 +23,7 @@ class NewTableForm(forms.Form):
 
     name = forms.CharField(max_length=60, initial="Friday game")
     seat_count = forms.IntegerField(
-        label="Seats", min_value=MIN_SEATS, max_value=MAX_SEATS, initial=6
+        label="Seats", min_value=MIN_SEATS, max_value=MAX_SEATS, initial=DEFAULT_SEATS
     )
     small_blind = forms.IntegerField(min_value=1, max_value=1_000_000, initial=10)
     big_blind = forms.IntegerField(min_value=1, max_value=1_000_000, initial=20)

@@ -37,14 +37,18 @@ class _Preflop:
     last_raiser: int | None
 
 
-def hand_facts(state: engine.HandState) -> dict[int, dict[str, Any]]:
-    """Per seat dealt in: position, tracker facts, net and all-in EV (chips and big blinds)."""
+def hand_facts(state: engine.HandState, *, with_allin_ev: bool = True) -> dict[int, dict[str, Any]]:
+    """Per seat dealt in: position, tracker facts, net and all-in EV (chips and big blinds).
+
+    ``with_allin_ev=False`` leaves the all-in EV at the actual result, to be filled
+    in later (tables/services/allin_ev.py) where the equity would take too long.
+    """
     acts = [e for e in state.events if isinstance(e, PlayerActed)]
     preflop_acts = [e for e in acts if e.street == "preflop"]
     raisers = [e.seat for e in preflop_acts if e.action in AGGRESSIVE]
     preflop = _Preflop(preflop_acts, raisers[-1] if raisers else None)
     flop = [e for e in acts if e.street == "flop"]
-    ev = allin_ev(state)
+    ev = allin_ev(state) if with_allin_ev else {}
     facts = {}
     for seat in state.players:
         net = state.stacks[seat] - (state.starting_stacks[seat] or 0)
@@ -167,17 +171,10 @@ def allin_ev(state: engine.HandState) -> dict[int, float]:
     The run-out is where the engine turned live hands face up before the
     river (rule 14); the board known then is what the equity starts from.
     """
-    board_at: int | None = None
-    dealt = 0
-    for event in state.events:
-        if isinstance(event, BoardDealt):
-            dealt += len(event.cards)
-        elif isinstance(event, CardsShown):
-            board_at = dealt
-            break
-    live = [s for s in state.players if not state.has_folded[s]]
-    if board_at is None or board_at >= 5 or not all(state.has_shown[s] for s in live):
+    board_at = _allin_board(state)
+    if board_at is None:
         return {}
+    live = [s for s in state.players if not state.has_folded[s]]
     board = state.board[:board_at]
     expected = {seat: 0.0 for seat in live}
     for pot in (e for e in state.events if isinstance(e, PotAwarded)):
@@ -192,6 +189,30 @@ def allin_ev(state: engine.HandState) -> dict[int, float]:
         for seat, share in zip(contenders, shares, strict=True):
             expected[seat] += share * pot.amount
     return {seat: expected[seat] - _put_in(state, seat) for seat in live}
+
+
+def has_allin_ev(state: engine.HandState) -> bool:
+    """Whether ``allin_ev`` would replace anyone's result (cheap: no equity computed)."""
+    return _allin_board(state) is not None
+
+
+def _allin_board(state: engine.HandState) -> int | None:
+    """How many board cards were out when every live hand was turned up before the
+    river (rule 14); None when the hand did not run out that way."""
+    board_at: int | None = None
+    dealt = 0
+    for event in state.events:
+        if isinstance(event, BoardDealt):
+            dealt += len(event.cards)
+        elif isinstance(event, CardsShown):
+            board_at = dealt
+            break
+    live = [s for s in state.players if not state.has_folded[s]]
+    if board_at is None or board_at >= 5 or not all(state.has_shown[s] for s in live):
+        return None
+    if len(live) > engine.EQUITY_MAX_HANDS:
+        return None  # a full ring all-in: too many hands to enumerate, the net stands
+    return board_at
 
 
 def _put_in(state: engine.HandState, seat: int) -> int:

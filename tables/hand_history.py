@@ -11,8 +11,11 @@ sent as they are.
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, Literal
+
+from django.db.models import Prefetch, QuerySet
 
 import engine
 from engine.events import (
@@ -57,20 +60,51 @@ class ViewedHand:
         return engine.sees_hole_cards(self.state, self.own_seat, seat)
 
 
-def hand_for_viewer(*, user: Any, hand_id: int) -> ViewedHand:
-    """The hand ``hand_id`` as ``user`` saw it, or ``HandNotVisible``."""
-    hand = Hand.objects.select_related("table").filter(pk=hand_id, ended_at__isnull=False).first()
-    if hand is None:
-        raise HandNotVisible()
-    players = list(hand.players.select_related("user").order_by("seat"))
+# How many hands an export reads at a time: two queries a batch, not a hand.
+EXPORT_BATCH: Final = 100
+
+
+def _finished_hands() -> QuerySet[Hand]:
+    players = HandPlayer.objects.select_related("user").order_by("seat")
+    return (
+        Hand.objects.select_related("table", "table__tournament")
+        .filter(ended_at__isnull=False)
+        .prefetch_related(Prefetch("players", queryset=players))
+    )
+
+
+def _viewed(hand: Hand, user: Any) -> ViewedHand | None:
+    """``hand`` as ``user`` saw it; None if they were not dealt in (and are not staff)."""
+    players = list(hand.players.all())
     mine = next((p for p in players if p.user_id is not None and p.user_id == user.pk), None)
     if mine is None and not user.is_staff:
-        raise HandNotVisible()
+        return None
     state = engine.replay([engine.event_from_dict(e) for e in hand.events])
     viewer: Viewer = mine.seat if mine else None
     if user.is_staff:
         viewer = EVERY_CARD
     return ViewedHand(hand, state, players, viewer)
+
+
+def hand_for_viewer(*, user: Any, hand_id: int) -> ViewedHand:
+    """The hand ``hand_id`` as ``user`` saw it, or ``HandNotVisible``."""
+    hand = _finished_hands().filter(pk=hand_id).first()
+    viewed = None if hand is None else _viewed(hand, user)
+    if viewed is None:
+        raise HandNotVisible()
+    return viewed
+
+
+def hands_for_viewer(*, user: Any, hand_ids: Sequence[int]) -> Iterator[ViewedHand]:
+    """The hands ``hand_ids`` in that order, each as ``user`` saw it, read a batch at a
+    time; a hand gone since the ids were read, or not theirs to see, is left out."""
+    for start in range(0, len(hand_ids), EXPORT_BATCH):
+        batch = hand_ids[start : start + EXPORT_BATCH]
+        hands = {hand.pk: hand for hand in _finished_hands().filter(pk__in=batch)}
+        for hand_id in batch:
+            viewed = _viewed(hands[hand_id], user) if hand_id in hands else None
+            if viewed is not None:
+                yield viewed
 
 
 def hand_detail(viewed: ViewedHand) -> dict[str, Any]:

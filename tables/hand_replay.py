@@ -137,7 +137,7 @@ def _add_equity(viewed: ViewedHand, steps: list[dict[str, Any]]) -> None:
 
 
 def _equity(state: engine.HandState, live: list[int], board: tuple[int, ...]) -> dict[int, float]:
-    if len(live) < 2 or len(board) == 5:
+    if not 2 <= len(live) <= engine.EQUITY_MAX_HANDS or len(board) == 5:
         return {}
     shares = engine.equity([state.hole_cards(s) for s in live], board=board)
     return {seat: round(share * 100, 1) for seat, share in zip(live, shares, strict=True)}

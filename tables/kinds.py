@@ -28,6 +28,8 @@ class TableBehaviour:
     keeps_departed_seats = False
     # Chips in and out are ledger rows (ChipMovement): buy-ins, rebuys, cash-outs.
     keeps_ledger = True
+    # Run by a host (tables/services/host.py): pause, blinds, removals, approvals, mutes.
+    has_host = True
 
     def lock_first(self, table: dict[str, Any]) -> None:
         """Lock any row that must be locked before this table (``table``: its kind and ids)."""
@@ -39,7 +41,13 @@ class TableBehaviour:
         """Refuse (a ``TableError``) when ``seat`` may not leave the table now."""
 
     def prepare_hand(self, play: Play) -> None:
-        """Just before a hand is dealt: set the table's blinds, ante and level for it."""
+        """Just before a hand is dealt: set the table's blinds, ante and level for it
+        (here: those the host set for the next hand, if they did)."""
+        table = play.table
+        if table.next_big_blind is not None and table.next_small_blind is not None:
+            table.small_blind, table.big_blind = table.next_small_blind, table.next_big_blind
+            table.ante = table.next_ante or 0
+        table.next_small_blind = table.next_big_blind = table.next_ante = None
 
     def can_deal(self, play: Play) -> bool:
         """A hand needs two players with chips who are not sitting out."""
@@ -48,6 +56,10 @@ class TableBehaviour:
     def wants_next_hand(self, play: Play) -> bool:
         """Hands start by themselves only while a human is playing (bots never play alone)."""
         return self.can_deal(play) and any(not s.is_bot for s in play.active_seats())
+
+    def resumes_at(self, play: Play) -> datetime | None:
+        """When a table that may not deal now will (a tournament's break ends); None."""
+        return None
 
     def after_hand(self, play: Play) -> None:
         """In the transaction that ends a hand, once the stacks are back on the seats."""
@@ -61,6 +73,7 @@ class PracticeBehaviour(TableBehaviour):
     """A member against bots: only the member who opened it sits there."""
 
     keeps_ledger = False  # bots' chips come from nowhere; nobody settles up
+    has_host = False  # one member alone with bots: nothing to run
 
     def check_sit(self, table: Table, user: Any) -> None:
         if table.owner_id != user.pk:

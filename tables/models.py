@@ -14,7 +14,8 @@ from django.db.models import F, Q
 # What a table may be set to; the service (tables/services/tables.py) and the
 # form check against these, and nothing else defines them.
 MIN_SEATS = 2
-MAX_SEATS = 6
+MAX_SEATS = 9  # a full ring
+DEFAULT_SEATS = 6
 MIN_ACTION_SECONDS = 5
 MAX_ACTION_SECONDS = 120
 MIN_STARTING_BIG_BLINDS = 2  # a starting stack covers at least this many big blinds
@@ -44,7 +45,7 @@ class Table(models.Model):
         on_delete=models.CASCADE,
         related_name="tables",
     )
-    seat_count = models.PositiveSmallIntegerField(default=MAX_SEATS)
+    seat_count = models.PositiveSmallIntegerField(default=DEFAULT_SEATS)
     small_blind = models.PositiveIntegerField(default=10)
     big_blind = models.PositiveIntegerField(default=20)
     ante = models.PositiveIntegerField(default=0)
@@ -65,6 +66,11 @@ class Table(models.Model):
     # When something is due without anyone acting (a timeout, a bot's move, the
     # next hand): the wake task and the sweep look only at this.
     wake_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    # The hand on display's players by seat, named as they were when it was dealt
+    # (None for a seat not dealt in): its log and winners keep them after they leave.
+    hand_names = models.JSONField(default=list, blank=True)
+    # Indices in ``hand_events`` of the actions the clock took (a timeout, not a choice).
+    timed_out_events = models.JSONField(default=list, blank=True)
     # The deck commitment of the hand on display (engine.fairness), in every snapshot.
     commitment = models.CharField(max_length=64, blank=True)
 
@@ -73,6 +79,29 @@ class Table(models.Model):
     small_blind_seat = models.PositiveSmallIntegerField(null=True, blank=True)
     big_blind_seat = models.PositiveSmallIntegerField(null=True, blank=True)
 
+    # A friends' table's host (its owner at first): the one who runs the game
+    # (tables/services/host.py). None elsewhere, or once the host's account is gone.
+    host = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="hosted_tables",
+    )
+    # Paused by the host: no hand is dealt, and a decision's clock is held with
+    # ``clock_left`` seconds on it until the host resumes.
+    is_paused = models.BooleanField(default=False)
+    clock_left = models.FloatField(null=True, blank=True)
+    # Blinds and ante the host set for the next hand (all None: unchanged).
+    next_small_blind = models.PositiveIntegerField(null=True, blank=True)
+    next_big_blind = models.PositiveIntegerField(null=True, blank=True)
+    next_ante = models.PositiveIntegerField(null=True, blank=True)
+    # Whether the host approves each rebuy, and each sit-down, or they just happen.
+    is_rebuy_approved_by_host = models.BooleanField(default=False)
+    is_seating_approved_by_host = models.BooleanField(default=False)
+    # Users whose chat lines the host muted at this table.
+    muted_user_ids = models.JSONField(default=list, blank=True)
+
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -80,7 +109,7 @@ class Table(models.Model):
         constraints = [
             models.CheckConstraint(
                 condition=Q(seat_count__gte=MIN_SEATS, seat_count__lte=MAX_SEATS),
-                name="tables_table_seat_count_2_to_6",
+                name="tables_table_seat_count_2_to_9",
             ),
             models.CheckConstraint(
                 condition=Q(small_blind__gte=1, big_blind__gte=F("small_blind")),
@@ -117,6 +146,15 @@ class Seat(models.Model):
     is_sitting_out = models.BooleanField(default=False)
     # Stood up during a hand: folded when their turn comes, gone after the hand.
     is_leaving = models.BooleanField(default=False)
+    # Removed by the host during a hand: leaving, and not able to take it back.
+    is_removed = models.BooleanField(default=False)
+    # Busted and asked the host for a rebuy (at a table where the host approves them).
+    wants_rebuy = models.BooleanField(default=False)
+    # Presence: the player's open table sockets, and since when none has been open.
+    open_sockets = models.PositiveSmallIntegerField(default=0)
+    disconnected_at = models.DateTimeField(null=True, blank=True)
+    # Timed out (both clocks ran out): sitting out until they come back.
+    has_timed_out = models.BooleanField(default=False)
     time_bank = models.FloatField(default=30.0)
     hands_since_refill = models.PositiveSmallIntegerField(default=0)
     # The table's hand number when this player sat down: they are not in that
@@ -180,11 +218,22 @@ class Hand(models.Model):
     commitment = models.CharField(max_length=64, blank=True)
     deck_leaves = models.JSONField(default=list, blank=True)
     deck_salts = models.JSONField(default=list, blank=True)
+    # Its players' all-in EV is still their actual result, until filled in after
+    # the hand's transaction (tables/services/allin_ev.py).
+    allin_ev_pending = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["-started_at"]
         constraints = [
             models.UniqueConstraint(fields=["table", "number"], name="tables_hand_unique_number"),
+        ]
+        indexes = [
+            # The sweep's look for hands whose all-in EV task was lost: few rows.
+            models.Index(
+                fields=["ended_at"],
+                condition=models.Q(allin_ev_pending=True),
+                name="tables_hand_allin_ev_pending",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -358,3 +407,23 @@ class ChatMessage(models.Model):
 
     def __str__(self) -> str:
         return f"chat at table #{self.table_id}"
+
+
+class SeatRequest(models.Model):
+    """A member asking to sit at a table where the host approves each sit-down."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seat_requests")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    number = models.PositiveSmallIntegerField()  # the seat asked for
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["table", "created_at", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table", "user"], name="tables_seatrequest_one_per_user"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} asks for seat {self.number} at table #{self.table_id}"

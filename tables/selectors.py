@@ -18,6 +18,7 @@ import engine
 from accounts.models import User
 from tables import kinds
 from tables.errors import TableNotFound
+from tables.host_view import host_fields
 from tables.models import DEPARTED_NAME, ChipMovement, Seat, Table
 
 # The state last loaded or saved for each table in this process, with the event
@@ -140,9 +141,10 @@ def build_snapshots(
         for viewer in viewers
     ]
     hand_views = engine.views(state, viewer_seats) if state is not None else {}
-    summary = ledger_summary(table, seats)  # the same for every viewer
+    # The same for every viewer:
+    shared = {"ledger": ledger_summary(table, seats), **host_fields(table)}
     return [
-        {**_snapshot(table, seats, state, viewer, hand_views.get(seat), now), "ledger": summary}
+        {**_snapshot(table, seats, state, viewer, hand_views.get(seat), now), **shared}
         for viewer, seat in zip(viewers, viewer_seats, strict=True)
     ]
 
@@ -177,7 +179,8 @@ def ledger_movements(*, table_id: int, user: User) -> list[ChipMovement]:
     table = table_get(table_id=table_id)
     movements = ChipMovement.objects.filter(table=table).select_related("user")
     is_player = movements.filter(user=user).exists()
-    if not kinds.of(table).keeps_ledger or (table.owner_id != user.pk and not is_player):
+    is_runner = user.pk in (table.owner_id, table.host_id)
+    if not kinds.of(table).keeps_ledger or (not is_runner and not is_player):
         raise TableNotFound("There is no ledger of this table for you.")
     return list(movements.order_by("created_at", "id"))
 
@@ -209,11 +212,12 @@ def _snapshot(
         "action_seconds": table.action_seconds,
         "hand_number": table.hand_number,
         "your_seat": viewer.number if viewer else None,
+        "your_hand": your_hand(hand_view, viewer),
         "seats": [
             _seat_entry(table, number, seats.get(number), hand_view, state, viewer)
             for number in range(table.seat_count)
         ],
-        "hand": _hand_entry(hand_view),
+        "hand": _hand_entry(table, hand_view),
         "to_act": to_act,
         "decision": decision_id(table, state),
         "commitment": table.commitment or None,  # the hand on display's sealed deck
@@ -221,8 +225,29 @@ def _snapshot(
         "server_time": iso(now),
         "is_time_bank": table.is_time_bank if is_running else False,
         "next_hand_at": iso(table.next_hand_at) if not is_running else None,
+        "waiting_for": None if is_running else why_no_hand(table, seats),
         "legal": _legal(hand_view),
     }
+
+
+def why_no_hand(table: Table, seats: Mapping[int, Seat]) -> str | None:
+    """Between hands at a friends' or practice table: why the next hand is not
+    coming, in words for the page; None when it is (tournaments say nothing)."""
+    if table.tournament_id is not None:
+        return None
+    if table.is_paused:
+        return "Paused by the host"
+    with_chips = [seat for seat in seats.values() if seat.stack > 0 and not seat.is_leaving]
+    playing = [seat for seat in with_chips if not seat.is_sitting_out]
+    if len(playing) >= 2:
+        return None
+    away = [seat for seat in with_chips if seat.is_sitting_out]
+    if away and len(with_chips) >= 2:
+        return f"Waiting for {away[0].name} to come back"
+    busted = [seat for seat in seats.values() if seat.stack == 0 and not seat.is_leaving]
+    if busted and with_chips:
+        return f"Waiting for {busted[0].name} to rebuy"
+    return "Need one more player"
 
 
 def _seat_entry(
@@ -247,7 +272,12 @@ def _seat_entry(
         "stack": played["stack"] if played else seat.stack,
         "bet": played["bet"] if played else 0,
         "is_sitting_out": seat.is_sitting_out,
+        "has_timed_out": seat.has_timed_out,
         "is_leaving": seat.is_leaving,
+        "is_removed": seat.is_removed,
+        "disconnected_since": iso(seat.disconnected_at),
+        "wants_rebuy": seat.wants_rebuy,
+        "is_muted": seat.user_id is not None and seat.user_id in table.muted_user_ids,
         "is_dealt_in": played is not None,
         "has_folded": bool(played and played["has_folded"]),
         "is_all_in": bool(played and played["is_all_in"]),
@@ -260,9 +290,15 @@ def _seat_entry(
     }
 
 
-def _hand_entry(hand_view: dict[str, Any] | None) -> dict[str, Any] | None:
+def _hand_entry(table: Table, hand_view: dict[str, Any] | None) -> dict[str, Any] | None:
     if hand_view is None:
         return None
+    log = hand_view["log"]
+    if table.timed_out_events:  # the log's entries are shared between viewers: copies
+        log = list(log)
+        for index in table.timed_out_events:
+            if index < len(log):
+                log[index] = {**log[index], "timed_out": True}
     return {
         "street": hand_view["street"],
         "is_over": hand_view["is_over"],
@@ -272,13 +308,35 @@ def _hand_entry(hand_view: dict[str, Any] | None) -> dict[str, Any] | None:
         "button": hand_view["button"],
         "small_blind_seat": hand_view["small_blind_seat"],
         "big_blind_seat": hand_view["big_blind_seat"],
-        "log": hand_view["log"],
-        "winners": _winners(hand_view["log"]) if hand_view["is_over"] else [],
+        "log": log,
+        "winners": _winners(log, hand_view) if hand_view["is_over"] else [],
+        "names": table.hand_names or None,
     }
 
 
-def _winners(log: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Chips won per seat over all pots, with the best hand that won them."""
+def your_hand(hand_view: dict[str, Any] | None, viewer: Seat | None) -> str | None:
+    """What the viewer's own cards make with the board ("Pair of Nines"), while they
+    hold them; only ever in that viewer's own snapshot (``hand_view`` is theirs)."""
+    if hand_view is None or viewer is None:
+        return None
+    played = hand_view["seats"][viewer.number]
+    if not played or not played["cards"] or played["has_folded"]:
+        return None
+    return engine.strength([engine.card(c) for c in [*played["cards"], *hand_view["board"]]])
+
+
+def best_cards(hand_view: dict[str, Any], seat: int) -> list[str]:
+    """The five cards a shown winning hand played (its hole cards and the board's)."""
+    played = hand_view["seats"][seat]
+    if not played or not played["cards"] or len(hand_view["board"]) < 3:
+        return []
+    cards = [engine.card(c) for c in [*played["cards"], *hand_view["board"]]]
+    return [engine.card_str(c) for c in engine.best_five(cards)]
+
+
+def _winners(log: list[dict[str, Any]], hand_view: dict[str, Any]) -> list[dict[str, Any]]:
+    """Chips won per seat over all pots, with the best hand that won them and, when
+    shown down, the five cards it played."""
     won: dict[int, dict[str, Any]] = {}
     for event in log:
         if event["kind"] != "pot_awarded":
@@ -286,7 +344,12 @@ def _winners(log: list[dict[str, Any]]) -> list[dict[str, Any]]:
         for share in event["shares"]:
             entry = won.setdefault(
                 share["seat"],
-                {"seat": share["seat"], "amount": 0, "description": event["description"]},
+                {
+                    "seat": share["seat"],
+                    "amount": 0,
+                    "description": event["description"],
+                    "cards": best_cards(hand_view, share["seat"]) if event["description"] else [],
+                },
             )
             entry["amount"] += share["amount"]
     return sorted(won.values(), key=lambda entry: entry["seat"])

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 import secrets
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from celery import shared_task
 from django.core.cache import cache
@@ -19,12 +19,15 @@ from django.utils import timezone
 
 from tables import selectors, services
 from tables.errors import TableNotFound
+from tables.services import allin_ev
 from tables.wakeups import Wake
 
 log = logging.getLogger(__name__)
 
 # A queued wake task this close to running is not relied on to queue the next.
 WAKE_SKIP_MARGIN = 1.0  # seconds
+# A hand still without its all-in EV this long after it ended lost its task.
+ALLIN_EV_LOST_AFTER = 30.0  # seconds
 
 
 @shared_task(ignore_result=True)
@@ -50,16 +53,37 @@ def sweep() -> int:
     """Apply everything overdue; returns how many tables it moved on.
 
     Each table on its own: one that fails is logged and the others are still
-    swept (the failed one is tried again on the next sweep).
+    swept (the failed one is tried again on the next sweep). Hands whose all-in
+    EV task was lost are filled in too.
     """
     done = 0
-    for table_id, seq in selectors.tables_due(now=timezone.now()):
+    now = timezone.now()
+    for table_id, seq in selectors.tables_due(now=now):
         try:
             if services.table_wake(table_id=table_id, seq=seq) is not None:
                 done += 1
         except Exception:
             log.exception("sweep: table %s failed to wake (seq %s)", table_id, seq)
+    lost = now - timedelta(seconds=ALLIN_EV_LOST_AFTER)
+    for hand_id in allin_ev.hands_pending(ended_before=lost):
+        try:
+            allin_ev.allin_ev_fill(hand_id=hand_id)
+        except Exception:
+            log.exception("sweep: the all-in EV of hand %s could not be filled in", hand_id)
     return done
+
+
+@shared_task(ignore_result=True)
+def fill_allin_ev(hand_id: int) -> bool:
+    return allin_ev.allin_ev_fill(hand_id=hand_id)
+
+
+def schedule_allin_ev(hand_id: int) -> None:
+    """What the services' ``allin_ev.request`` calls (registered in ``TablesConfig.ready``)."""
+    try:
+        fill_allin_ev.delay(hand_id)
+    except Exception:  # the sweep fills it anyway
+        log.exception("could not queue the all-in EV of hand %s", hand_id)
 
 
 def schedule(wake_up: Wake) -> None:

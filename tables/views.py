@@ -8,6 +8,7 @@ everything that happens at the table goes over the websocket.
 
 import csv
 
+from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -54,7 +55,9 @@ def table_practice(request: HttpRequest) -> HttpResponse:
 def table_detail(request: HttpRequest, table_id: int) -> HttpResponse:
     table = get_object_or_404(Table, pk=table_id)
     share_url = request.build_absolute_uri(request.path)
-    return render(request, "tables/table.html", {"table": table, "share_url": share_url})
+    runout_street_ms = round(settings.TABLES_RUNOUT_STREET_SECONDS * 1000)
+    context = {"table": table, "share_url": share_url, "runout_street_ms": runout_street_ms}
+    return render(request, "tables/table.html", context)
 
 
 @login_required

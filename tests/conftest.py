@@ -8,6 +8,8 @@ from typing import Any
 import pytest
 import redis
 
+from tests.browser import browser, live_server_options, server_url  # noqa: F401 - fixtures
+
 PASSWORD = "correct-horse-battery-staple"
 
 

@@ -12,6 +12,7 @@ from django.http import HttpRequest
 
 from tournaments import services
 from tournaments.errors import TournamentError
+from tournaments.forms import ScheduleTournamentForm
 from tournaments.models import Entry, Tournament
 
 
@@ -48,7 +49,35 @@ class TournamentAdmin(admin.ModelAdmin[Tournament]):
     actions = ["cancel_and_refund"]
 
     def has_add_permission(self, request: HttpRequest) -> bool:
-        return False  # the lobby opens its SNGs itself (tournaments.services.sngs_ensure_open)
+        # Adding schedules a multi-table tournament (through schedule_tournament); the
+        # lobby opens its SNGs itself (tournaments.services.sngs_ensure_open).
+        return request.user.is_staff
+
+    def get_form(
+        self, request: HttpRequest, obj: Any = None, change: bool = False, **kwargs: Any
+    ) -> Any:
+        if obj is None:
+            return ScheduleTournamentForm
+        return super().get_form(request, obj, change, **kwargs)
+
+    def get_fieldsets(self, request: HttpRequest, obj: Any = None) -> Any:
+        if obj is None:
+            return [(None, {"fields": list(ScheduleTournamentForm.declared_fields)})]
+        return super().get_fieldsets(request, obj)
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        return () if obj is None else self.readonly_fields
+
+    def get_inlines(self, request: HttpRequest, obj: Any = None) -> Any:
+        return [] if obj is None else self.inlines
+
+    def save_model(self, request: HttpRequest, obj: Tournament, form: Any, change: bool) -> None:
+        if change:
+            return  # nothing is edited by hand
+        # the form's clean scheduled it through the service: the admin shows that row
+        obj.__dict__.update(
+            {k: v for k, v in form.scheduled.__dict__.items() if not k.startswith("_")}
+        )
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False  # its ledger rows refer to it: cancel instead

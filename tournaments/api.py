@@ -1,4 +1,5 @@
-"""The tournament API: list, one tournament, register, unregister (session or token auth).
+"""The tournament API: list, one tournament, register, unregister (session or token auth);
+staff schedule a multi-table tournament with ``POST /api/tournaments/``.
 
 Responses are the public summary the lobby shows (``tournaments.selectors.summary``):
 no hand in play is read. A refusal is JSON with a ``code`` and a ``message``
@@ -9,13 +10,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from tournaments import selectors, services
 from tournaments.errors import TournamentError, TournamentNotFound
-from tournaments.serializers import TournamentFilterSerializer
+from tournaments.serializers import TournamentFilterSerializer, TournamentScheduleSerializer
 
 LIST_LIMIT = 100
 
@@ -39,6 +42,34 @@ class TournamentListView(APIView):
             )
         found = selectors.tournaments_list(status=query.validated_data.get("status"))
         return Response([selectors.summary(t) for t in found[:LIST_LIMIT]])
+
+    @extend_schema(request=TournamentScheduleSerializer, responses={201: OpenApiTypes.OBJECT})
+    def post(self, request: Request) -> Response:
+        """Staff only: schedule a multi-table tournament (its summary, 201)."""
+        request.data  # noqa: B018 - parsing it refuses a malformed body before anything else
+        if not request.user.is_staff:
+            return Response(
+                {"code": "staff_only", "message": "Only staff schedule tournaments."}, status=403
+            )
+        body = TournamentScheduleSerializer(data=request.data)
+        if not body.is_valid():
+            field, problems = next(iter(body.errors.items()))
+            return Response(
+                {"code": f"bad_{field}", "message": f"{field}: {_first(problems)}"}, status=400
+            )
+        settings = dict(body.validated_data)
+        try:
+            tournament = services.schedule_tournament(**settings)
+        except TournamentError as error:
+            return refusal(error)
+        return Response(selectors.summary(tournament), status=201)
+
+
+def _first(problems: Any) -> str:
+    """The first message of a serializer's errors for one field (nested or not)."""
+    while isinstance(problems, (list, dict)):
+        problems = next(iter(problems.values() if isinstance(problems, dict) else problems), "")
+    return str(problems)
 
 
 class TournamentDetailView(APIView):

@@ -13,6 +13,7 @@ class TournamentsConfig(AppConfig):
         kinds.register(Table.Kind.TOURNAMENT, TournamentBehaviour())
 
         from tournaments import tasks
-        from tournaments.services import start
+        from tournaments.services import schedule, start
 
         start.set_level_scheduler(tasks.queue_level_announcement)
+        schedule.set_start_scheduler(tasks.queue_start)

@@ -54,3 +54,14 @@ class NotEnoughPoints(TournamentError):
 class CannotCancel(TournamentError):
     code = "cannot_cancel"
     default_message = "Only a tournament that has not finished can be cancelled."
+
+
+class BadSettings(TournamentError):
+    """A scheduled tournament's setting refused; ``code`` names the setting."""
+
+    status = 400
+    default_message = "That setting is not possible."
+
+    def __init__(self, code: str, message: str) -> None:
+        self.code = code
+        super().__init__(message)

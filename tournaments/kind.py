@@ -27,6 +27,7 @@ def tournament_of(table: Table) -> Tournament:
 class TournamentBehaviour(TableBehaviour):
     keeps_departed_seats = True  # its chips stay in play until blinded off, then it places
     keeps_ledger = False  # the entry fee and prizes are the tournament's own ledger
+    has_host = False  # the tournament's structure runs it
 
     def lock_first(self, table: dict[str, Any]) -> None:
         # The tournament's row before its table's (docs/architecture.md, lock order).
@@ -57,16 +58,34 @@ class TournamentBehaviour(TableBehaviour):
         table.level_ends_at = tournament.level_ends_at(index)
 
     def can_deal(self, play: Play) -> bool:
-        running = tournament_of(play.table).status == Tournament.Status.RUNNING
+        tournament = tournament_of(play.table)
+        if tournament.break_ends_at(play.now) is not None:  # tables pause between hands
+            return False
+        return self._could_deal(play, tournament)
+
+    def _could_deal(self, play: Play, tournament: Tournament) -> bool:
+        running = tournament.status == Tournament.Status.RUNNING
+        if tournament.is_waiting_for_tables:  # for the final table's draw, or hand-for-hand
+            return False
         return running and not play.is_hand_running and len(play.dealt_seats()) >= 2
+
+    def resumes_at(self, play: Play) -> datetime | None:
+        tournament = tournament_of(play.table)
+        if not self._could_deal(play, tournament):
+            return None
+        return tournament.break_ends_at(play.now)
 
     def wants_next_hand(self, play: Play) -> bool:
         return self.can_deal(play)
 
     def after_hand(self, play: Play) -> None:
+        from tournaments.services.multi_table import seating_after_hand
         from tournaments.services.results import hand_ended
 
-        hand_ended(play, tournament_of(play.table))
+        tournament = tournament_of(play.table)
+        hand_ended(play, tournament)
+        if tournament.is_multi_table and tournament.status == Tournament.Status.RUNNING:
+            seating_after_hand(play, tournament)
 
     def history_fields(self, table: Table, started_at: datetime) -> dict[str, Any]:
         tournament = tournament_of(table)

@@ -6,6 +6,7 @@ first, then its tables in id order, then points accounts.
 
 from __future__ import annotations
 
+import math
 from datetime import datetime, timedelta
 
 from django.conf import settings
@@ -15,6 +16,7 @@ from django.db.models import Q
 import engine
 
 SNG_SEATS = 6
+MAX_SEATS_PER_TABLE = 9  # a multi-table tournament's tables seat 2 to 9
 STRUCTURE_CHOICES = [(name, name.title()) for name in engine.STRUCTURES]
 
 
@@ -22,6 +24,7 @@ class Tournament(models.Model):
     class Kind(models.TextChoices):
         SNG = "sng", "Sit-n-go"
         PRACTICE = "practice", "Practice sit-n-go"
+        MTT = "mtt", "Multi-table tournament"
 
     class Status(models.TextChoices):
         REGISTERING = "registering", "Registering"
@@ -32,7 +35,7 @@ class Tournament(models.Model):
     kind = models.CharField(max_length=12, choices=Kind.choices, default=Kind.SNG)
     structure = models.CharField(max_length=12, choices=STRUCTURE_CHOICES, default="regular")
     buy_in = models.PositiveIntegerField(default=0)
-    seats = models.PositiveSmallIntegerField(default=SNG_SEATS)
+    seats = models.PositiveSmallIntegerField(default=SNG_SEATS)  # per table
     status = models.CharField(
         max_length=12, choices=Status.choices, default=Status.REGISTERING, db_index=True
     )
@@ -53,11 +56,33 @@ class Tournament(models.Model):
     # Seconds per level when set (tests and the load test); else the structure's.
     level_seconds = models.FloatField(null=True, blank=True)
 
+    # A scheduled multi-table tournament's settings (tournaments/services/schedule.py).
+    name = models.CharField(max_length=80, blank=True)
+    starts_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    starting_stack = models.PositiveIntegerField(null=True, blank=True)  # None: structure's
+    max_entrants = models.PositiveIntegerField(null=True, blank=True)  # None: the seats
+    # Registration stays open until the end of this level (1 = the first); 0: until start.
+    late_registration_levels = models.PositiveSmallIntegerField(default=0)
+    # [{"small_blind", "big_blind", "ante", "minutes"}, ...] instead of ``structure``.
+    custom_levels = models.JSONField(null=True, blank=True)
+    payout_percentages = models.JSONField(null=True, blank=True)  # None: by field size
+    # A break of ``break_minutes`` after every ``break_every_minutes`` of play (0: none).
+    break_every_minutes = models.PositiveSmallIntegerField(default=0)
+    break_minutes = models.PositiveSmallIntegerField(default=0)
+    # Whose points pay buy-ins, refunds and prizes: "site", or a club's ("club:<id>").
+    points_scope = models.CharField(max_length=40, default="site")
+    # Tables between hands deal no more until every table is between hands: the players
+    # left fit at one table (then the final table is drawn), or hand-for-hand play.
+    is_waiting_for_tables = models.BooleanField(default=False)
+    # One player from the money: every table plays one hand, then waits for the others.
+    is_hand_for_hand = models.BooleanField(default=False)
+
     class Meta:
         ordering = ["-created_at", "-pk"]
         constraints = [
             models.CheckConstraint(
-                condition=Q(seats__gte=2, seats__lte=SNG_SEATS), name="tournaments_seats_2_to_6"
+                condition=Q(seats__gte=2, seats__lte=MAX_SEATS_PER_TABLE),
+                name="tournaments_seats_2_to_9",
             ),
             # The lobby has one SNG of each kind open: a fresh one opens once.
             models.UniqueConstraint(
@@ -72,13 +97,42 @@ class Tournament(models.Model):
 
     @property
     def title(self) -> str:
+        if self.name:
+            return self.name
         stake = f"{self.buy_in:,} points" if self.buy_in else "Freeroll"
         kind = "Practice" if self.kind == self.Kind.PRACTICE else "Sit-n-go"
         return f"{self.structure.title()} {kind} · {stake}"
 
     @property
     def blind_structure(self) -> engine.BlindStructure:
-        return engine.STRUCTURES[self.structure]
+        base = engine.STRUCTURES[self.structure]
+        if not self.custom_levels and self.starting_stack is None:
+            return base
+        levels = base.levels
+        if self.custom_levels:
+            levels = tuple(engine.BlindLevel(**level) for level in self.custom_levels)
+        return engine.BlindStructure("custom", self.starting_stack or base.starting_stack, levels)
+
+    @property
+    def is_multi_table(self) -> bool:
+        return self.kind == self.Kind.MTT
+
+    @property
+    def entrant_limit(self) -> int:
+        return self.max_entrants or self.seats
+
+    def is_late_registration_open(self, moment: datetime) -> bool:
+        """A running multi-table tournament takes players until its late levels end."""
+        return (
+            self.is_multi_table
+            and self.status == self.Status.RUNNING
+            and not self.is_waiting_for_tables
+            and self.level_at(moment)[0] < self.late_registration_levels
+        )
+
+    def prizes(self, entrants: int) -> tuple[int, ...]:
+        """The pool split for 1st, 2nd, ...: the tournament's percentages, else by field."""
+        return engine.payouts(self.prize_pool, entrants, self.payout_percentages or None)
 
     @property
     def is_over(self) -> bool:
@@ -91,10 +145,38 @@ class Tournament(models.Model):
         levels = self.blind_structure.levels
         return levels[min(index, len(levels) - 1)].minutes * 60
 
+    def play_seconds(self, moment: datetime) -> float:
+        """Seconds of play since the start at ``moment``: the clock stops during breaks."""
+        assert self.started_at is not None
+        elapsed = max(0.0, (moment - self.started_at).total_seconds())
+        if not self.break_every_minutes:
+            return elapsed
+        every, pause = self.break_every_minutes * 60, self.break_minutes * 60
+        cycles, rest = divmod(elapsed, every + pause)
+        return cycles * every + min(rest, every)
+
+    def break_ends_at(self, moment: datetime) -> datetime | None:
+        """When the break in progress at ``moment`` ends; None when play is on."""
+        if not self.break_every_minutes or self.started_at is None:
+            return None
+        every, pause = self.break_every_minutes * 60, self.break_minutes * 60
+        cycles, rest = divmod(max(0.0, (moment - self.started_at).total_seconds()), every + pause)
+        if rest < every:
+            return None
+        return self.started_at + timedelta(seconds=(cycles + 1) * (every + pause))
+
+    def _wall_seconds(self, play_seconds: float) -> float:
+        """Seconds since the start when ``play_seconds`` of play have passed (breaks added)."""
+        if not self.break_every_minutes:
+            return play_seconds
+        every, pause = self.break_every_minutes * 60, self.break_minutes * 60
+        # a level ending when a break begins ends then (the next hand comes after the break)
+        return play_seconds + max(0, math.ceil(play_seconds / every) - 1) * pause
+
     def level_at(self, moment: datetime) -> tuple[int, engine.BlindLevel]:
         """The level in play at ``moment`` (engine's level_at, on this SNG's clock)."""
         assert self.started_at is not None
-        elapsed = max(0.0, (moment - self.started_at).total_seconds())
+        elapsed = self.play_seconds(moment)
         if self.level_seconds is None:
             return self.blind_structure.level_at(elapsed)
         levels = self.blind_structure.levels
@@ -107,7 +189,7 @@ class Tournament(models.Model):
         if index >= len(self.blind_structure.levels) - 1:
             return None
         seconds = sum(self.level_length(i) for i in range(index + 1))
-        return self.started_at + timedelta(seconds=seconds)
+        return self.started_at + timedelta(seconds=self._wall_seconds(seconds))
 
 
 class Entry(models.Model):

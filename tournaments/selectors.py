@@ -13,7 +13,6 @@ from django.db.models import Count, Q, QuerySet, Sum
 from django.urls import reverse
 from django.utils import timezone
 
-import engine
 from tables.models import Seat
 from tables.selectors import iso
 from tournaments.models import Entry, Tournament
@@ -24,12 +23,12 @@ def tournament_get(*, tournament_id: int) -> Tournament | None:
 
 
 def tournaments_list(*, status: str | None = None) -> QuerySet[Tournament]:
-    """The lobby's SNGs (practice ones are their owners' own), by status."""
-    found = Tournament.objects.filter(kind=Tournament.Kind.SNG)
+    """The lobby's SNGs and scheduled tournaments (practice ones are their owners' own)."""
+    found = Tournament.objects.filter(kind__in=[Tournament.Kind.SNG, Tournament.Kind.MTT])
     if status is not None:
         found = found.filter(status=status)
     if status == Tournament.Status.REGISTERING:
-        return found.order_by("structure", "buy_in", "pk")
+        return found.order_by("kind", "starts_at", "structure", "buy_in", "pk")
     return found.order_by("-started_at", "-pk")
 
 
@@ -45,6 +44,9 @@ def level_info(tournament: Tournament, now: datetime) -> dict[str, Any] | None:
         "big_blind": level.big_blind,
         "ante": level.ante,
         "ends_at": iso(tournament.level_ends_at(index)) if tournament.ended_at is None else None,
+        "break_ends_at": iso(tournament.break_ends_at(moment))
+        if tournament.ended_at is None
+        else None,
     }
 
 
@@ -65,7 +67,9 @@ def structure_levels(tournament: Tournament, now: datetime) -> list[dict[str, An
 
 
 def payouts_of(tournament: Tournament) -> list[int]:
-    return list(engine.payouts(tournament.prize_pool, tournament.seats))
+    """Prizes by place: an SNG's for its full field, a scheduled one's for its entrants."""
+    entrants = tournament.entries.count() if tournament.is_multi_table else tournament.seats
+    return list(tournament.prizes(max(entrants, 1)))
 
 
 def players(tournament: Tournament) -> list[dict[str, Any]]:
@@ -90,11 +94,38 @@ def players(tournament: Tournament) -> list[dict[str, Any]]:
     return rows
 
 
+def seating(tournament: Tournament) -> list[dict[str, Any]]:
+    """A running tournament's tables: each with its players still in and their stacks
+    between hands (a hand in play is never read)."""
+    if tournament.status != Tournament.Status.RUNNING:
+        return []
+    seats = (
+        Seat.objects.filter(table__tournament=tournament, stack__gt=0)
+        .select_related("table", "user")
+        .order_by("table_id", "number")
+    )
+    tables: dict[int, dict[str, Any]] = {}
+    for seat in seats:
+        table = tables.setdefault(
+            seat.table_id,
+            {
+                "id": seat.table_id,
+                "name": seat.table.name,
+                "url": reverse("tables:table_detail", args=[seat.table_id]),
+                "players": [],
+            },
+        )
+        table["players"].append({"seat": seat.number + 1, "name": seat.name, "stack": seat.stack})
+    return list(tables.values())
+
+
 def summary(tournament: Tournament, now: datetime | None = None) -> dict[str, Any]:
     """Public facts of one tournament: the lobby's rows, the pages' and the API's data."""
     now = now or timezone.now()
     entries = list(tournament.entries.all())
     left = sum(1 for e in entries if e.place is None)
+    tables = seating(tournament)
+    chips = sum(p["stack"] for t in tables for p in t["players"])
     return {
         "id": tournament.pk,
         "title": tournament.title,
@@ -103,6 +134,8 @@ def summary(tournament: Tournament, now: datetime | None = None) -> dict[str, An
         "buy_in": tournament.buy_in,
         "status": tournament.status,
         "seats": tournament.seats,
+        "entrant_limit": tournament.entrant_limit,
+        "starts_at": iso(tournament.starts_at),
         "registered": len(entries),
         "players_left": left if tournament.started_at else None,
         "prize_pool": tournament.prize_pool,
@@ -117,8 +150,19 @@ def summary(tournament: Tournament, now: datetime | None = None) -> dict[str, An
             if e.place is not None and e.prize > 0 or e.place == 1
         ],
         "players": players(tournament),
+        "seating": tables if tournament.is_multi_table else [],
+        "average_stack": chips // left if tables and left else None,
         "url": reverse("tournaments:tournament_detail", args=[tournament.pk]),
     }
+
+
+def can_register(tournament: Tournament, now: datetime) -> bool:
+    """Whether the page offers Register/Unregister: a lobby SNG or scheduled tournament
+    before its start, or a scheduled one in late registration."""
+    if tournament.kind == Tournament.Kind.PRACTICE:
+        return False
+    is_open = tournament.status == Tournament.Status.REGISTERING
+    return is_open or tournament.is_late_registration_open(now)
 
 
 def entry_of(tournament: Tournament, user: Any) -> Entry | None:

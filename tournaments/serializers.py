@@ -17,3 +17,31 @@ LISTED = (
 
 class TournamentFilterSerializer(serializers.Serializer[Any]):
     status = serializers.ChoiceField(choices=LISTED, required=False)
+
+
+class LevelSerializer(serializers.Serializer[Any]):
+    small_blind = serializers.IntegerField()
+    big_blind = serializers.IntegerField()
+    ante = serializers.IntegerField(required=False, default=0)
+    minutes = serializers.FloatField()
+
+
+class TournamentScheduleSerializer(serializers.Serializer[Any]):
+    """The body of ``POST /api/tournaments/`` (staff): the shape only; the service
+    (``schedule_tournament``) checks every value."""
+
+    name = serializers.CharField(max_length=200)
+    starts_at = serializers.DateTimeField(help_text="ISO 8601 with its zone, still to come.")
+    buy_in = serializers.IntegerField(required=False, default=0)
+    seats_per_table = serializers.IntegerField(required=False, default=9, help_text="2 to 9.")
+    max_entrants = serializers.IntegerField(required=False, default=60)
+    structure = serializers.CharField(required=False, default="regular")
+    levels = LevelSerializer(many=True, required=False, help_text="Instead of ``structure``.")
+    starting_stack = serializers.IntegerField(required=False)
+    late_registration_levels = serializers.IntegerField(required=False, default=0)
+    break_every_minutes = serializers.IntegerField(required=False, default=0)
+    break_minutes = serializers.IntegerField(required=False, default=0)
+    payout_percentages = serializers.ListField(
+        child=serializers.IntegerField(), required=False, help_text="Adding up to 100."
+    )
+    points_scope = serializers.CharField(required=False, default="site")

@@ -1,8 +1,9 @@
 """Timed work of tournaments: the level announcement per boundary, and the sweep.
 
 Tasks decide nothing: the services check the tournament's clock. The sweep
-(celery beat, CELERY_BEAT_SCHEDULE) announces any level whose task was lost
-and opens the lobby's missing SNGs.
+(celery beat, CELERY_BEAT_SCHEDULE) starts any scheduled tournament whose start
+task was lost, announces any level whose task was lost and opens the lobby's
+missing SNGs.
 """
 
 from __future__ import annotations
@@ -32,8 +33,27 @@ def queue_level_announcement(tournament_id: int, at: datetime) -> None:
 
 
 @shared_task(ignore_result=True)
+def start_tournament(tournament_id: int) -> bool:
+    return services.mtt_start(tournament_id=tournament_id) is not None
+
+
+def queue_start(tournament_id: int, at: datetime) -> None:
+    """The schedule service's start scheduler (``TournamentsConfig.ready``)."""
+    try:
+        start_tournament.apply_async((tournament_id,), eta=at)
+    except Exception:  # the beat sweep starts it anyway
+        log.exception("could not queue the start of tournament %s", tournament_id)
+
+
+@shared_task(ignore_result=True)
 def sweep() -> int:
-    """Announce levels that went unannounced; open missing SNGs. Returns levels announced."""
+    """Start scheduled tournaments whose task was lost; announce levels that went
+    unannounced; open missing SNGs. Returns levels announced."""
+    for tournament_id in services.mtts_due(now=timezone.now()):
+        try:
+            services.mtt_start(tournament_id=tournament_id)
+        except Exception:
+            log.exception("sweep: tournament %s failed to start", tournament_id)
     done = 0
     for tournament_id in services.levels_due(now=timezone.now()):
         try:

@@ -7,6 +7,8 @@ What changes afterwards reaches the pages over the lobby websocket
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
@@ -17,7 +19,7 @@ from django.views.decorators.http import require_POST
 from accounts.points import points_balance
 from tournaments import selectors, services
 from tournaments.errors import TournamentError
-from tournaments.models import Tournament
+from tournaments.models import Entry, Tournament
 
 RECENT_SHOWN = 10
 
@@ -63,7 +65,8 @@ def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
         "levels": selectors.structure_levels(tournament, now),
         "players": selectors.players(tournament),
         "entry": entry,
-        "table_id": tournament.tables.order_by("pk").values_list("pk", flat=True).first(),
+        "table_id": _table_of(tournament, entry),
+        "form_action": _form_action(request, tournament, entry, now),
     }
     return render(request, "tournaments/tournament_detail.html", context)
 
@@ -99,6 +102,29 @@ def practice_start(request: HttpRequest) -> HttpResponse:
     """One click: a freeroll against five bots, seated and dealt at once."""
     _, table = services.practice_sng_start(user=request.user)
     return redirect("tables:table_detail", table_id=table.pk)
+
+
+def _form_action(
+    request: HttpRequest, tournament: Tournament, entry: Entry | None, now: datetime
+) -> str | None:
+    """What the page's button does: "register", "unregister" (before the start), or None."""
+    if not request.user.is_authenticated or not selectors.can_register(tournament, now):
+        return None
+    if entry is None:
+        return "register"
+    return "unregister" if tournament.status == Tournament.Status.REGISTERING else None
+
+
+def _table_of(tournament: Tournament, entry: Entry | None) -> int | None:
+    """The table to link to: the member's own while they play, else the first."""
+    tables = tournament.tables.order_by("pk")
+    if entry is not None and entry.place is None:
+        mine = tables.filter(seats__entry=entry).values_list("pk", flat=True).first()
+        if mine is not None:
+            return mine
+    return tables.filter(seats__stack__gt=0).values_list("pk", flat=True).first() or (
+        tables.values_list("pk", flat=True).last()
+    )
 
 
 def _back(request: HttpRequest, tournament_id: int) -> str:

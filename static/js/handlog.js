@@ -14,6 +14,7 @@ function allIn(event) {
 }
 
 function actedLine(name, event) {
+  if (event.timed_out) return `${name} timed out`; // the clock checked or folded for them
   switch (event.action) {
     case "fold": return `${name} folds`;
     case "check": return `${name} checks`;

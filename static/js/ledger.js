@@ -28,7 +28,9 @@ export function renderBusted(panel, table) {
   if (!isBusted) return;
   const rebuy = panel.querySelector('[data-command="rebuy"]');
   rebuy.hidden = table.ledger === null || table.ledger === undefined;
-  rebuy.textContent = `Rebuy ${table.starting_stack}`;
+  const you = table.seats[table.your_seat];
+  rebuy.disabled = Boolean(you.wants_rebuy);
+  rebuy.textContent = you.wants_rebuy ? "Asked the host for a rebuy…" : `Rebuy ${table.starting_stack}`;
   rebuy.setAttribute("aria-label", `Rebuy ${table.starting_stack} chips`);
 }
 

@@ -30,7 +30,8 @@ export function showNotice(notice) {
   link.hidden = !notice.url;
   if (notice.url) {
     link.href = notice.url;
-    link.textContent = notice.kind === "tournament_started" ? "Take your seat" : "See the tournament";
+    const seated = notice.kind === "tournament_started" || notice.kind === "table_moved";
+    link.textContent = seated ? "Take your seat" : "See the tournament";
   }
   box.dataset.kind = notice.kind || "";
   box.hidden = false;
@@ -39,6 +40,15 @@ export function showNotice(notice) {
 function socketUrl() {
   const scheme = window.location.protocol === "https:" ? "wss:" : "ws:";
   return `${scheme}//${window.location.host}/ws/lobby/`;
+}
+
+/** A tournament moved you to another table: a table page goes there by itself. */
+export function followsMove(notice) {
+  if (!notice || notice.kind !== "table_moved" || !notice.url) return false;
+  if (!/^\/tables\/\d+\/$/.test(window.location.pathname)) return false;
+  if (window.location.pathname === notice.url) return false;
+  window.location.assign(notice.url);
+  return true;
 }
 
 function connect() {
@@ -54,6 +64,7 @@ function connect() {
     } catch {
       return;
     }
+    if (message.type === "notice" && followsMove(message.notice)) return;
     if (message.type === "notice") showNotice(message.notice);
     for (const handler of handlers) handler(message);
   });

@@ -4,6 +4,12 @@
 
 import { cardBack, cardFace } from "./cards.js";
 
+const lessMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
+
+export function isMotionWelcome() {
+  return !lessMotion.matches;
+}
+
 // Where each seat sits, in percent of the table area, by how many seats the
 // table has. Slot 0 is the bottom middle (the viewer's own seat), then
 // clockwise: to the viewer's left, up, across and down the right side.
@@ -13,6 +19,10 @@ const LAYOUTS = {
   4: [[50, 90], [7, 50], [50, 10], [93, 50]],
   5: [[50, 90], [8, 64], [24, 10], [76, 10], [92, 64]],
   6: [[50, 90], [8, 70], [8, 28], [50, 10], [92, 28], [92, 70]],
+  // Full ring: around the oval, two along each long side.
+  7: [[50, 90], [14, 84], [5, 44], [28, 8], [72, 8], [95, 44], [86, 84]],
+  8: [[50, 90], [14, 84], [5, 44], [20, 9], [50, 6], [80, 9], [95, 44], [86, 84]],
+  9: [[50, 90], [20, 88], [4, 62], [8, 22], [34, 6], [66, 6], [92, 22], [96, 62], [80, 88]],
 };
 // How far from a seat toward the middle its bet sits (across, and up or down).
 const BET_PULL_X = 0.55;
@@ -41,6 +51,12 @@ export function seatName(table, seat) {
   return info && info.occupied ? info.name : `Seat ${seat + 1}`;
 }
 
+/** The name a seat's player had in the hand on display (kept once they leave). */
+export function playerName(table, seat) {
+  const names = table.hand && table.hand.names;
+  return (names && names[seat]) || seatName(table, seat);
+}
+
 function badges(info) {
   const box = el("span", "badges");
   if (info.is_small_blind) box.append(badge("SB", "blind", "Small blind"));
@@ -66,21 +82,28 @@ function holeCards(info, isHandOver) {
   return box;
 }
 
+function clockTime(iso) {
+  return new Date(iso).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+}
+
 function seatState(info, winnings) {
   if (winnings) return `Wins ${winnings}`;
-  if (info.has_folded) return "Folded";
-  if (info.is_all_in) return "All-in";
-  if (info.is_sitting_out) return "Sitting out";
+  const away = info.disconnected_since ? `Disconnected since ${clockTime(info.disconnected_since)}` : "";
+  if (info.has_folded) return away || "Folded";
+  if (info.is_all_in) return away ? `All-in · ${away}` : "All-in";
+  if (away) return away;
+  if (info.is_sitting_out) return info.has_timed_out ? "Sitting out (timed out)" : "Sitting out";
   return "";
 }
 
-function occupiedSeat(info, winnings, isHandOver) {
+function occupiedSeat(info, winnings, isHandOver, yourHand) {
   const node = el("div", "seat occupied");
   node.setAttribute("role", "group");
   node.classList.toggle("you", Boolean(info.is_you));
   node.classList.toggle("to-act", Boolean(info.is_to_act));
   node.classList.toggle("folded", Boolean(info.has_folded));
   node.classList.toggle("sitting-out", Boolean(info.is_sitting_out));
+  node.classList.toggle("disconnected", Boolean(info.disconnected_since));
   node.classList.toggle("winner", Boolean(winnings));
   node.setAttribute("aria-label", `Seat ${info.seat + 1}: ${info.name}${info.is_you ? " (you)" : ""}`);
   const plate = el("div", "plate");
@@ -93,7 +116,10 @@ function occupiedSeat(info, winnings, isHandOver) {
   stack.setAttribute("aria-label", `Stack ${info.stack}`);
   plate.append(title, stack, el("div", "state", seatState(info, winnings)));
   if (info.is_to_act) plate.append(clockElement());
-  node.append(holeCards(info, isHandOver), plate);
+  node.append(holeCards(info, isHandOver));
+  // What the viewer's own cards make: only ever in the viewer's own snapshot.
+  if (info.is_you && yourHand) node.append(el("div", "strength", yourHand));
+  node.append(plate);
   return node;
 }
 
@@ -133,11 +159,17 @@ function winningsBySeat(hand) {
   return won;
 }
 
+/** Where a seat's bet sits: from the seat part of the way toward the middle. */
+export function betPosition(table, seat) {
+  const [x, y] = positionOf(table, seat);
+  return [x + (50 - x) * BET_PULL_X, y + (50 - y) * BET_PULL_Y];
+}
+
 function betChip(table, info) {
-  const [x, y] = positionOf(table, info.seat);
+  const [x, y] = betPosition(table, info.seat);
   const chip = el("div", "bet", String(info.bet));
-  chip.style.left = `${x + (50 - x) * BET_PULL_X}%`;
-  chip.style.top = `${y + (50 - y) * BET_PULL_Y}%`;
+  chip.style.left = `${x}%`;
+  chip.style.top = `${y}%`;
   chip.setAttribute("aria-label", `${info.name} bet ${info.bet}`);
   return chip;
 }
@@ -145,11 +177,12 @@ function betChip(table, info) {
 /** Replaces the children of `container` with every seat and every bet in front. */
 export function renderSeats(container, table) {
   const won = winningsBySeat(table.hand);
+  container.dataset.ring = table.seat_count > 6 ? "full" : "short"; // smaller seats for 7 to 9
   const isHandOver = Boolean(table.hand && table.hand.is_over);
   const nodes = [];
   for (const info of table.seats) {
     const node = info.occupied
-      ? occupiedSeat(info, won.get(info.seat), isHandOver)
+      ? occupiedSeat(info, won.get(info.seat), isHandOver, table.your_hand)
       : emptySeat(table, info.seat);
     const [x, y] = positionOf(table, info.seat);
     node.style.left = `${x}%`;
@@ -159,11 +192,49 @@ export function renderSeats(container, table) {
     nodes.push(node);
     if (info.occupied && info.bet > 0) nodes.push(betChip(table, info));
   }
+  // A new hand's hole cards arrive; redrawing the same hand leaves them still.
+  const handKey = String(table.hand_number);
+  if (container.dataset.hand !== handKey) {
+    container.dataset.hand = handKey;
+    nodes.forEach((node) => node.querySelectorAll?.(".hole .card").forEach((card) => card.classList.add("arriving")));
+  }
   container.replaceChildren(...nodes);
 }
 
-export function renderBoard(container, hand) {
-  container.replaceChildren(...(hand ? hand.board.map(cardFace) : []));
+/** An all-in run-out is dealt street by street (the server holds the next hand for
+ * it: TABLES_RUNOUT_STREET_SECONDS). How long it is staged for: each street after the first new one
+ * waits `streetMs` more. Sets each new card's delay; returns the whole wait in ms. */
+function stageRunOut(cards, shownBefore, isHandOver, streetMs) {
+  const streetOf = (index) => (index < 3 ? 0 : index - 2); // flop, turn, river
+  const fresh = cards.map((card, index) => [card, index]).filter(([, index]) => index >= shownBefore);
+  const streets = [...new Set(fresh.map(([, index]) => streetOf(index)))];
+  if (!isHandOver || streets.length < 2 || !isMotionWelcome()) return 0;
+  for (const [card, index] of fresh) {
+    card.style.animationDelay = `${streets.indexOf(streetOf(index)) * streetMs}ms`;
+  }
+  return (streets.length - 1) * streetMs;
+}
+
+/** Draws the board; returns how long (ms) an all-in run-out it just dealt is staged. */
+export function renderBoard(container, hand, streetMs = 0) {
+  const cards = hand ? hand.board.map(cardFace) : [];
+  // Only the cards just dealt arrive (an animation, where motion is welcome).
+  const shownBefore = Number(container.dataset.shown || 0);
+  cards.forEach((card, index) => card.classList.toggle("arriving", index >= shownBefore));
+  const staged = stageRunOut(cards, shownBefore, Boolean(hand && hand.is_over), streetMs);
+  container.dataset.shown = String(cards.length);
+  container.replaceChildren(...cards);
+  return staged;
+}
+
+/** Marks the face-up cards under `container` that a shown-down winning hand played. */
+export function highlightWinningCards(container, table) {
+  const hand = table.hand;
+  const best = new Set();
+  if (hand && hand.is_over) for (const winner of hand.winners) for (const code of winner.cards || []) best.add(code);
+  container.querySelectorAll(".card.face").forEach((card) => {
+    card.classList.toggle("best", best.has(card.dataset.card));
+  });
 }
 
 /** "Pot 120" or "Main pot 100 · Side pot 40", counting only chips already gathered. */
@@ -186,6 +257,6 @@ export function winnersText(table) {
   const hand = table.hand;
   if (!hand || !hand.is_over || !hand.winners) return "";
   return hand.winners
-    .map((w) => `${seatName(table, w.seat)} wins ${w.amount}${w.description ? ` with ${w.description}` : ""}`)
+    .map((w) => `${playerName(table, w.seat)} wins ${w.amount}${w.description ? ` with ${w.description}` : ""}`)
     .join(" · ");
 }

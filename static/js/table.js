@@ -4,11 +4,14 @@
 // guesses, only from the latest snapshot.
 
 import { Controls } from "./controls.js";
-import { showNotice } from "./live.js";
+import { followsMove, showNotice } from "./live.js";
 import { logLines } from "./handlog.js";
 import { addChat, wireChat } from "./chat.js";
 import { renderBusted, renderLedger } from "./ledger.js";
-import { potText, renderBoard, renderSeats, seatName, winnersText } from "./render.js";
+import { isHost, renderHost, wireHost } from "./host.js";
+import { play, soundFor, wireSoundButton } from "./sounds.js";
+import { moveChips } from "./motion.js";
+import { highlightWinningCards, playerName, potText, renderBoard, renderSeats, winnersText } from "./render.js";
 
 const FIRST_PAUSE_MS = 500;
 const MAX_PAUSE_MS = 15000;
@@ -26,6 +29,7 @@ const root = document.getElementById("table");
 const find = (selector) => root.querySelector(selector);
 const parts = {
   seats: find("[data-seats]"),
+  motion: find("[data-motion]"),
   board: find("[data-board]"),
   pot: find("[data-pot]"),
   announce: find("[data-announce]"),
@@ -42,13 +46,17 @@ const parts = {
   ledger: find("[data-ledger]"),
   chat: find("[data-chat]"),
   chatForm: find("[data-chat-form]"),
+  host: find("[data-host-panel]"),
 };
+const userId = Number(root.dataset.userId);
 
 let socket = null;
 let pauseMs = FIRST_PAUSE_MS;
 let table = null;
 let clockOffsetMs = 0; // server clock minus this browser's clock
 let toastTimer = null;
+let winnersShownAt = 0; // an all-in run-out is dealt first (render.js), then who won
+const runOutStreetMs = Number(root.dataset.runoutStreetMs || 0);
 let isGoingToLobby = false; // "Leave" on the busted panel: to the lobby once the seat is gone
 const handLogs = new Map(); // hand number -> lines
 const pageTitle = document.title;
@@ -98,13 +106,19 @@ function onMessage(data) {
   }
   if (message.type === "snapshot") {
     onSnapshot(message);
+  } else if (message.type === "presence") {
+    const seat = table && table.seats[message.seat];
+    if (seat && seat.occupied) {
+      seat.disconnected_since = message.disconnected_since;
+      render();
+    }
   } else if (message.type === "chat") {
     addChat(parts.chat, [message]);
   } else if (message.type === "notice") {
     // A coming blind level passes in a toast; a tournament's start or your place stays
     // in the banner until dismissed.
     if (message.notice.kind === "level") showToast(message.notice.text);
-    else showNotice(message.notice);
+    else if (!followsMove(message.notice)) showNotice(message.notice);
   } else if (message.type === "error") {
     showToast(message.message || message.code);
     controls.release();
@@ -113,21 +127,31 @@ function onMessage(data) {
 
 function onSnapshot(message) {
   if (table && message.seq < table.seq) return; // an older frame overtaken by a newer one
+  const previous = table;
   table = { ...message.table, seq: message.seq };
+  const sound = soundFor(previous, table);
+  if (sound) play(sound);
   if (message.table.chat) parts.chat.replaceChildren(); // on (re)connect: the last lines again
   if (message.table.chat) addChat(parts.chat, message.table.chat);
   if (table.server_time) clockOffsetMs = Date.parse(table.server_time) - Date.now();
   root.dataset.seq = String(table.seq);
   render();
+  moveChips(parts.motion, previous, table, Math.max(0, winnersShownAt - Date.now()));
 }
 
 function render() {
   renderSeats(parts.seats, table);
-  renderBoard(parts.board, table.hand);
+  const stagedMs = renderBoard(parts.board, table.hand, runOutStreetMs);
+  if (stagedMs) {
+    winnersShownAt = Date.now() + stagedMs;
+    window.setTimeout(() => table && render(), stagedMs);
+  }
+  const isRunningOut = Date.now() < winnersShownAt;
+  parts.seats.classList.toggle("running-out", isRunningOut);
+  if (!isRunningOut) highlightWinningCards(find(".table-area"), table);
   parts.pot.textContent = potText(table);
   parts.handNumber.textContent = table.hand_number ? `Hand #${table.hand_number}` : "Waiting for players";
-  const ante = table.ante ? `, ante ${table.ante}` : "";
-  parts.blinds.textContent = `Blinds ${table.small_blind}/${table.big_blind}${ante}`;
+  parts.blinds.textContent = blindsText(table);
   if (parts.level && table.level) parts.level.textContent = `Level ${table.level}`;
   renderSeal();
   const isYourTurn = table.legal && table.to_act === table.your_seat;
@@ -135,10 +159,21 @@ function render() {
   renderSeatControls();
   renderBusted(parts.busted, table);
   if (parts.ledger) renderLedger(parts.ledger, table);
+  if (parts.host) renderHost(parts.host, table, userId);
   if (isGoingToLobby && table.your_seat === null) window.location.assign("/");
   renderLog();
   controls.update(table);
   tick();
+}
+
+function blindFigures(blinds) {
+  return `${blinds.small_blind}/${blinds.big_blind}${blinds.ante ? `, ante ${blinds.ante}` : ""}`;
+}
+
+/** "Blinds 10/20", and "(25/50 from the next hand)" once the host changed them. */
+function blindsText(table) {
+  const next = table.next_blinds ? ` (${blindFigures(table.next_blinds)} from the next hand)` : "";
+  return `Blinds ${blindFigures(table)}${next}`;
 }
 
 /** The hand's deck commitment (docs/fairness.md): a mark, with the hash on hover or click. */
@@ -172,7 +207,7 @@ function renderSeatControls() {
 
 function renderLog() {
   if (table.hand && table.hand_number) {
-    const nameOf = (seat) => seatName(table, seat);
+    const nameOf = (seat) => playerName(table, seat);
     handLogs.set(table.hand_number, logLines(table.hand.log, nameOf, table.your_seat));
   }
   const numbers = [...handLogs.keys()].sort((a, b) => a - b).slice(-LOGGED_HANDS);
@@ -227,10 +262,14 @@ function tick() {
 
 function announcement() {
   const lines = [];
-  const winners = winnersText(table);
+  const winners = Date.now() < winnersShownAt ? "" : winnersText(table);
   if (winners) lines.push(winners);
   const handRunning = table.hand && !table.hand.is_over;
-  if (!handRunning && table.next_hand_at) {
+  if (handRunning && table.is_paused) {
+    lines.push("Paused by the host: the clock is stopped, and no hand follows this one");
+  } else if (!handRunning && table.waiting_for) {
+    lines.push(table.waiting_for); // "Paused by the host", "Need one more player", ...
+  } else if (!handRunning && table.next_hand_at) {
     lines.push(`Next hand in ${Math.max(0, Math.ceil(secondsUntil(table.next_hand_at)))} s`);
   } else if (!handRunning && !winners) {
     const isSeated = table.your_seat !== null && table.your_seat !== undefined;
@@ -251,9 +290,15 @@ function showToast(text) {
 
 function wirePage() {
   wireChat(parts.chatForm, send);
+  wireSoundButton(find("[data-sound]"));
+  if (parts.host) wireHost(parts.host, send);
   parts.seats.addEventListener("click", (event) => {
     const button = event.target.closest("[data-sit]");
-    if (button) send({ type: "sit", seat: Number(button.dataset.sit) });
+    if (!button) return;
+    send({ type: "sit", seat: Number(button.dataset.sit) });
+    if (table && table.seat_approval && !isHost(table, userId)) {
+      showToast("Asked the host: you sit down once they agree.");
+    }
   });
   parts.seatControls.querySelectorAll("[data-command]").forEach((button) => {
     button.addEventListener("click", () => send({ type: button.dataset.command }));

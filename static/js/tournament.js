@@ -24,7 +24,10 @@ function setText(selector, text) {
 function update(t) {
   setText("[data-status]", STATUS[t.status] || t.status);
   const left = t.players_left === null ? "" : `, ${t.players_left} left`;
-  setText("[data-count]", `${t.registered}/${t.seats}${left}`);
+  setText("[data-count]", `${t.registered}/${t.entrant_limit}${left}`);
+  setText("[data-average-stack]", t.average_stack === null ? "—" : String(t.average_stack));
+  const seating = find("[data-seating]");
+  if (seating && t.seating.length) seating.replaceChildren(...t.seating.map(tableBox));
   setText("[data-pool]", `${t.prize_pool} points`);
   setText("[data-payouts]", t.payouts.map((prize, i) => `${i + 1}. ${prize}`).join(" · "));
   if (t.level) {
@@ -48,6 +51,26 @@ function update(t) {
     return tr;
   });
   if (rows.length) find("[data-players]").replaceChildren(...rows);
+}
+
+/** One table of a multi-table tournament: its name (a link) and who sits where. */
+function tableBox(table) {
+  const box = document.createElement("div");
+  box.className = "seating";
+  box.dataset.seatingTable = String(table.id);
+  const title = document.createElement("h3");
+  const link = document.createElement("a");
+  link.href = table.url;
+  link.textContent = table.name;
+  title.append(link);
+  const list = document.createElement("ul");
+  for (const p of table.players) {
+    const item = document.createElement("li");
+    item.textContent = `Seat ${p.seat}: ${p.name} · ${p.stack}`;
+    list.append(item);
+  }
+  box.append(title, list);
+  return box;
 }
 
 function tick() {

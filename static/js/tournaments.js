@@ -62,9 +62,9 @@ function row(t, old) {
     const isRegistered = old ? old.dataset.registered === "true" : false;
     tr.dataset.registered = String(isRegistered);
     tr.append(
-      link(t.structure[0].toUpperCase() + t.structure.slice(1), t.url),
+      link(t.kind === "mtt" ? t.title : t.structure[0].toUpperCase() + t.structure.slice(1), t.url),
       cell(t.buy_in ? String(t.buy_in) : "Freeroll"),
-      cell(`${t.registered}/${t.seats}`, "data-count"),
+      cell(`${t.registered}/${t.entrant_limit}`, "data-count"),
       cell(String(t.prize_pool), "data-pool"),
       cell(t.payouts.join(" / "), "data-payouts"),
       registerCell(t, isRegistered),
@@ -80,7 +80,7 @@ function row(t, old) {
     tr.append(
       link(t.title, t.url),
       cell(t.announcement ? `${levelText(t.level)} — ${t.announcement}` : levelText(t.level), "data-level"),
-      cell(`${t.players_left}/${t.seats}`, "data-left"),
+      cell(`${t.players_left}/${t.registered}`, "data-left"),
       cell(String(t.prize_pool)),
       watch,
     );

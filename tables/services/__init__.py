@@ -6,6 +6,18 @@ per-viewer snapshots and schedules the next wake-up (``tables.services.play``).
 """
 
 from tables.services.hands import bot_act, hand_act, hand_start, hand_timeout, table_wake
+from tables.services.host import (
+    chat_mute,
+    host_hand_over,
+    hosts_release,
+    rebuy_decide,
+    seat_remove,
+    seat_request_decide,
+    table_pause,
+    table_resume,
+    table_set_approvals,
+    table_set_blinds,
+)
 from tables.services.seats import (
     seat_leave,
     seat_rebuy,
@@ -26,6 +38,16 @@ __all__ = [
     "BadTableSettings",
     "TooManyTables",
     "bot_act",
+    "chat_mute",
+    "host_hand_over",
+    "hosts_release",
+    "rebuy_decide",
+    "seat_remove",
+    "seat_request_decide",
+    "table_pause",
+    "table_resume",
+    "table_set_approvals",
+    "table_set_blinds",
     "hand_act",
     "hand_start",
     "hand_timeout",

@@ -12,7 +12,7 @@ from django.db import transaction
 
 from accounts.models import User
 from config import broadcast
-from tables.errors import BadChat, TableNotFound
+from tables.errors import BadChat, Muted, TableNotFound
 from tables.groups import chat_group
 from tables.models import DEPARTED_NAME, ChatMessage, Table
 
@@ -38,8 +38,11 @@ def chat_post(*, table_id: int, user: User, text: str) -> dict[str, Any]:
         raise BadChat("Say something: the message is empty.")
     if len(line) > MAX_CHAT:
         raise BadChat(f"A chat message is at most {MAX_CHAT} characters.")
-    if not Table.objects.filter(pk=table_id).exists():
+    muted = Table.objects.filter(pk=table_id).values_list("muted_user_ids", flat=True).first()
+    if muted is None:
         raise TableNotFound()
+    if user.pk in muted:
+        raise Muted()
     with transaction.atomic():
         message = ChatMessage.objects.create(table_id=table_id, user=user, text=line)
         frame = chat_entry(message)

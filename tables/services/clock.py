@@ -28,14 +28,33 @@ _rng = SystemRandom()
 
 
 def start(table: Table, actor: Seat | None, now: datetime) -> None:
-    """A new decision: the actor's clock starts now."""
+    """A new decision: the actor's clock starts now (held, full, while the table is paused)."""
     table.deadline = now + timedelta(seconds=table.action_seconds)
     table.is_time_bank = False
     table.next_hand_at = None
-    if actor is not None and actor.is_bot:
+    if table.is_paused and not (actor is not None and actor.is_bot):
+        hold(table, now)
+    elif actor is not None and actor.is_bot:
         table.wake_at = now + timedelta(seconds=bot_delay())
     else:
         table.wake_at = table.deadline
+
+
+def hold(table: Table, now: datetime) -> None:
+    """Pause: the decision's clock stops with what is left on it (nothing is due)."""
+    if table.deadline is not None:
+        table.clock_left = max(0.0, (table.deadline - now).total_seconds())
+    table.deadline = None
+    table.wake_at = None
+
+
+def release(table: Table, now: datetime) -> None:
+    """Resume: the held clock runs on from what was left on it."""
+    if table.clock_left is None:
+        return
+    table.deadline = now + timedelta(seconds=table.clock_left)
+    table.wake_at = table.deadline
+    table.clock_left = None
 
 
 def starting_time_bank() -> float:
@@ -80,8 +99,10 @@ def use_time_bank(table: Table, seat: Seat) -> bool:
 
 
 def spend_time_bank(table: Table, seat: Seat, now: datetime) -> None:
-    """The player acted on the bank: keep what is left of it."""
-    assert table.deadline is not None
+    """The player acted on the bank: keep what is left of it (all of it held, if paused)."""
+    if table.deadline is None:
+        seat.time_bank = table.clock_left or 0.0
+        return
     seat.time_bank = max(0.0, (table.deadline - now).total_seconds())
 
 

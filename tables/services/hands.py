@@ -76,7 +76,10 @@ def hand_timeout(*, table_id: int, seq: int) -> bool:
         if not clock.use_time_bank(play.table, seat):
             if play.table.is_time_bank:
                 seat.time_bank = 0.0
-            seat.is_sitting_out = True
+            seat.is_sitting_out = seat.has_timed_out = True
+            assert play.state is not None
+            # The next event is the check or fold the clock makes for them.
+            play.table.timed_out_events = [*play.table.timed_out_events, len(play.state.events)]
             p.advance(play)
         p.commit(play)
         return True

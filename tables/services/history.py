@@ -1,7 +1,8 @@
 """Hand history: the Hand row at the start, completed with its players at the end.
 
 Both are written inside the transaction that changes the table, so history
-never disagrees with play. The per-player facts follow the tracker
+never disagrees with play; only an all-in's EV is filled in after commit
+(tables/services/allin_ev.py). The per-player facts follow the tracker
 definitions in docs/history.md, decided in tables/hand_facts.py.
 """
 
@@ -11,11 +12,14 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
+from django.db import transaction
+
 import engine
 from engine.phh import phh_order
 from tables import kinds
-from tables.hand_facts import hand_facts
+from tables.hand_facts import hand_facts, has_allin_ev
 from tables.models import Hand, HandPlayer, Seat, Table
+from tables.services import allin_ev
 from tables.stats import totals_add
 
 
@@ -60,12 +64,17 @@ def hand_finish(
         **kinds.of(table).history_fields(table, hand.started_at),
     )
     hand.pot = sum(e["amount"] for e in hand.pots)
+    # The all-in EV's equity would hold the table's lock too long: filled in after.
+    hand.allin_ev_pending = has_allin_ev(state)
     hand.save()
-    facts = hand_facts(state)
+    facts = hand_facts(state, with_allin_ev=False)
     HandPlayer.objects.bulk_create(
         [_hand_player(hand, seats[n], state, facts[n]) for n in state.players]
     )
     totals_add(HandPlayer.objects.filter(hand=hand))
+    if hand.allin_ev_pending:
+        hand_id = hand.pk
+        transaction.on_commit(lambda: allin_ev.request(hand_id))
     return hand
 
 

@@ -29,6 +29,7 @@ from tables.errors import (
     StaleDecision,
     StaleSeq,
     TableNotFound,
+    TablePaused,
 )
 from tables.models import Seat, Table
 from tables.services import clock, history, ledger
@@ -37,6 +38,9 @@ SEAT_FIELDS = [
     "stack",
     "is_sitting_out",
     "is_leaving",
+    "is_removed",
+    "wants_rebuy",
+    "has_timed_out",
     "time_bank",
     "hands_since_refill",
 ]
@@ -175,21 +179,44 @@ def plan_next_hand(play: Play) -> None:
         return
     table = play.table
     table.deadline = None
+    table.clock_left = None
     table.is_time_bank = False
-    if wants_next_hand(play):
+    if wants_next_hand(play) and not table.is_paused:
         if table.next_hand_at is None:
             delay = settings.TABLES_NEXT_HAND_SECONDS
+            if play.state is not None and was_shown_down(play.state):
+                run_out = streets_run_out(play.state) * settings.TABLES_RUNOUT_STREET_SECONDS
+                delay = max(delay, settings.TABLES_SHOWDOWN_SECONDS + run_out)  # who won
             table.next_hand_at = play.now + timedelta(seconds=delay)
         table.wake_at = table.next_hand_at
-    else:
-        table.next_hand_at = None
-        table.wake_at = None
+    else:  # nothing due, unless the kind says when play resumes (a break's end)
+        table.next_hand_at = table.wake_at = kinds.of(table).resumes_at(play)
+
+
+def was_shown_down(state: engine.HandState) -> bool:
+    """The hand ended with cards shown to decide a pot (not everyone else folding)."""
+    return any(isinstance(event, engine.PotAwarded) and event.description for event in state.events)
+
+
+def streets_run_out(state: engine.HandState) -> int:
+    """How many streets were dealt after every live hand was turned up (an all-in
+    run-out, rule 14): the table page deals them one at a time."""
+    shown = False
+    streets = 0
+    for event in state.events:
+        if isinstance(event, engine.CardsShown):
+            shown = True
+        elif shown and isinstance(event, engine.BoardDealt):
+            streets += 1
+    return streets
 
 
 def deal(play: Play) -> None:
     """Start the next hand with positions from the engine (dead button)."""
     if play.is_hand_running:
         raise HandInProgress()
+    if play.table.is_paused:
+        raise TablePaused()
     if not can_deal(play):
         raise NotEnoughPlayers()
     table = play.table
@@ -214,6 +241,10 @@ def deal(play: Play) -> None:
     table.small_blind_seat = positions.small_blind_seat
     table.big_blind_seat = positions.big_blind_seat
     table.next_hand_at = None
+    table.hand_names = [
+        play.seats[n].name if n in occupied else None for n in range(table.seat_count)
+    ]
+    table.timed_out_events = []
     for number in occupied:
         clock.count_hand(play.seats[number])
     history.hand_begin(table, play.state, play.now)

@@ -16,7 +16,7 @@ from tables.errors import (
     NotSeated,
     SeatTaken,
 )
-from tables.models import ChipMovement, Seat
+from tables.models import ChipMovement, Seat, SeatRequest
 from tables.services import ledger
 from tables.services import play as p
 from tables.services.clock import starting_time_bank
@@ -24,29 +24,46 @@ from tables.services.clock import starting_time_bank
 
 def seat_take(*, table_id: int, user: User, seat: int) -> int:
     """Sit ``user`` in empty seat ``seat``; returns the seq. The stack is the table's
-    starting stack, or what they cashed out here last (``ledger.comeback_stack``)."""
+    starting stack, or what they cashed out here last (``ledger.comeback_stack``).
+    Where the host approves sit-downs, anyone but the host asks instead (a
+    ``SeatRequest`` the host answers with ``seat_request_decide``)."""
     with transaction.atomic():
         play = p.lock(table_id)
         table = play.table
         kinds.of(table).check_sit(table, user)
-        if type(seat) is not int or not 0 <= seat < table.seat_count:
-            raise BadSeat(f"Seats are numbered 0 to {table.seat_count - 1}.")
-        if play.seat_of(user) is not None:
-            raise AlreadySeated()
-        if seat in play.seats:
-            raise SeatTaken()
-        taken = play.seats[seat] = Seat.objects.create(
-            table=table,
-            number=seat,
-            user=user,
-            stack=ledger.comeback_stack(table, user),
-            time_bank=starting_time_bank(),
-            joined_at_hand=table.hand_number,
-        )
-        ledger.record(table, taken, ChipMovement.Kind.BUY_IN, taken.stack)
-        p.plan_next_hand(play)
+        check_free_seat(play, user, seat)
+        if table.is_seating_approved_by_host and table.host_id != user.pk:
+            SeatRequest.objects.update_or_create(table=table, user=user, defaults={"number": seat})
+        else:
+            sit(play, user, seat)
         p.commit(play)
         return table.seq
+
+
+def check_free_seat(play: p.Play, user: User, seat: int) -> None:
+    table = play.table
+    if type(seat) is not int or not 0 <= seat < table.seat_count:
+        raise BadSeat(f"Seats are numbered 0 to {table.seat_count - 1}.")
+    if play.seat_of(user) is not None:
+        raise AlreadySeated()
+    if seat in play.seats:
+        raise SeatTaken()
+
+
+def sit(play: p.Play, user: User, seat: int) -> None:
+    """``user`` takes free seat ``seat`` with their buy-in (checked by ``check_free_seat``)."""
+    table = play.table
+    taken = play.seats[seat] = Seat.objects.create(
+        table=table,
+        number=seat,
+        user=user,
+        stack=ledger.comeback_stack(table, user),
+        time_bank=starting_time_bank(),
+        joined_at_hand=table.hand_number,
+    )
+    ledger.record(table, taken, ChipMovement.Kind.BUY_IN, taken.stack)
+    SeatRequest.objects.filter(table=table, user=user).delete()
+    p.plan_next_hand(play)
 
 
 def _own_seat(play: p.Play, user: User) -> Seat:
@@ -56,7 +73,7 @@ def _own_seat(play: p.Play, user: User) -> Seat:
     return seat
 
 
-def _is_in_hand(play: p.Play, seat: Seat) -> bool:
+def is_in_hand(play: p.Play, seat: Seat) -> bool:
     return play.is_hand_running and selectors.was_dealt_in(play.table, seat, play.state)
 
 
@@ -64,16 +81,25 @@ def seat_leave(*, table_id: int, user: User) -> int:
     """Stand up; in a hand, folded when the turn comes and gone when the hand ends."""
     with transaction.atomic():
         play = p.lock(table_id)
+        if play.seat_of(user) is None and _cancel_seat_request(play, user):
+            p.commit(play)
+            return play.table.seq
         seat = _own_seat(play, user)
         kinds.of(play.table).check_leave(play, seat)  # e.g. not out of a running tournament
-        if _is_in_hand(play, seat):
+        if is_in_hand(play, seat):
             seat.is_leaving = True
-            _step_aside(play)
+            step_aside(play)
         else:
             play.removed.append(play.seats.pop(seat.number))
             p.plan_next_hand(play)
         p.commit(play)
         return play.table.seq
+
+
+def _cancel_seat_request(play: p.Play, user: User) -> bool:
+    """A member who asked for a seat takes the request back; False if there was none."""
+    deleted, _ = SeatRequest.objects.filter(table=play.table, user=user).delete()
+    return deleted > 0
 
 
 def seat_stay(*, table_id: int, user: User) -> int:
@@ -84,27 +110,39 @@ def seat_stay(*, table_id: int, user: User) -> int:
         seat = _own_seat(play, user)
         if not seat.is_leaving:
             raise NotLeaving()
+        if seat.is_removed:
+            raise NotLeaving("The host removed you from this table: you leave after this hand.")
         seat.is_leaving = False
         p.commit(play)
         return play.table.seq
 
 
 def seat_rebuy(*, table_id: int, user: User) -> int:
-    """A busted player buys the table's starting stack again (a ledger row with it)."""
+    """A busted player buys the table's starting stack again (a ledger row with it);
+    where the host approves rebuys, anyone but the host asks instead (``wants_rebuy``)."""
     with transaction.atomic():
         play = p.lock(table_id)
         seat = _own_seat(play, user)
         if not kinds.of(play.table).keeps_ledger:
             raise CannotRebuy()
-        if _is_in_hand(play, seat):
+        if is_in_hand(play, seat):
             raise CannotRebuy("You are in this hand: rebuy once it is over, if you bust.")
         if seat.stack > 0:
             raise NotBusted()
-        seat.stack = play.table.starting_stack
-        ledger.record(play.table, seat, ChipMovement.Kind.REBUY, seat.stack)
-        p.plan_next_hand(play)
+        if play.table.is_rebuy_approved_by_host and play.table.host_id != user.pk:
+            seat.wants_rebuy = True
+        else:
+            rebuy(play, seat)
         p.commit(play)
         return play.table.seq
+
+
+def rebuy(play: p.Play, seat: Seat) -> None:
+    """``seat`` (busted, between its hands) gets the starting stack, with its ledger row."""
+    seat.stack = play.table.starting_stack
+    seat.wants_rebuy = False
+    ledger.record(play.table, seat, ChipMovement.Kind.REBUY, seat.stack)
+    p.plan_next_hand(play)
 
 
 def seats_release(*, user: User) -> int:
@@ -130,7 +168,7 @@ def seat_sit_out(*, table_id: int, user: User) -> int:
         seat = _own_seat(play, user)
         seat.is_sitting_out = True
         if play.is_hand_running:
-            _step_aside(play)
+            step_aside(play)
         else:
             p.plan_next_hand(play)
         p.commit(play)
@@ -143,12 +181,13 @@ def seat_sit_in(*, table_id: int, user: User) -> int:
         play = p.lock(table_id)
         seat = _own_seat(play, user)
         seat.is_sitting_out = False
+        seat.has_timed_out = False
         p.plan_next_hand(play)
         p.commit(play)
         return play.table.seq
 
 
-def _step_aside(play: p.Play) -> None:
+def step_aside(play: p.Play) -> None:
     """If the player who just stepped aside is to act, act for them now."""
     actor = play.actor_seat()
     if actor is not None and p.is_away(actor):

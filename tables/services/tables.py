@@ -12,6 +12,7 @@ from django.utils import timezone
 from accounts.models import User
 from tables.errors import TableError
 from tables.models import (
+    DEFAULT_SEATS,
     MAX_ACTION_SECONDS,
     MAX_SEATS,
     MIN_ACTION_SECONDS,
@@ -25,6 +26,7 @@ from tables.services.bots import bot_name
 from tables.services.clock import starting_time_bank
 
 PRACTICE_BLINDS = (10, 20)
+PRACTICE_MAX_BOTS = 5  # a practice table is six-handed at most
 PRACTICE_STACK = 1500
 
 
@@ -90,7 +92,7 @@ def table_create(
     *,
     owner: User | None,
     name: str,
-    seat_count: int = MAX_SEATS,
+    seat_count: int = DEFAULT_SEATS,
     small_blind: int = 10,
     big_blind: int = 20,
     ante: int = 0,
@@ -112,6 +114,7 @@ def table_create(
             _check_owner_limits(owner)
         return Table.objects.create(
             owner=owner,
+            host=owner,  # whoever opens a table runs it, until they hand that on
             name=name.strip() or "Friends' table",
             kind=kind,
             seat_count=seat_count,
@@ -125,8 +128,8 @@ def table_create(
 
 def table_create_practice(*, user: User, bots: int, action_seconds: int = 20) -> Table:
     """A table with ``user`` in seat 0 and 1 to 5 bots; the first hand starts at once."""
-    if not 1 <= bots <= MAX_SEATS - 1:
-        raise BadTableSettings(f"Play against 1 to {MAX_SEATS - 1} bots.")
+    if not 1 <= bots <= PRACTICE_MAX_BOTS:
+        raise BadTableSettings(f"Play against 1 to {PRACTICE_MAX_BOTS} bots.")
     with transaction.atomic():
         table = table_create(
             owner=user,

@@ -119,3 +119,23 @@ def test_it_refuses_weak_passwords(client, password, complaint):
     errors = errors_for(client, password1=password, password2=password)
     assert complaint in " ".join(errors["password2"])
     assert not User.objects.exists()
+
+
+@pytest.mark.django_db
+def test_signing_up_from_a_table_link_goes_back_to_the_table(client):
+    form = client.get(SIGNUP, {"next": "/tables/7/"})
+    assert b'name="next" value="/tables/7/"' in form.content
+    response = client.post(SIGNUP, signup_data(next="/tables/7/"))
+    assert response.status_code == 302 and response.url == "/tables/7/"
+
+
+@pytest.mark.django_db
+def test_signing_up_never_sends_the_member_to_another_site(client):
+    response = client.post(SIGNUP, signup_data(next="https://evil.example/tables/7/"))
+    assert response.url == reverse("lobby")
+
+
+@pytest.mark.django_db
+def test_the_log_in_page_passes_the_table_on_to_sign_up(client):
+    page = client.get(reverse("accounts:login"), {"next": "/tables/7/"})
+    assert b"/accounts/signup/?next=/tables/7/" in page.content

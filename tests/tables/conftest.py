@@ -17,6 +17,8 @@ from config.celery import app as celery_app
 def _fast_tables(settings: Any) -> None:
     """No pause between hands and no bot thinking time, unless a test asks for one."""
     settings.TABLES_NEXT_HAND_SECONDS = 0.0
+    settings.TABLES_SHOWDOWN_SECONDS = 0.0
+    settings.TABLES_RUNOUT_STREET_SECONDS = 0.0
     settings.TABLES_BOT_DELAY_SECONDS = (0.0, 0.0)
 
 

@@ -32,6 +32,9 @@ from config.settings import *  # noqa: F403
 
 DATABASES["default"]["NAME"] = os.environ["LIVE_SERVER_DATABASE_NAME"]  # noqa: F405
 TABLES_NEXT_HAND_SECONDS = float(os.environ["LIVE_SERVER_NEXT_HAND_SECONDS"])
+TABLES_BOT_DELAY_SECONDS = tuple(map(float, os.environ["LIVE_SERVER_BOT_DELAY"].split(",")))
+TABLES_SHOWDOWN_SECONDS = float(os.environ["LIVE_SERVER_SHOWDOWN_SECONDS"])
+TABLES_RUNOUT_STREET_SECONDS = float(os.environ["LIVE_SERVER_RUNOUT_STREET_SECONDS"])
 WHITENOISE_USE_FINDERS = True
 """
 
@@ -67,7 +70,14 @@ def stop(children: list[subprocess.Popen[bytes]]) -> None:
 
 @contextlib.contextmanager
 def live_server(
-    *, database_name: str, workdir: Path, next_hand_seconds: float, host: str = "127.0.0.1"
+    *,
+    database_name: str,
+    workdir: Path,
+    next_hand_seconds: float,
+    host: str = "127.0.0.1",
+    bot_delay: tuple[float, float] = (0.8, 2.0),
+    showdown_seconds: float | None = None,
+    runout_street_seconds: float = 0.0,
 ) -> Iterator[str]:
     """Serve Felt until the block ends; yields the base URL (``http://host:port``)."""
     (workdir / "live_server_settings.py").write_text(SERVER_SETTINGS)
@@ -77,6 +87,11 @@ def live_server(
         PYTHONPATH=os.pathsep.join([str(workdir), str(ROOT)]),
         LIVE_SERVER_DATABASE_NAME=database_name,
         LIVE_SERVER_NEXT_HAND_SECONDS=str(next_hand_seconds),
+        LIVE_SERVER_BOT_DELAY=",".join(map(str, bot_delay)),
+        LIVE_SERVER_RUNOUT_STREET_SECONDS=str(runout_street_seconds),
+        LIVE_SERVER_SHOWDOWN_SECONDS=str(
+            next_hand_seconds if showdown_seconds is None else showdown_seconds
+        ),
         ALLOWED_HOSTS="127.0.0.1,localhost",
     )
     celery_app.control.purge()  # wake tasks left by earlier tests would only be skipped

@@ -9,6 +9,7 @@ from django.utils import timezone
 
 import engine
 from tables.models import Hand, Table
+from tables.services.allin_ev import allin_ev_fill
 from tables.services.history import hand_begin, hand_finish
 
 HANDS = Path(__file__).parents[1] / "engine" / "hands"
@@ -29,4 +30,7 @@ def record_hand(table: Table, state: engine.HandState, started_at: datetime | No
     now = started_at or timezone.now()
     seats = {seat.number: seat for seat in table.seats.select_related("user")}
     hand_begin(table, state, now)
-    return hand_finish(table, seats, state, now + timedelta(seconds=30))
+    hand = hand_finish(table, seats, state, now + timedelta(seconds=30))
+    allin_ev_fill(hand_id=hand.pk)  # what the task queued after commit does
+    hand.refresh_from_db()
+    return hand

@@ -65,10 +65,18 @@ class Client:
         self.frames.append(frame)
         return frame
 
+    async def next_but_presence(self, timeout: float = 5) -> dict[str, Any]:
+        """The next frame that is not a presence frame (those come whenever another
+        player's connection drops or comes back; they are kept in ``frames``)."""
+        while True:
+            frame = await self.next(timeout)
+            if frame["type"] != "presence":
+                return frame
+
     async def snapshot(self, seq: int | None = None, timeout: float = 5) -> dict[str, Any]:
         """The next snapshot (with ``seq`` at least, when given); errors are not expected."""
         while True:
-            frame = await self.next(timeout)
+            frame = await self.next_but_presence(timeout)
             assert frame["type"] == "snapshot", f"{self.name} got {frame}"
             if seq is None or frame["seq"] >= seq:
                 return frame["table"]
@@ -82,7 +90,7 @@ class Client:
             await self.socket.send_to(text_data=message)
         else:
             await self.send(message)
-        frame = await self.next()
+        frame = await self.next_but_presence()
         assert frame["type"] == "error", f"{message!r} got {frame}"
         return frame
 

@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 import engine
-from tables import tasks
+from tables import services, tasks
 from tables.models import DEPARTED_NAME, Hand, Seat, Table
 from tests.tables.helpers import act, deal, fresh, friends_table, state_of
 
@@ -126,3 +126,18 @@ def test_one_broken_table_does_not_stop_the_sweep(alice, bob, carol, caplog):
 
     assert f"table {broken.pk}" in caplog.text
     assert fresh(healthy).seq > healthy.seq
+
+
+def test_a_host_deleted_in_the_admin_hands_the_table_to_a_seated_friend(
+    client, make_user, alice, bob, carol
+):
+    hosted = friends_table(carol, alice, bob)  # carol opened it: the host
+    alone = services.table_create(owner=carol, name="Nobody else here")
+    assert fresh(hosted).host == carol
+    client.force_login(make_user("root", is_staff=True, is_superuser=True))
+
+    page = client.post(reverse("admin:accounts_user_delete", args=[carol.pk]), {"post": "yes"})
+
+    assert page.status_code == 302
+    assert fresh(hosted).host == alice, "the person in the lowest seat runs the game now"
+    assert fresh(alone).host is None, "nobody seated to take it"

@@ -43,6 +43,7 @@ def refill_busted_bots(table: Table) -> int:
     return added
 
 
+@pytest.mark.long_game
 def test_six_bots_play_two_hundred_hands_and_conserve_chips():
     table = bots_table()
     chips = 6 * 1500

@@ -9,73 +9,24 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
-import pytest
-from django.db import connection
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from tests.tables.live_server import live_server
+from tests.browser import (  # noqa: F401 - re-exported for the other browser tests
+    BROWSER_TEST,
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    DESKTOP,
+    PHONE,
+    SCREENSHOTS,
+    sign_up,
+)
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--headless=new",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-PASSWORD = "correct-horse-battery-staple"
-DESKTOP = {"width": 1280, "height": 860}
-PHONE = {"width": 390, "height": 844}
-SCREENSHOTS = Path("/tmp")
 HAND_SECONDS = 90  # a whole hand clicked through, with room for a slow machine
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(
-        not CHROMIUM.exists(), reason=f"Debian's chromium is not installed at {CHROMIUM}"
-    ),
-]
-
-
-@pytest.fixture
-def server_url(transactional_db: None, tmp_path: Path) -> Iterator[str]:
-    # Long enough to see a finished hand; the first hand waits for it too.
-    with live_server(
-        database_name=str(connection.settings_dict["NAME"]),
-        workdir=tmp_path,
-        next_hand_seconds=3.0,
-        host="localhost",
-    ) as url:
-        yield url
-
-
-@pytest.fixture
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        yield launched
-        launched.close()
-
-
-def sign_up(browser: Browser, server_url: str, username: str, viewport: dict[str, int]) -> Page:
-    page = browser.new_context(viewport=viewport).new_page()
-    page.set_default_timeout(20_000)
-    page.goto(f"{server_url}/accounts/signup/")
-    page.fill("#id_username", username)
-    page.fill("#id_email", f"{username}@example.com")
-    page.fill("#id_password1", PASSWORD)
-    page.fill("#id_password2", PASSWORD)
-    page.get_by_role("button", name="Create account").click()
-    expect(page.get_by_text(f"Welcome to Felt, {username}.")).to_be_visible()
-    return page
+pytestmark = BROWSER_TEST
 
 
 def open_table(page: Page, server_url: str) -> str:

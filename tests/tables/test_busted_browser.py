@@ -2,54 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
-
-import pytest
-from django.db import connection
-from playwright.sync_api import Browser, expect, sync_playwright
+from playwright.sync_api import Browser, expect
 
 from tables.models import Seat
-from tests.tables.live_server import live_server
-from tests.tables.test_browser import (
-    CHROMIUM,
-    CHROMIUM_ARGS,
-    DESKTOP,
-    open_table,
-    sign_up,
-    take_seat,
-)
+from tests.browser import BROWSER_TEST, DESKTOP, outside_the_browser_loop, sign_up
+from tests.tables.test_browser import open_table, take_seat
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not CHROMIUM.exists(), reason=f"no chromium at {CHROMIUM}"),
-]
+pytestmark = BROWSER_TEST
 
 
 def lose_every_chip(username: str) -> None:
     """As a bust would (outside Playwright's event loop: the ORM refuses to run in one)."""
-    with ThreadPoolExecutor(1) as pool:
-        pool.submit(Seat.objects.filter(user__username=username).update, stack=0).result()
-
-
-@pytest.fixture
-def server_url(transactional_db: None, tmp_path: Path) -> Iterator[str]:
-    with live_server(
-        database_name=str(connection.settings_dict["NAME"]),
-        workdir=tmp_path,
-        next_hand_seconds=3.0,
-        host="localhost",
-    ) as url:
-        yield url
-
-
-@pytest.fixture
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        yield launched
-        launched.close()
+    outside_the_browser_loop(Seat.objects.filter(user__username=username).update, stack=0)
 
 
 def test_a_busted_player_sees_rebuy_watch_and_leave_and_rebuys(

@@ -2,20 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
+from playwright.sync_api import Browser
 
-import pytest
-from django.db import connection
-from playwright.sync_api import Browser, sync_playwright
+from tests.browser import BROWSER_TEST
+from tests.tables.test_browser import facing_a_bet
 
-from tests.tables.live_server import live_server
-from tests.tables.test_browser import CHROMIUM, CHROMIUM_ARGS, facing_a_bet
-
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not CHROMIUM.exists(), reason=f"no chromium at {CHROMIUM}"),
-]
+pytestmark = BROWSER_TEST
 
 CONTROLS = """
 <div data-controls>
@@ -28,25 +20,6 @@ CONTROLS = """
 </div>"""
 
 
-@pytest.fixture
-def page_url(transactional_db: None, tmp_path: Path) -> Iterator[str]:
-    with live_server(
-        database_name=str(connection.settings_dict["NAME"]),
-        workdir=tmp_path,
-        next_hand_seconds=3.0,
-        host="localhost",
-    ) as url:
-        yield f"{url}/healthz"  # any page of the site: the modules load from its /static/
-
-
-@pytest.fixture
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        yield launched
-        launched.close()
-
-
 def to_act(table: dict) -> dict:
     table = {**table, "your_seat": 1, "to_act": 1, "hand_number": 3, "decision": "3.9"}
     table["seats"] = [dict(seat) for seat in table["seats"]]
@@ -55,10 +28,10 @@ def to_act(table: dict) -> dict:
 
 
 def test_the_raise_box_slider_and_button_agree_inside_the_legal_range(
-    page_url: str, browser: Browser
+    server_url: str, browser: Browser
 ) -> None:
     page = browser.new_page()
-    page.goto(page_url)
+    page.goto(f"{server_url}/healthz")  # any page: the modules load from its /static/
     page.evaluate(
         """async ([markup, table]) => {
           document.body.innerHTML = markup;
@@ -86,9 +59,9 @@ def test_the_raise_box_slider_and_button_agree_inside_the_legal_range(
     assert shown() == ("1000", "1000", "Raise to 1000 R")
 
 
-def test_the_pot_shown_counts_the_bets_in_front(page_url: str, browser: Browser) -> None:
+def test_the_pot_shown_counts_the_bets_in_front(server_url: str, browser: Browser) -> None:
     page = browser.new_page()
-    page.goto(page_url)
+    page.goto(f"{server_url}/healthz")  # any page: the modules load from its /static/
     texts = page.evaluate(
         """async (table) => {
           const { potText } = await import("/static/js/render.js");
@@ -104,9 +77,9 @@ def test_the_pot_shown_counts_the_bets_in_front(page_url: str, browser: Browser)
     assert texts == ["Pot 300", "Pot 300 · Main pot 150 · Side pot 1 30", "", ""]
 
 
-def test_chat_lines_show_as_text_never_as_html(page_url: str, browser: Browser) -> None:
+def test_chat_lines_show_as_text_never_as_html(server_url: str, browser: Browser) -> None:
     page = browser.new_page()
-    page.goto(page_url)
+    page.goto(f"{server_url}/healthz")  # any page: the modules load from its /static/
     shown = page.evaluate(
         """async () => {
           const { addChat } = await import("/static/js/chat.js");

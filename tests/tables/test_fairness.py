@@ -158,19 +158,22 @@ def test_a_deck_changed_after_the_commitment_fails_at_the_changed_position(alice
     assert problems and problems[0].startswith("position 0: "), problems
 
 
-def test_every_hand_of_a_few_hundred_verifies_for_every_player(alice, bob, carol):
+@pytest.mark.long_game
+def test_every_hand_of_sixty_verifies_for_every_player(alice, bob, carol):
+    # The engine's own tests verify 300 random hands for every viewer; these check
+    # what the table service saves and the API serves, hand after hand at one table.
     table = friends_table(alice, bob, carol)
     players = {seat.number: seat.user for seat in Seat.objects.filter(table=table)}
     rng = Random(20261123)
     checked = 0
-    for _ in range(200):
+    for _ in range(60):
         table = next_hand(table)
         play_out(table, rng)
         hand = Hand.objects.get(table=table, number=fresh(table).hand_number)
         for seat in state_of(table).players:
             assert verifies(api_hand(players[seat], hand)) == [], (hand.number, seat)
             checked += 1
-    assert checked >= 400
+    assert checked >= 120
 
 
 def test_staff_see_every_salt_of_a_finished_hand_in_the_admin_and_none_during_it(

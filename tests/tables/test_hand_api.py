@@ -294,3 +294,25 @@ def test_hands_turned_up_for_an_all_in_are_seen_by_all_and_carry_their_ev(bob, t
     assert players[2]["allin_ev"] == pytest.approx((1 - aces) * 2020 - 1000, abs=0.01)
     assert (players[0]["net"], players[1]["net"], players[2]["net"]) == (-1000, -20, 1020)
     assert players[1]["allin_ev"] == -20  # folded: the actual result
+
+
+def export_queries(user, hands: int, table) -> int:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    start = timezone.now() - timedelta(days=1)
+    for n in range(hands):
+        record_hand(table, recorded_state(SHOWDOWN_WITH_MUCK), start + timedelta(minutes=n))
+    with CaptureQueriesContext(connection) as queries:
+        response = api_for(user).get("/api/hands/export?format=pokerstars")
+        text = b"".join(response.streaming_content).decode()
+    assert text.count("PokerStars Hand #") == hands
+    return len(queries)
+
+
+def test_an_export_reads_fifty_hands_in_as_many_queries_as_one(alice, table, make_user):
+    one = export_queries(alice, 1, table)
+    bob_table = friends_table(make_user("dan"), make_user("eve"), make_user("fay"), seat_count=3)
+    dan = bob_table.seats.get(number=0).user
+    fifty = export_queries(dan, 50, bob_table)
+    assert fifty == one, "the hands are read a batch at a time, not one by one"

@@ -61,7 +61,7 @@ def test_opening_a_table_creates_it_and_shows_it(client: Client, alice: Any) -> 
     ("changes", "field"),
     [
         ({"seat_count": "1"}, "seat_count"),
-        ({"seat_count": "7"}, "seat_count"),
+        ({"seat_count": "10"}, "seat_count"),
         ({"small_blind": "0"}, "small_blind"),
         ({"small_blind": "60", "big_blind": "50"}, "big_blind"),
         ({"starting_stack": "60"}, "starting_stack"),

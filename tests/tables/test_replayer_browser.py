@@ -7,43 +7,17 @@ to the history through the service that ends hands, with known cards.
 from __future__ import annotations
 
 import io
-from collections.abc import Iterator
 from contextlib import redirect_stdout
-from pathlib import Path
 
 import pytest
-from django.db import connection
 from django.test import Client
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect
 
+from tests.browser import BROWSER_TEST, DESKTOP
 from tests.tables.helpers import deal_first_card_from_the_bottom, friends_table
-from tests.tables.live_server import live_server
 from tests.tables.recorded import SHOWDOWN_WITH_MUCK, record_hand, recorded_state
-from tests.tables.test_browser import CHROMIUM, CHROMIUM_ARGS, DESKTOP
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not CHROMIUM.exists(), reason=f"chromium is not installed at {CHROMIUM}"),
-]
-
-
-@pytest.fixture
-def server_url(transactional_db: None, tmp_path: Path) -> Iterator[str]:
-    with live_server(
-        database_name=str(connection.settings_dict["NAME"]),
-        workdir=tmp_path,
-        next_hand_seconds=3.0,
-        host="localhost",
-    ) as url:
-        yield url
-
-
-@pytest.fixture
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        yield launched
-        launched.close()
+pytestmark = BROWSER_TEST
 
 
 def signed_in(browser: Browser, server_url: str, cookie: str, problems: list[str]) -> Page:

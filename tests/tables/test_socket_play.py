@@ -196,6 +196,10 @@ async def test_a_reconnecting_player_gets_the_full_snapshot_and_plays_on(alice, 
         await client.close()
 
 
+def without_presence(seat: dict) -> dict:
+    return {k: v for k, v in seat.items() if k != "disconnected_since"}
+
+
 async def test_a_hand_survives_a_restart_and_plays_on(alice, bob, carol):
     table, players, spectator, seq = await seated_at_table(alice, bob, carol)
     seq = await start_hand(table.pk, seq)
@@ -214,9 +218,13 @@ async def test_a_hand_survives_a_restart_and_plays_on(alice, bob, carol):
     after = [c.table for c in players]
     for old, new in zip(before, after, strict=True):
         assert new["chat"] == [], "the first snapshot has the chat so far: nothing was said"
-        assert {k: v for k, v in new.items() if k not in ("server_time", "chat")} == {
-            k: v for k, v in old.items() if k != "server_time"
+        assert {k: v for k, v in new.items() if k not in ("server_time", "chat", "seats")} == {
+            k: v for k, v in old.items() if k not in ("server_time", "seats")
         }
+        # The same seats, but for presence: everyone's connection dropped in the restart.
+        assert [without_presence(s) for s in new["seats"]] == [
+            without_presence(s) for s in old["seats"]
+        ]
     last = await play_hand(players, players, check_or_call)
     assert last["hand"]["is_over"] and len(last["hand"]["board"]) == 5
     hand = await sync_to_async(Hand.objects.get)(table_id=table.pk, number=1)

@@ -131,3 +131,70 @@ async def test_a_busted_player_hears_their_place_and_the_winner_the_result(make_
             assert notice["text"].split(":")[0].endswith("of 6")
         assert notice["url"] == f"/tournaments/{tournament.pk}/"
         await socket.disconnect()
+
+
+def _shove_until_the_final_table(tournament_id: int) -> tuple[int, list[int]]:
+    """Members move all-in (or call) at every table until the final table is drawn; its
+    id and the members drawn to it."""
+    import engine
+    from tables import selectors
+    from tables import services as table_services
+    from tables.models import Seat
+    from tests.tables.helpers import decision_of
+
+    for _ in range(5000):
+        for table in Table.objects.filter(tournament_id=tournament_id, wake_at__isnull=False):
+            final = Table.objects.filter(tournament_id=tournament_id, name__endswith="Final table")
+            if final.exists():
+                seated = Seat.objects.filter(table=final.get())
+                return final.get().pk, list(seated.values_list("user_id", flat=True))
+            table.refresh_from_db()
+            state = selectors.hand_state(table)
+            if state is None or state.is_over:
+                if table.wake_at is not None:
+                    table_services.hand_start(table_id=table.pk, seq=table.seq)
+                continue
+            seat = Seat.objects.get(table=table, number=state.actor)
+            legal = engine.legal_actions(state)
+            action, amount = ("call", None) if legal.max_raise_to is None else ("raise", None)
+            if action == "raise":
+                amount = legal.max_raise_to
+            table_services.hand_act(
+                table_id=table.pk,
+                user=seat.user,
+                action=action,
+                amount=amount,
+                decision=decision_of(table),
+            )
+    raise AssertionError("no final table")
+
+
+async def test_a_moved_player_s_table_socket_is_told_the_new_table(make_user):
+    from django.utils import timezone
+
+    from tables.models import Seat
+
+    players = await sync_to_async(members)(make_user, 5)
+    tournament = await sync_to_async(services.schedule_tournament)(
+        name="Socket Cup", starts_at=timezone.now() + timedelta(minutes=5), seats_per_table=4
+    )
+    for player in players:
+        await sync_to_async(services.tournament_register)(tournament_id=tournament.pk, user=player)
+    await sync_to_async(services.mtt_start)(
+        tournament_id=tournament.pk, now=timezone.now() + timedelta(minutes=6)
+    )
+    tabs = {}
+    for player in players:
+        seat = await Seat.objects.aget(user=player)
+        tabs[player.pk] = await Client.open(player, seat.table_id)
+
+    final, moved = await sync_to_async(_shove_until_the_final_table)(tournament.pk)
+
+    assert 2 <= len(moved) <= 4
+    for user_id in moved:
+        frame = await tabs[user_id].next()
+        while frame["type"] != "notice" or frame["notice"]["kind"] != "table_moved":
+            frame = await tabs[user_id].next()
+        assert frame["notice"]["url"] == f"/tables/{final}/"
+    for tab in tabs.values():
+        await tab.close()

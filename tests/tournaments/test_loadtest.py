@@ -45,6 +45,7 @@ def test_two_sngs_of_six_clients_play_to_their_winners(server: str) -> None:
     assert not Tournament.objects.exclude(status="registering").exists()
 
 
+@pytest.mark.long_game
 def test_six_bots_play_a_sng_in_process_with_no_delays() -> None:
     out = io.StringIO()
     call_command("loadtest_sng", "--bots", "1", "--levels", "5", stdout=out)

@@ -90,3 +90,18 @@ def test_tied_prizes_give_odd_points_to_the_first_seat_left_of_the_button():
         "b": 0,
         "c": 0,
     }
+
+
+def test_a_prize_won_by_a_deleted_member_still_has_its_ledger_row(make_user):
+    tournament = three_left(make_user, buy_in=100)
+    second = table_of(tournament).seats.order_by("number")[1].user
+    second.delete()  # their seat plays on as away; their entry keeps the place
+
+    end_a_hand(tournament, starting=[2000, 1500, 1100], final=[4600, 0, 0])
+
+    tournament.refresh_from_db()
+    unclaimed = tournament.entries.get(place=2)
+    assert (unclaimed.user, unclaimed.prize) == (None, 210)
+    rows = tournament.points_entries.filter(user=None, reason="prize")
+    assert [row.amount for row in rows] == [210]
+    assert moved_for(tournament) == 0, "the ledger of the SNG still sums to zero"

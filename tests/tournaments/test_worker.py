@@ -155,3 +155,27 @@ async def test_six_players_over_websockets_play_a_shortened_sng_to_a_winner(
         assert leaked_cards(client.texts, seat, hands) == [], client.name
     for client in [*clients, spectator]:
         await client.close()
+
+
+def test_a_scheduled_tournament_starts_at_its_time_and_plays_to_a_winner_unattended(
+    celery_worker, make_user, settings
+):
+    from tournaments.models import Entry
+
+    settings.TOURNAMENTS_LEVEL_SECONDS = 1.0
+    tournament = services.schedule_tournament(
+        name="Worker Cup", starts_at=timezone.now() + timedelta(seconds=2), seats_per_table=4
+    )
+    for n in range(10):  # bots: the worker plays every move
+        Entry.objects.create(
+            tournament=tournament, is_bot=True, bot_name=f"Bot {n}", name=f"Bot {n}"
+        )
+    assert status_of(tournament) == "registering"
+
+    wait_for(lambda: status_of(tournament) != "registering", seconds=30)
+    assert Table.objects.filter(tournament=tournament).count() == 3  # 4, 3 and 3 players
+    wait_for(lambda: status_of(tournament) == "finished", seconds=180)
+
+    places = sorted(tournament.entries.values_list("place", flat=True))
+    assert places[0] == 1 and None not in places
+    assert Table.objects.filter(tournament=tournament, name__endswith="Final table").exists()

@@ -2,6 +2,7 @@
 tournament row first, then its tables in id order, then points accounts."""
 
 from tournaments.services.levels import levels_due, tournament_level_announce
+from tournaments.services.multi_table import mtt_start, mtts_due
 from tournaments.services.practice import practice_sng_start
 from tournaments.services.registration import (
     sng_open,
@@ -10,10 +11,14 @@ from tournaments.services.registration import (
     tournament_register,
     tournament_unregister,
 )
+from tournaments.services.schedule import schedule_tournament
 
 __all__ = [
     "levels_due",
+    "mtt_start",
+    "mtts_due",
     "practice_sng_start",
+    "schedule_tournament",
     "sng_open",
     "sngs_ensure_open",
     "tournament_cancel",

@@ -7,6 +7,7 @@ transaction (``start.tournament_start``) and opens a fresh one of the same kind.
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from django.conf import settings
@@ -82,9 +83,18 @@ def check_member(user: Any) -> None:
         raise SignInRequired()
 
 
-def _check_open(tournament: Tournament) -> None:
+def closed_message(tournament: Tournament, message: str | None) -> str | None:
+    """The SNG's sentence, said of a scheduled tournament when it is one."""
+    if message is None or not tournament.is_multi_table:
+        return message
+    return message.replace("sit-n-go", "tournament")
+
+
+def _check_open(tournament: Tournament, now: datetime) -> None:
+    if tournament.is_late_registration_open(now):
+        return
     if tournament.status != Tournament.Status.REGISTERING:
-        raise NotRegistering(_CLOSED.get(tournament.status))
+        raise NotRegistering(closed_message(tournament, _CLOSED.get(tournament.status)))
 
 
 def tournament_register(*, tournament_id: int, user: Any) -> Tournament:
@@ -92,14 +102,15 @@ def tournament_register(*, tournament_id: int, user: Any) -> Tournament:
     check_member(user)
     with transaction.atomic():
         tournament = locked(tournament_id)
-        _check_open(tournament)
+        now = timezone.now()
+        _check_open(tournament, now)
         if tournament.kind == Tournament.Kind.PRACTICE:
             raise NotRegistering("A practice sit-n-go is its owner's alone.")
         if tournament.entries.filter(user=user).exists():
             raise AlreadyRegistered()
         registered = tournament.entries.count()
-        if registered >= tournament.seats:
-            raise Full()
+        if registered >= tournament.entrant_limit:
+            raise Full(closed_message(tournament, Full.default_message))
         if tournament.buy_in:
             try:
                 points.points_move(
@@ -107,15 +118,20 @@ def tournament_register(*, tournament_id: int, user: Any) -> Tournament:
                     amount=-tournament.buy_in,
                     reason=PointsEntry.Reason.BUY_IN,
                     tournament=tournament,
+                    scope=tournament.points_scope,
                 )
             except points.NotEnoughPoints as error:
                 raise NotEnoughPoints(error.message) from None
-        Entry.objects.create(
+        entry = Entry.objects.create(
             tournament=tournament, user=user, name=user.public_name, buy_in=tournament.buy_in
         )
         tournament.prize_pool += tournament.buy_in
         tournament.save(update_fields=["prize_pool"])
-        if registered + 1 == tournament.seats:
+        if tournament.status == Tournament.Status.RUNNING:  # late: a seat at once
+            from tournaments.services.late import seat_late_entry
+
+            seat_late_entry(tournament, entry)
+        if tournament.kind == Tournament.Kind.SNG and registered + 1 == tournament.seats:
             tournament_start(tournament=tournament, now=timezone.now())
             fresh = sng_open(structure=tournament.structure, buy_in=tournament.buy_in)
             broadcast.lobby_update(fresh.pk)
@@ -133,9 +149,9 @@ def tournament_unregister(*, tournament_id: int, user: Any) -> Tournament:
             message = _CLOSED.get(tournament.status)
             if tournament.status == Tournament.Status.RUNNING and entry is not None:
                 message = "This sit-n-go has started: you can no longer unregister."
-            raise NotRegistering(message)
+            raise NotRegistering(closed_message(tournament, message))
         if entry is None:
-            raise NotRegistered()
+            raise NotRegistered(closed_message(tournament, NotRegistered.default_message))
         _refund(tournament, entry)
         entry.delete()
         tournament.save(update_fields=["prize_pool"])
@@ -150,6 +166,7 @@ def _refund(tournament: Tournament, entry: Entry) -> None:
             amount=entry.buy_in,
             reason=PointsEntry.Reason.REFUND,
             tournament=tournament,
+            scope=tournament.points_scope,
         )
     tournament.prize_pool -= entry.buy_in if entry.user is not None else 0
 

@@ -61,19 +61,26 @@ def _seat_order(state: engine.HandState) -> list[int]:
 
 def _award(tournament: Tournament, places: dict[Entry, int], order: list[Entry]) -> None:
     """Save the places; pay each entry its share of the prizes into the ledger."""
-    payouts = engine.payouts(tournament.prize_pool, tournament.seats)
+    payouts = tournament.prizes(tournament.entries.count())
     prizes = split_prizes(payouts, places, order)
     for entry, prize in prizes.items():
         entry.prize = prize
         entry.save(
             update_fields=["place", "prize", "chips_at_elimination", "eliminated_at", "final_hand"]
         )
-        if prize and entry.user is not None:
+        if not prize:
+            continue
+        if entry.user is not None:
             points.points_move(
                 user=entry.user,
                 amount=prize,
                 reason=PointsEntry.Reason.PRIZE,
                 tournament=tournament,
+                scope=tournament.points_scope,
+            )
+        elif not entry.is_bot:  # a member deleted while playing: no one to pay
+            points.points_record_without_account(
+                amount=prize, reason=PointsEntry.Reason.PRIZE, tournament=tournament
             )
 
 
@@ -88,6 +95,7 @@ def _tell_places(tournament: Tournament, out: list[Entry]) -> None:
     lobby = reverse("tournaments:tournament_detail", args=[tournament.pk])
     notices: list[tuple[int, dict[str, Any]]] = []
     told = list(out)
+    entrants = tournament.entries.count()
     if tournament.status == Tournament.Status.FINISHED:
         told += list(tournament.entries.filter(place=1))
     for entry in told:
@@ -96,7 +104,7 @@ def _tell_places(tournament: Tournament, out: list[Entry]) -> None:
         if entry.place == 1:
             text = f"You won the tournament! Prize: {entry.prize:,} points."
         else:
-            text = f"You finished {ordinal(entry.place or 0)} of {tournament.seats}"
+            text = f"You finished {ordinal(entry.place or 0)} of {entrants}"
             if entry.prize:
                 text += f": {entry.prize:,} points"
         notices.append(

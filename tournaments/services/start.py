@@ -15,7 +15,7 @@ from tables.models import Seat, Table
 from tables.services import play as p
 from tables.services.clock import starting_time_bank
 from tournaments import broadcast
-from tournaments.models import Tournament
+from tournaments.models import Entry, Tournament
 
 _rng = SystemRandom()
 STARTED = "Your sit-n-go has started — take your seat"
@@ -24,10 +24,33 @@ STARTED = "Your sit-n-go has started — take your seat"
 def tournament_start(*, tournament: Tournament, now: datetime) -> Table:
     """One table, everyone in a random seat, the button by random draw, the first hand
     dealt at once. Call with the tournament locked, in the registration's transaction."""
+    entries = list(tournament.entries.select_related("user").order_by("pk"))
+    numbers = _rng.sample(range(tournament.seats), len(entries))
+    seating = dict(zip(numbers, entries, strict=True))
+    table = table_open(tournament, f"Tournament #{tournament.pk}", seating)
+    tournament.status = Tournament.Status.RUNNING
+    tournament.started_at = now
+    tournament.save(update_fields=["status", "started_at"])
+    deal_first_hand(table)
+    url = reverse("tables:table_detail", args=[table.pk])
+    notice = {"kind": "tournament_started", "text": STARTED, "url": url}
+    broadcast.user_notices([(e.user_id, notice) for e in entries if e.user_id is not None])
+    schedule_level_task(tournament, 0)
+    return table
+
+
+def table_open(
+    tournament: Tournament,
+    name: str,
+    seating: dict[int, Entry],
+    stacks: dict[int, int] | None = None,
+) -> Table:
+    """A table of the tournament with ``seating`` (seat number: entry), each with the
+    starting stack or their stack in ``stacks`` (by entry id). No hand dealt yet."""
     structure = tournament.blind_structure
     first = structure.levels[0]
     table = Table.objects.create(
-        name=f"Tournament #{tournament.pk}",
+        name=name,
         kind=Table.Kind.TOURNAMENT,
         tournament=tournament,
         seat_count=tournament.seats,
@@ -37,8 +60,6 @@ def tournament_start(*, tournament: Tournament, now: datetime) -> Table:
         starting_stack=structure.starting_stack,
         action_seconds=settings.TOURNAMENTS_ACTION_SECONDS,
     )
-    entries = list(tournament.entries.select_related("user").order_by("pk"))
-    numbers = _rng.sample(range(tournament.seats), len(entries))
     Seat.objects.bulk_create(
         Seat(
             table=table,
@@ -47,22 +68,19 @@ def tournament_start(*, tournament: Tournament, now: datetime) -> Table:
             is_bot=entry.is_bot,
             bot_name=entry.bot_name,
             entry=entry,
-            stack=structure.starting_stack,
+            stack=(stacks or {}).get(entry.pk, structure.starting_stack),
             time_bank=starting_time_bank(),
         )
-        for number, entry in zip(numbers, entries, strict=True)
+        for number, entry in seating.items()
     )
-    tournament.status = Tournament.Status.RUNNING
-    tournament.started_at = now
-    tournament.save(update_fields=["status", "started_at"])
-    play = p.lock(table.pk)  # the button is drawn at random for the first hand
+    return table
+
+
+def deal_first_hand(table: Table) -> None:
+    """The button drawn at random, the first hand dealt (tournament locked first)."""
+    play = p.lock(table.pk)
     p.deal(play)
     p.commit(play)
-    url = reverse("tables:table_detail", args=[table.pk])
-    notice = {"kind": "tournament_started", "text": STARTED, "url": url}
-    broadcast.user_notices([(e.user_id, notice) for e in entries if e.user_id is not None])
-    schedule_level_task(tournament, 0)
-    return table
 
 
 LevelScheduler = Callable[[int, datetime], None]

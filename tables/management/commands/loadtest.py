@@ -474,14 +474,9 @@ class Command(BaseCommand):
                 clean_up(flooding)
         if flooding.players:
             self.stdout.write(flood.report(len(flooding.players)))
-        self.stdout.write(
-            stats.report(
-                len(setup.table_ids),
-                len(setup.players),
-                elapsed,
-                options["think"],
-                options["warmup"],
-            )
+        report = stats.report(
+            len(setup.table_ids), len(setup.players), elapsed, options["think"], options["warmup"]
         )
-        if stats.has_errors:
-            raise CommandError("the load test saw errors (see above)")
+        self.stdout.write(report)
+        if stats.has_errors:  # the report goes with the error: a caller may not show stdout
+            raise CommandError(f"the load test saw errors:\n{report}")

@@ -1,0 +1,86 @@
+// Table sounds, made with WebAudio (no files, nothing fetched): a chime when it
+// is your turn, a soft tick for a deal, a rising pair of notes when you win.
+// Muted or not is remembered in this browser (localStorage); off by default
+// until the player turns sound on, since a page may not play sound unasked.
+
+const STORAGE_KEY = "felt.sound";
+let context = null;
+
+export function isSoundOn() {
+  try {
+    return window.localStorage.getItem(STORAGE_KEY) === "on";
+  } catch {
+    return false; // storage refused (private mode): stay quiet
+  }
+}
+
+function remember(isOn) {
+  try {
+    window.localStorage.setItem(STORAGE_KEY, isOn ? "on" : "off");
+  } catch {
+    // not remembered: the choice still holds on this page
+  }
+}
+
+function audio() {
+  if (!context) {
+    const Context = window.AudioContext || window.webkitAudioContext;
+    if (!Context) return null;
+    context = new Context();
+  }
+  if (context.state === "suspended") context.resume();
+  return context;
+}
+
+/** One note: `frequency` Hz for `seconds`, starting `delay` seconds from now. */
+function note(frequency, seconds, delay = 0, volume = 0.15) {
+  const ctx = audio();
+  if (!ctx) return;
+  const start = ctx.currentTime + delay;
+  const oscillator = ctx.createOscillator();
+  const gain = ctx.createGain();
+  oscillator.type = "sine";
+  oscillator.frequency.value = frequency;
+  gain.gain.setValueAtTime(volume, start);
+  gain.gain.exponentialRampToValueAtTime(0.0001, start + seconds); // a fade, not a click
+  oscillator.connect(gain).connect(ctx.destination);
+  oscillator.start(start);
+  oscillator.stop(start + seconds);
+}
+
+const SOUNDS = {
+  turn: () => { note(660, 0.18); note(880, 0.25, 0.12); },
+  deal: () => note(320, 0.06, 0, 0.08),
+  win: () => { note(523, 0.2); note(659, 0.2, 0.12); note(784, 0.35, 0.24); },
+};
+
+export function play(name) {
+  if (isSoundOn() && SOUNDS[name]) SOUNDS[name]();
+}
+
+/** The sound on/off button: shows and flips the remembered choice. */
+export function wireSoundButton(button) {
+  const show = () => {
+    const isOn = isSoundOn();
+    button.setAttribute("aria-pressed", String(isOn));
+    button.textContent = isOn ? "🔊 Sound on" : "🔇 Sound off";
+    button.setAttribute("aria-label", isOn ? "Turn sound off" : "Turn sound on");
+  };
+  button.addEventListener("click", () => {
+    remember(!isSoundOn());
+    if (isSoundOn()) play("deal"); // a click is the gesture that lets the page make sound
+    show();
+  });
+  show();
+}
+
+/** Which sound, if any, a new snapshot calls for after `previous`. */
+export function soundFor(previous, table) {
+  if (!previous) return null;
+  const isYourTurn = (t) => Boolean(t.legal) && t.your_seat !== null && t.to_act === t.your_seat;
+  if (isYourTurn(table) && !isYourTurn(previous)) return "turn";
+  const justEnded = table.hand && table.hand.is_over && !(previous.hand && previous.hand.is_over);
+  if (justEnded && table.hand.winners.some((w) => w.seat === table.your_seat)) return "win";
+  if (table.hand_number > previous.hand_number) return "deal";
+  return null;
+}

@@ -1,0 +1,142 @@
+"""Table layouts: a full ring of 9 seats where no seat covers another, and the phone
+(390x844) with every control of a player's turn on one screen, big enough to touch."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from accounts.models import User
+from tables import services
+from tables.models import Seat
+from tests.browser import BROWSER_TEST, DESKTOP, PHONE, outside_the_browser_loop, sign_up
+from tests.tables.test_browser import take_seat
+
+pytestmark = BROWSER_TEST
+
+TOUCH_MIN = 44  # px: the smallest comfortable touch target
+
+
+@pytest.fixture
+def live_server_options() -> dict[str, Any]:
+    return {"next_hand_seconds": 0.5}
+
+
+def open_table_of(page: Page, server_url: str, seats: int) -> str:
+    page.goto(f"{server_url}/tables/new/")
+    page.fill("#id_name", "Full ring")
+    page.fill("#id_seat_count", str(seats))
+    page.get_by_role("button", name="Open the table").click()
+    page.wait_for_url(re.compile(r"/tables/\d+/$"))
+    return page.url
+
+
+def fill_the_other_seats(table_id: int) -> None:
+    """Eight friends sit down (outside Playwright's event loop: the ORM refuses one)."""
+
+    def sit_everyone() -> None:
+        for number in range(9):
+            if not Seat.objects.filter(table_id=table_id, number=number).exists():
+                user = User.objects.create_user(f"ring{number}", f"ring{number}@example.com")
+                services.seat_take(table_id=table_id, user=user, seat=number)
+
+    outside_the_browser_loop(sit_everyone)
+
+
+def seat_boxes(page: Page) -> list[dict[str, Any]]:
+    return page.evaluate(
+        """() => [...document.querySelectorAll('[data-seats] .seat')].map((seat) => {
+            const box = seat.getBoundingClientRect();
+            return {x: box.left, y: box.top, right: box.right, bottom: box.bottom};
+        })"""
+    )
+
+
+def overlapping(boxes: list[dict[str, Any]]) -> list[tuple[int, int]]:
+    pairs = []
+    for i, a in enumerate(boxes):
+        for j, b in enumerate(boxes[i + 1 :], start=i + 1):
+            apart = (
+                a["right"] <= b["x"]
+                or b["right"] <= a["x"]
+                or a["bottom"] <= b["y"]
+                or b["bottom"] <= a["y"]
+            )
+            if not apart:
+                pairs.append((i, j))
+    return pairs
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_nine_seats_sit_round_the_oval_without_covering_each_other(
+    server_url: str, browser: Browser, viewport: dict[str, int]
+) -> None:
+    page = sign_up(browser, server_url, "kim", viewport)
+    open_table_of(page, server_url, 9)
+    expect(page.get_by_role("button", name=re.compile(r"^Sit in seat \d$"))).to_have_count(9)
+    assert overlapping(seat_boxes(page)) == []
+    take_seat(page, 4)
+    fill_the_other_seats(int(page.url.rstrip("/").split("/")[-1]))
+    page.reload()
+    expect(page.locator("[data-seats] .seat.occupied")).to_have_count(9)
+    assert overlapping(seat_boxes(page)) == []
+
+
+CONTROLS_OF_A_TURN = "[data-controls] button, [data-controls] input, [data-seat-controls] button"
+
+
+def controls_out_of_reach(page: Page) -> list[str]:
+    """Each visible control of the player's turn that is off the screen (with the page
+    scrolled to the top) or smaller than a fingertip, with its box."""
+    found: list[str] = page.evaluate(
+        """([selector, least]) => {
+            window.scrollTo(0, 0);
+            const problems = [];
+            const shown = (el) => el.getClientRects().length > 0;
+            for (const el of document.querySelectorAll(selector)) {
+                if (!shown(el)) continue;
+                const box = el.getBoundingClientRect();
+                const name = el.getAttribute("aria-label") || el.textContent.trim();
+                const inside = box.left >= 0 && box.top >= 0 &&
+                    box.right <= window.innerWidth && box.bottom <= window.innerHeight;
+                if (!inside) problems.push(`${name} off screen at ${box.top}..${box.bottom}`);
+                if (box.width < least || box.height < least) {
+                    problems.push(`${name} is ${box.width}x${box.height}`);
+                }
+            }
+            for (const seat of document.querySelectorAll("[data-seats] .seat")) {
+                const box = seat.getBoundingClientRect();
+                if (box.top < 0 || box.bottom > window.innerHeight || box.left < 0 ||
+                    box.right > window.innerWidth) {
+                    problems.push(`${seat.getAttribute("aria-label")} off screen`);
+                }
+            }
+            return problems;
+        }""",
+        [CONTROLS_OF_A_TURN, TOUCH_MIN],
+    )
+    return found
+
+
+def test_on_a_phone_a_players_turn_fits_one_screen_with_big_targets(
+    server_url: str, browser: Browser
+) -> None:
+    desk = sign_up(browser, server_url, "lena", DESKTOP)
+    link = open_table_of(desk, server_url, 6)
+    take_seat(desk, 0)
+    phone = sign_up(browser, server_url, "milo", PHONE)
+    phone.goto(link)
+    take_seat(phone, 3)
+    for page in (desk, phone):
+        expect(page.locator("[data-hand-number]")).to_have_text("Hand #1")
+    # Whoever acts first: the desktop player calls, so the phone has a turn with a raise.
+    if desk.locator("[data-controls]").is_visible():
+        desk.locator('[data-act="call"]').click()
+    controls = phone.locator("[data-controls]")
+    expect(controls).to_be_visible()
+    expect(phone.locator("[data-raise-box]")).to_be_visible()
+    problems = controls_out_of_reach(phone)
+    assert problems == [], "\n".join(problems)

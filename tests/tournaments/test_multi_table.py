@@ -1,0 +1,360 @@
+"""A scheduled multi-table tournament: its start, and thirty players to a winner.
+
+The tables stay balanced in this band: a table between hands never has more
+than one player more than the smallest table (a table in a hand gives up
+players only once its hand ends, docs/tournaments.md).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.db.models import Sum
+from django.utils import timezone
+
+import engine
+from accounts.points import points_balance
+from tables import selectors
+from tables import services as table_services
+from tables.models import Hand, Seat, Table
+from tests.tables.helpers import decision_of
+from tests.tournaments.helpers import members, moved_for
+from tournaments import services
+from tournaments.models import Tournament
+
+pytestmark = pytest.mark.django_db
+
+
+def scheduled(**settings: Any) -> Tournament:
+    settings.setdefault("name", "Friday Night")
+    settings.setdefault("starts_at", timezone.now() + timedelta(seconds=30))
+    return services.schedule_tournament(**settings)
+
+
+def registered(tournament: Tournament, users: list[Any]) -> Tournament:
+    for user in users:
+        services.tournament_register(tournament_id=tournament.pk, user=user)
+    return Tournament.objects.get(pk=tournament.pk)
+
+
+def started(tournament: Tournament) -> Tournament:
+    later = timezone.now() + timedelta(minutes=1)
+    result = services.mtt_start(tournament_id=tournament.pk, now=later)
+    assert result is not None
+    return Tournament.objects.get(pk=tournament.pk)
+
+
+def sizes(tournament: Tournament) -> dict[int, int]:
+    seats = Seat.objects.filter(table__tournament=tournament, stack__gt=0)
+    counted = Counter(seats.values_list("table_id", flat=True))
+    return {t: counted[t] for t in tournament.tables.values_list("pk", flat=True) if counted[t]}
+
+
+def test_the_start_draws_everyone_over_the_fewest_even_tables_and_deals(make_user) -> None:
+    tournament = registered(scheduled(buy_in=100, seats_per_table=6), members(make_user, 14))
+
+    tournament = started(tournament)
+
+    assert tournament.status == "running"
+    assert sorted(sizes(tournament).values()) == [4, 5, 5]
+    entries = Seat.objects.filter(table__tournament=tournament).values_list("entry_id", flat=True)
+    assert sorted(entries) == sorted(tournament.entries.values_list("pk", flat=True))
+    for table in tournament.tables.all():
+        assert table.hand_number == 1 and selectors.hand_state(table) is not None
+        assert table.seat_count == 6
+
+
+def test_nothing_starts_before_its_time(make_user) -> None:
+    tournament = registered(scheduled(), members(make_user, 3))
+    assert services.mtt_start(tournament_id=tournament.pk) is None
+    assert services.mtts_due(now=timezone.now()) == []
+    assert services.mtts_due(now=timezone.now() + timedelta(minutes=1)) == [tournament.pk]
+
+
+def test_with_fewer_than_two_players_it_is_cancelled_and_refunded(make_user) -> None:
+    alice = make_user("alice")
+    tournament = registered(scheduled(buy_in=250), [alice])
+    assert points_balance(user=alice) == 9_750
+
+    tournament = started(tournament)
+
+    assert tournament.status == "cancelled"
+    assert points_balance(user=alice) == 10_000
+    assert not tournament.tables.exists()
+
+
+def test_registration_closes_at_the_most_entrants(make_user) -> None:
+    tournament = registered(scheduled(max_entrants=2), members(make_user, 2))
+    with pytest.raises(services.registration.Full):
+        services.tournament_register(tournament_id=tournament.pk, user=make_user("late"))
+
+
+# --- thirty players to a winner ----------------------------------------------
+
+_rng = random.Random(15)
+
+
+def _step(table: Table) -> None:
+    """One decision or deal at ``table``: members play the bots' strategy."""
+    table.refresh_from_db()  # another table's hand may have moved players here
+    if table.wake_at is None:
+        return
+    state = selectors.hand_state(table)
+    if state is None or state.is_over:
+        table_services.hand_start(table_id=table.pk, seq=table.seq)
+        return
+    seat = Seat.objects.get(table=table, number=state.actor)
+    move = engine.choose_action(engine.view(state, seat.number), _rng)
+    legal = engine.legal_actions(state)
+    action, amount = "fold", None
+    if isinstance(move, engine.Check):
+        action = "check"
+    elif isinstance(move, engine.Call):
+        action = "call"
+    elif isinstance(move, engine.RaiseTo):
+        action, amount = "raise", max(legal.min_raise_to or move.amount, move.amount)
+    table_services.hand_act(
+        table_id=table.pk, user=seat.user, action=action, amount=amount, decision=decision_of(table)
+    )
+
+
+def _check_between_hands(tournament: Tournament, total_chips: int, arrivals: list[int]) -> None:
+    seats = list(
+        Seat.objects.filter(table__tournament=tournament, stack__gt=0).select_related("table")
+    )
+    entries = [s.entry_id for s in seats]
+    assert len(entries) == len(set(entries)), "a player seated twice"
+    assert sum(s.stack for s in seats) == total_chips, "chips created or lost"
+    assert len(seats) == (tournament.entries.filter(place=None).count() or 1)  # the winner
+    for seat in seats:  # a moved player's first hand at the new table: never the small blind
+        table = seat.table
+        if 0 < seat.joined_at_hand == table.hand_number - 1:
+            assert table.small_blind_seat != seat.number
+            arrivals.append(seat.pk)
+    counted = sizes(tournament)
+    if len(counted) > 1 and not tournament.is_waiting_for_tables:
+        smallest = min(counted.values())
+        for table in Table.objects.filter(pk__in=counted):
+            state = selectors.hand_state(table)
+            if state is None or state.is_over:  # the band (module docstring)
+                assert counted[table.pk] <= smallest + 1, counted
+
+
+@pytest.mark.long_game
+def test_thirty_players_play_to_a_winner_with_balanced_tables(make_user) -> None:
+    players = members(make_user, 30)
+    tournament = registered(scheduled(buy_in=100, seats_per_table=6), players)
+    tournament.level_seconds = 2.0
+    tournament.save(update_fields=["level_seconds"])
+    tournament = started(tournament)
+    total_chips = 30 * tournament.blind_structure.starting_stack
+    assert sorted(sizes(tournament).values()) == [6, 6, 6, 6, 6]
+    hands_seen = 0
+    arrivals: list[int] = []  # moved players seen in their first hand at the new table
+    for _ in range(60_000):
+        tournament.refresh_from_db()
+        if tournament.status != "running":
+            break
+        for table in tournament.tables.filter(wake_at__isnull=False).order_by("pk"):
+            _step(table)
+        hands = Hand.objects.filter(table__tournament=tournament, ended_at__isnull=False).count()
+        if hands != hands_seen:
+            hands_seen = hands
+            tournament.refresh_from_db()
+            _check_between_hands(tournament, total_chips, arrivals)
+    tournament.refresh_from_db()
+    assert tournament.status == "finished"
+    places = sorted(tournament.entries.values_list("place", flat=True))
+    assert places.count(1) == 1
+    for place in set(places):  # rule 19: a shared place covers the places below it
+        assert sum(1 for q in places if q < place) == place - 1
+    assert places == list(range(1, 31)) or len(set(places)) < 30
+    prizes = tournament.entries.aggregate(total=Sum("prize"))["total"]
+    assert prizes == tournament.prize_pool == 3000
+    assert moved_for(tournament) == 0  # buy-ins in, prizes out: the ledger adds up
+    assert tournament.tables.filter(name__endswith="Final table").count() == 1
+    assert hands_seen > 10
+    assert arrivals, "nobody was moved to balance the tables"
+
+
+# --- late registration ---------------------------------------------------------
+
+
+def test_a_late_registration_takes_a_free_seat_at_once(make_user) -> None:
+    tournament = registered(
+        scheduled(buy_in=100, seats_per_table=6, late_registration_levels=2), members(make_user, 7)
+    )
+    tournament = started(tournament)
+    alice = make_user("alice")
+
+    services.tournament_register(tournament_id=tournament.pk, user=alice)
+
+    seat = Seat.objects.select_related("table").get(user=alice)
+    assert seat.table.tournament_id == tournament.pk
+    assert seat.stack == tournament.blind_structure.starting_stack
+    assert seat.joined_at_hand == seat.table.hand_number  # dealt in from the next hand
+    assert sorted(sizes(tournament).values()) == [4, 4]  # the smaller table took her
+    tournament.refresh_from_db()
+    assert tournament.prize_pool == 800 and points_balance(user=alice) == 9_900
+
+
+def test_late_registration_closes_when_its_last_level_ends(make_user) -> None:
+    tournament = registered(scheduled(late_registration_levels=1), members(make_user, 2))
+    tournament = started(tournament)
+    tournament.started_at = timezone.now() - timedelta(hours=5)
+    tournament.save(update_fields=["started_at"])
+
+    with pytest.raises(services.registration.NotRegistering):
+        services.tournament_register(tournament_id=tournament.pk, user=make_user("late"))
+    assert tournament.entries.count() == 2
+
+
+# --- the tournament's page ------------------------------------------------------
+
+
+def test_the_page_shows_every_table_with_its_players_stacks_and_the_average(
+    client, make_user
+) -> None:
+    players = members(make_user, 8)
+    tournament = started(
+        registered(scheduled(buy_in=100, seats_per_table=4, late_registration_levels=3), players)
+    )
+    client.force_login(make_user("late"))
+
+    page = client.get(f"/tournaments/{tournament.pk}/").content.decode()
+
+    assert page.count("data-seating-table=") == 2
+    for table in tournament.tables.all():
+        assert f'href="/tables/{table.pk}/"' in page and table.name in page
+    stack = tournament.blind_structure.starting_stack
+    for seat in Seat.objects.filter(table__tournament=tournament):
+        assert f"Seat {seat.number + 1}: {seat.name} · {stack}" in page
+    assert f"<dd data-average-stack>{stack}</dd>" in page
+    assert "8/60, 8 left" in page and "800 points" in page
+    assert ">Register</button>" in page, "late registration is open"
+
+
+def test_a_player_s_page_links_to_their_own_table(client, make_user) -> None:
+    players = members(make_user, 8)
+    tournament = started(registered(scheduled(seats_per_table=4), players))
+    mine = Seat.objects.get(user=players[5]).table_id
+    client.force_login(players[5])
+
+    page = client.get(f"/tournaments/{tournament.pk}/").content.decode()
+
+    assert f'<a class="button" href="/tables/{mine}/" data-table-link>Take your seat' in page
+    assert ">Register</button>" not in page and ">Unregister</button>" not in page
+
+
+def test_the_sweep_starts_a_tournament_whose_start_task_was_lost(make_user) -> None:
+    from tournaments import tasks
+
+    tournament = registered(scheduled(), members(make_user, 3))
+    Tournament.objects.filter(pk=tournament.pk).update(
+        starts_at=timezone.now() - timedelta(seconds=5)
+    )
+
+    tasks.sweep()
+
+    tournament.refresh_from_db()
+    assert tournament.status == "running" and tournament.tables.count() == 1
+
+
+# --- breaks ---------------------------------------------------------------------
+
+
+def test_the_level_clock_stops_during_breaks() -> None:
+    start = timezone.now()
+    tournament = Tournament(
+        kind="mtt", started_at=start, break_every_minutes=60, break_minutes=5
+    )  # the regular structure: 10-minute levels
+    at = lambda minutes: start + timedelta(minutes=minutes)  # noqa: E731
+
+    assert tournament.level_at(at(30))[0] == 3
+    assert tournament.break_ends_at(at(59)) is None
+    assert tournament.break_ends_at(at(62)) == at(65)
+    assert tournament.level_at(at(62))[0] == tournament.level_at(at(65))[0] == 6
+    assert tournament.level_at(at(74))[0] == 6 and tournament.level_at(at(75))[0] == 7
+    assert tournament.level_ends_at(5) == at(60)  # the level after the break is announced then
+    assert tournament.level_ends_at(6) == at(75)
+    assert (
+        tournament.break_ends_at(at(127)) == at(130) and tournament.break_ends_at(at(130)) is None
+    )
+
+
+def test_tables_pause_between_hands_during_a_break_and_resume_after_it(
+    make_user, time_machine
+) -> None:
+    tournament = started(
+        registered(
+            scheduled(seats_per_table=6, break_every_minutes=60, break_minutes=5),
+            members(make_user, 4),
+        )
+    )
+    table = tournament.tables.get()
+    time_machine.move_to(tournament.started_at + timedelta(minutes=61))
+    hand = table.hand_number
+    while Table.objects.get(pk=table.pk).hand_number == hand:
+        state = selectors.hand_state(Table.objects.get(pk=table.pk))
+        if state is None or state.is_over:
+            break
+        _step(Table.objects.get(pk=table.pk))
+
+    table.refresh_from_db()
+    assert table.hand_number == hand, "no hand dealt during the break"
+    assert table.wake_at == table.next_hand_at == tournament.started_at + timedelta(minutes=65)
+    time_machine.move_to(tournament.started_at + timedelta(minutes=65, seconds=1))
+    assert table_services.table_wake(table_id=table.pk, seq=table.seq) == "hand_start"
+    table.refresh_from_db()
+    assert table.hand_number == hand + 1 and table.level == 6
+
+
+# --- hand-for-hand ---------------------------------------------------------------
+
+
+def _finish_passively(table_id: int) -> None:
+    """Play the hand at the table to its end, everyone checking or folding."""
+    for _ in range(50):
+        table = Table.objects.get(pk=table_id)
+        state = selectors.hand_state(table)
+        if state is None or state.is_over:
+            return
+        seat = Seat.objects.get(table=table, number=state.actor)
+        action = "check" if engine.legal_actions(state).can_check else "fold"
+        table_services.hand_act(
+            table_id=table.pk, user=seat.user, action=action, decision=decision_of(table)
+        )
+    raise AssertionError("the hand did not end")
+
+
+def test_one_from_the_money_each_table_plays_a_hand_then_waits_for_the_others(
+    make_user,
+) -> None:
+    # six players, five paid: the bubble from the first hand on
+    tournament = started(
+        registered(
+            scheduled(seats_per_table=3, payout_percentages=[40, 25, 15, 10, 10]),
+            members(make_user, 6),
+        )
+    )
+    first, second = tournament.tables.order_by("pk")
+
+    _finish_passively(first.pk)
+
+    tournament.refresh_from_db()
+    assert tournament.is_hand_for_hand and tournament.is_waiting_for_tables
+    first.refresh_from_db()
+    assert first.wake_at is None, "the first table waits for the second"
+    hand = first.hand_number
+
+    _finish_passively(second.pk)
+
+    tournament.refresh_from_db()
+    assert tournament.is_hand_for_hand and not tournament.is_waiting_for_tables
+    first.refresh_from_db()
+    assert first.wake_at is not None and first.hand_number == hand  # both deal again
+    assert table_services.table_wake(table_id=first.pk, seq=first.seq) == "hand_start"

@@ -1,0 +1,79 @@
+"""The admin's form to schedule a multi-table tournament: it reads the fields and hands
+them to ``schedule_tournament``, whose refusals become the form's errors."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django import forms
+
+import engine
+from tournaments import services
+from tournaments.errors import BadSettings
+from tournaments.models import Tournament
+
+# Which form field a refusal's code belongs to.
+_FIELD_OF = {
+    "bad_name": "name",
+    "bad_starts_at": "starts_at",
+    "bad_buy_in": "buy_in",
+    "bad_seats": "seats_per_table",
+    "bad_max_entrants": "max_entrants",
+    "bad_structure": "structure",
+    "bad_levels": "levels",
+    "bad_starting_stack": "starting_stack",
+    "bad_late_registration": "late_registration_levels",
+    "bad_breaks": "break_every_minutes",
+    "bad_payouts": "payout_percentages",
+    "bad_points_scope": "points_scope",
+}
+
+
+class ScheduleTournamentForm(forms.ModelForm):  # type: ignore[type-arg]
+    name = forms.CharField(max_length=200)
+    starts_at = forms.DateTimeField(help_text="In the site's time zone.")
+    buy_in = forms.IntegerField(initial=0)
+    seats_per_table = forms.IntegerField(initial=9, help_text="2 to 9.")
+    max_entrants = forms.IntegerField(initial=60)
+    structure = forms.ChoiceField(choices=[(n, n.title()) for n in engine.STRUCTURES])
+    levels = forms.CharField(
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 4}),
+        help_text='Custom levels instead of the structure, as JSON: [{"small_blind": 25, '
+        '"big_blind": 50, "ante": 0, "minutes": 15}, ...]',
+    )
+    starting_stack = forms.IntegerField(required=False)
+    late_registration_levels = forms.IntegerField(initial=0)
+    break_every_minutes = forms.IntegerField(initial=0, help_text="0: no breaks.")
+    break_minutes = forms.IntegerField(initial=0)
+    payout_percentages = forms.CharField(
+        required=False, help_text="e.g. 50, 30, 20 (empty: by field size)."
+    )
+    points_scope = forms.CharField(initial="site")
+
+    class Meta:
+        model = Tournament
+        fields: list[str] = []
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if self.errors:
+            return data
+        settings = {k: v for k, v in data.items() if k not in ("levels", "payout_percentages")}
+        try:
+            if data.get("levels"):
+                settings["levels"] = json.loads(data["levels"])
+            if data.get("payout_percentages"):
+                parts = data["payout_percentages"].split(",")
+                settings["payout_percentages"] = [int(p) for p in parts]
+        except (ValueError, TypeError):
+            self.add_error(
+                "levels" if "levels" in settings else "payout_percentages", "Unreadable."
+            )
+            return data
+        try:
+            self.scheduled = services.schedule_tournament(**settings)
+        except BadSettings as error:
+            self.add_error(_FIELD_OF.get(error.code), error.message)
+        return data

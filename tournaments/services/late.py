@@ -1,0 +1,70 @@
+"""Late registration of a multi-table tournament: the new entrant seated at once.
+
+Called by ``tournaments.services.registration`` with the tournament locked; the
+tables are locked after it in id order.
+"""
+
+from __future__ import annotations
+
+from random import SystemRandom
+
+from django.urls import reverse
+
+from engine.seating import TableSeating, arrival_seats, worst_seat
+from tables.models import Seat
+from tables.services import play as p
+from tables.services.clock import starting_time_bank
+from tournaments import broadcast
+from tournaments.errors import Full
+from tournaments.models import Entry, Tournament
+
+_rng = SystemRandom()
+
+
+def table_seating(play: p.Play) -> TableSeating:
+    """The engine's view of a locked table: players with chips, the last big blind."""
+    return TableSeating(
+        play.table.pk,
+        play.table.seat_count,
+        {n: s.entry_id for n, s in play.seats.items() if s.stack > 0},
+        play.table.big_blind_seat,
+        not play.is_hand_running,
+    )
+
+
+def seat_late_entry(tournament: Tournament, entry: Entry) -> None:
+    """A late registration (tournament locked): the entry takes the worst free seat of
+    the smallest table with one, with the starting stack, dealt in from its next hand."""
+    plays = [p.lock(table_id) for table_id in _live_tables(tournament)]
+    open_plays = [each for each in plays if arrival_seats(table_seating(each))]
+    if not open_plays:
+        raise Full("Every table is full: late registration has no seat left.")
+    target = min(open_plays, key=lambda each: (len(table_seating(each).players), each.table.pk))
+    number = worst_seat(table_seating(target), _rng)
+    busted = target.seats.pop(number, None)
+    if busted is not None:  # out of it, shown until the next deal: replaced
+        Seat.objects.filter(pk=busted.pk).delete()
+    seat = Seat.objects.create(
+        table=target.table,
+        number=number,
+        user=entry.user,
+        entry=entry,
+        stack=tournament.blind_structure.starting_stack,
+        time_bank=starting_time_bank(),
+        joined_at_hand=target.table.hand_number,
+    )
+    target.seats[number] = seat
+    target.loaded[seat.pk] = p.seat_values(seat)
+    p.plan_next_hand(target)
+    p.commit(target)
+    if entry.user_id is not None:
+        url = reverse("tables:table_detail", args=[target.table.pk])
+        text = f"You are in: your seat is at {target.table.name}"
+        notice = {"kind": "tournament_started", "text": text, "url": url}
+        broadcast.user_notices([(entry.user_id, notice)])
+
+
+def _live_tables(tournament: Tournament) -> list[int]:
+    """Tables with a player still in it, in id order (the lock order)."""
+    tables = tournament.tables.filter(seats__stack__gt=0).distinct().order_by("pk")
+    return list(tables.values_list("pk", flat=True))
