@@ -313,6 +313,9 @@ TABLES_TIME_BANK_SECONDS = env_float("TABLES_TIME_BANK_SECONDS", 30.0)  # a new 
 # A deadline found this many seconds late was missed while Felt was down: the
 # player gets a fresh clock instead of being folded (tables/services/clock.py).
 TABLES_OUTAGE_SECONDS = env_float("TABLES_OUTAGE_SECONDS", 10.0)
+# A seated player's socket renews its presence lease every third of this; a
+# lease not renewed for this long (its server died) no longer counts them present.
+TABLES_PRESENCE_LEASE_SECONDS = env_float("TABLES_PRESENCE_LEASE_SECONDS", 60.0)
 # Commands one table socket may send: a burst, then a steady rate; after this
 # many refusals in a row the socket is closed (tables/rate_limit.py).
 # A person sends a few a minute; the load test's instant clients up to about ten a second.

@@ -8,6 +8,7 @@ only state is per socket: the last seq it showed, and its command budget.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 from typing import Any
@@ -150,6 +151,7 @@ def load_first_snapshot(table_id: int, user: User) -> dict[str, Any]:
 
 post_chat = database_sync_to_async(chat.chat_post)
 note_presence = database_sync_to_async(presence.seat_presence)
+renew_presence = database_sync_to_async(presence.presence_renew)
 
 
 class TableConsumer(SignedInSocket, AsyncWebsocketConsumer):  # type: ignore[misc]
@@ -163,8 +165,10 @@ class TableConsumer(SignedInSocket, AsyncWebsocketConsumer):  # type: ignore[mis
     # Seated players get their own view in their private group, so they leave
     # the public group: its spectator view would only be thrown away.
     is_in_public_group = False
-    # Counted among the seat's open sockets (tables/services/presence.py).
+    # Holds a presence lease for the seat, renewed by ``lease_renewal``
+    # (tables/services/presence.py).
     is_counted_present = False
+    lease_renewal: asyncio.Task[None] | None = None
 
     async def connect(self) -> None:
         user = self.scope.get("user")
@@ -202,8 +206,14 @@ class TableConsumer(SignedInSocket, AsyncWebsocketConsumer):  # type: ignore[mis
         await self.send_snapshot(await load_first_snapshot(self.table_id, user))
 
     async def disconnect(self, code: int) -> None:
+        self.stop_renewing()
         if self.is_counted_present:
-            await note_presence(table_id=self.table_id, user=self.user, is_open=False)
+            await note_presence(
+                table_id=self.table_id,
+                user=self.user,
+                channel_name=self.channel_name,
+                is_open=False,
+            )
         for group in self.groups_joined:
             await self.channel_layer.group_discard(group, self.channel_name)
         if self.groups_joined:
@@ -300,7 +310,30 @@ class TableConsumer(SignedInSocket, AsyncWebsocketConsumer):  # type: ignore[mis
         if is_seated != self.is_counted_present:  # sat down (or lost the seat) on this socket
             self.is_counted_present = is_seated
             if is_seated:
-                await note_presence(table_id=self.table_id, user=self.user, is_open=True)
+                await note_presence(
+                    table_id=self.table_id,
+                    user=self.user,
+                    channel_name=self.channel_name,
+                    is_open=True,
+                )
+                self.lease_renewal = asyncio.create_task(self.renew_lease())
+            else:  # the seat and its leases are gone
+                self.stop_renewing()
+
+    async def renew_lease(self) -> None:
+        while True:
+            await asyncio.sleep(presence.renew_every_seconds())
+            try:
+                await renew_presence(
+                    table_id=self.table_id, user=self.user, channel_name=self.channel_name
+                )
+            except Exception:  # a database hiccup: the next renewal tries again
+                logger.exception("table %s: presence lease not renewed", self.table_id)
+
+    def stop_renewing(self) -> None:
+        if self.lease_renewal is not None:
+            self.lease_renewal.cancel()
+            self.lease_renewal = None
 
     async def follow_public_group(self, *, is_seated: bool) -> None:
         """In the public group only while not seated (the service tells a player who

@@ -150,8 +150,8 @@ class Seat(models.Model):
     is_removed = models.BooleanField(default=False)
     # Busted and asked the host for a rebuy (at a table where the host approves them).
     wants_rebuy = models.BooleanField(default=False)
-    # Presence: the player's open table sockets, and since when none has been open.
-    open_sockets = models.PositiveSmallIntegerField(default=0)
+    # Presence: since when none of the player's table sockets has been open
+    # (their sockets are ``PresenceLease`` rows).
     disconnected_at = models.DateTimeField(null=True, blank=True)
     # Timed out (both clocks ran out): sitting out until they come back.
     has_timed_out = models.BooleanField(default=False)
@@ -190,6 +190,22 @@ class Seat(models.Model):
         if self.is_bot:
             return self.bot_name
         return self.user.public_name if self.user else DEPARTED_NAME
+
+
+class PresenceLease(models.Model):
+    """One open table socket of a seated player, kept alive by its server's renewals.
+
+    A socket that closes deletes its lease; one whose server died stops being
+    renewed, and the sweep counts it gone once ``renewed_at`` is older than
+    ``TABLES_PRESENCE_LEASE_SECONDS`` (tables/services/presence.py).
+    """
+
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="leases")
+    channel_name = models.CharField(max_length=200, unique=True)
+    renewed_at = models.DateTimeField(db_index=True)
+
+    def __str__(self) -> str:
+        return f"{self.channel_name} at seat {self.seat_id}"
 
 
 class Hand(models.Model):

@@ -19,7 +19,7 @@ from django.utils import timezone
 
 from tables import selectors, services
 from tables.errors import TableNotFound
-from tables.services import allin_ev
+from tables.services import allin_ev, presence
 from tables.wakeups import Wake
 
 log = logging.getLogger(__name__)
@@ -54,7 +54,8 @@ def sweep() -> int:
 
     Each table on its own: one that fails is logged and the others are still
     swept (the failed one is tried again on the next sweep). Hands whose all-in
-    EV task was lost are filled in too.
+    EV task was lost are filled in too, and players whose sockets' server died
+    are marked away.
     """
     done = 0
     now = timezone.now()
@@ -70,6 +71,10 @@ def sweep() -> int:
             allin_ev.allin_ev_fill(hand_id=hand_id)
         except Exception:
             log.exception("sweep: the all-in EV of hand %s could not be filled in", hand_id)
+    try:
+        presence.presence_sweep(now=now)
+    except Exception:
+        log.exception("sweep: stale presence leases could not be dropped")
     return done
 
 

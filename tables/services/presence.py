@@ -1,48 +1,109 @@
 """Presence: which seated players have the table open, and since when one has not.
 
-A player's seat counts their open table sockets; when the last one closes the
-seat is marked disconnected (with the time), and opening one clears it. That
-is not a change of play, so it takes the seat's row lock, not the table's, and
-bumps no ``seq``: everyone at the table gets a small ``presence`` frame, and
-every later snapshot carries it on the seat (``disconnected_since``).
+Each open table socket of a seated player holds a lease (a ``PresenceLease``
+row named after its channel). Opening a socket takes one, closing it gives it
+back, and while it is open its consumer renews it every third of
+``TABLES_PRESENCE_LEASE_SECONDS``. A server that dies closes nothing, so its
+leases are only found stale: the sweep drops leases not renewed for a whole
+lease time, and a player whose last lease went that way is away since it was
+last renewed.
+
+A player is present while they hold a lease. When that changes, the seat's
+``disconnected_at`` changes with it. That is not a change of play, so it
+takes the seat's row lock, not the table's, and bumps no ``seq``: everyone at
+the table gets a small ``presence`` frame, and every later snapshot carries it
+on the seat (``disconnected_since``).
 """
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
+
+from django.conf import settings
 from django.db import transaction
+from django.db.models import Max
 from django.utils import timezone
 
 from accounts.models import User
 from config import broadcast
 from tables.groups import chat_group
-from tables.models import Seat
+from tables.models import PresenceLease, Seat
 from tables.selectors import iso
 
 
-def seat_presence(*, table_id: int, user: User, is_open: bool) -> None:
-    """A socket of ``user``'s at the table opened (``is_open``) or closed."""
+def lease_seconds() -> float:
+    return float(settings.TABLES_PRESENCE_LEASE_SECONDS)
+
+
+def renew_every_seconds() -> float:
+    """How often an open socket renews its lease: three chances before it lapses."""
+    return lease_seconds() / 3
+
+
+def seat_presence(*, table_id: int, user: User, channel_name: str, is_open: bool) -> None:
+    """The socket ``channel_name`` of ``user``'s at the table opened (``is_open``) or closed."""
     with transaction.atomic():
         seat = Seat.objects.select_for_update().filter(table_id=table_id, user=user).first()
         if seat is None:
             return
-        was_away = seat.disconnected_at is not None
+        now = timezone.now()
         if is_open:
-            seat.open_sockets += 1
-            seat.disconnected_at = None
+            PresenceLease.objects.update_or_create(
+                channel_name=channel_name, defaults={"seat": seat, "renewed_at": now}
+            )
         else:
-            seat.open_sockets = max(0, seat.open_sockets - 1)
-            if seat.open_sockets == 0:
-                seat.disconnected_at = timezone.now()
-        Seat.objects.filter(pk=seat.pk).update(
-            open_sockets=seat.open_sockets,
-            disconnected_at=seat.disconnected_at,
-        )
-        if was_away == (seat.disconnected_at is not None):
-            return
-        frame = {
-            "type": "presence",
-            "seat": seat.number,
-            "disconnected_since": iso(seat.disconnected_at),
-        }
-        event = {"type": "table.presence", "presence": frame}
-        transaction.on_commit(lambda: broadcast.send([(chat_group(table_id), event)]))
+            PresenceLease.objects.filter(channel_name=channel_name).delete()
+        _settle(seat, away_since=now)
+
+
+def presence_renew(*, table_id: int, user: User, channel_name: str) -> None:
+    """An open socket is still open: its lease runs a whole lease time from now.
+
+    A lease the sweep already dropped (the server stalled past it) is taken again.
+    """
+    renewed = PresenceLease.objects.filter(channel_name=channel_name).update(
+        renewed_at=timezone.now()
+    )
+    if not renewed:
+        seat_presence(table_id=table_id, user=user, channel_name=channel_name, is_open=True)
+
+
+def presence_sweep(*, now: datetime) -> int:
+    """Drop the leases whose server stopped renewing them; returns how many players
+    that left away."""
+    stale = PresenceLease.objects.filter(renewed_at__lt=now - timedelta(seconds=lease_seconds()))
+    last_heard = dict(
+        stale.values("seat_id").annotate(last=Max("renewed_at")).values_list("seat_id", "last")
+    )
+    away = 0
+    for seat_id, last in last_heard.items():
+        with transaction.atomic():
+            seat = Seat.objects.select_for_update().filter(pk=seat_id).first()
+            if seat is None:
+                continue
+            # Only this seat's stale leases: one renewed since the first read stays.
+            PresenceLease.objects.filter(
+                seat=seat, renewed_at__lt=now - timedelta(seconds=lease_seconds())
+            ).delete()
+            away += _settle(seat, away_since=last)
+    return away
+
+
+def _settle(seat: Seat, *, away_since: datetime) -> bool:
+    """Make the seat's ``disconnected_at`` agree with its leases; tell the table of a
+    change. Returns whether the player has just gone away."""
+    is_present = seat.leases.exists()
+    was_present = seat.disconnected_at is None
+    if is_present == was_present:
+        return False
+    seat.disconnected_at = None if is_present else away_since
+    Seat.objects.filter(pk=seat.pk).update(disconnected_at=seat.disconnected_at)
+    frame = {
+        "type": "presence",
+        "seat": seat.number,
+        "disconnected_since": iso(seat.disconnected_at),
+    }
+    event = {"type": "table.presence", "presence": frame}
+    table_id = seat.table_id
+    transaction.on_commit(lambda: broadcast.send([(chat_group(table_id), event)]))
+    return not is_present

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from datetime import timedelta
 
 import pytest
@@ -10,7 +11,9 @@ from asgiref.sync import sync_to_async
 from django.utils import timezone
 
 import engine
-from tables import selectors, services
+from tables import selectors, services, tasks
+from tables.models import PresenceLease
+from tables.services import presence
 from tests.tables.helpers import act, deal, fresh, friends_table, state_of
 from tests.tables.sockets import Client
 
@@ -90,3 +93,55 @@ async def test_others_see_a_dropped_connection_and_its_return(alice, bob, carol)
     assert frame == {"type": "presence", "seat": 1, "disconnected_since": None}
     for client in (host, spectator, back):
         await client.close()
+
+
+def test_a_player_whose_server_died_is_away_since_it_last_renewed_their_socket(alice, bob):
+    table = friends_table(alice, bob)
+    opened = timezone.now()
+    with time_machine.travel(opened, tick=False):
+        presence.seat_presence(
+            table_id=table.pk, user=bob, channel_name="dead-server!bob", is_open=True
+        )
+    lease = timedelta(seconds=presence.lease_seconds())
+    with time_machine.travel(opened + lease / 2, tick=False):
+        tasks.sweep()
+        assert spectators_view(table)["seats"][1]["disconnected_since"] is None, "within its lease"
+    with time_machine.travel(opened + lease + timedelta(seconds=1), tick=False):
+        tasks.sweep()
+    view = spectators_view(table)
+    assert view["seats"][1]["disconnected_since"] == selectors.iso(opened)
+    assert view["seats"][0]["disconnected_since"] is None, "alice never opened a socket"
+    assert not PresenceLease.objects.exists()
+
+
+def test_a_lease_dropped_while_its_server_stalled_is_taken_again_on_renewal(alice, bob):
+    table = friends_table(alice, bob)
+    presence.seat_presence(table_id=table.pk, user=bob, channel_name="slow!bob", is_open=True)
+    with time_machine.travel(timezone.now() + timedelta(hours=1), tick=False):
+        tasks.sweep()
+        assert spectators_view(table)["seats"][1]["disconnected_since"] is not None
+        presence.presence_renew(table_id=table.pk, user=bob, channel_name="slow!bob")
+        assert spectators_view(table)["seats"][1]["disconnected_since"] is None
+
+
+async def test_an_open_socket_renews_its_lease_so_the_sweep_leaves_the_player_present(
+    alice, bob, settings
+):
+    settings.TABLES_PRESENCE_LEASE_SECONDS = 0.3
+    table = await sync_to_async(friends_table)(alice, bob)
+    host, player = await Client.open(alice, table.pk), await Client.open(bob, table.pk)
+    for _ in range(5):  # over 1 s: more than three lease times
+        await asyncio.sleep(0.25)
+        await sync_to_async(tasks.sweep)()
+    while not await host.is_quiet():  # snapshots of the hand being played
+        await host.next()
+    assert not [f for f in host.frames if f["type"] == "presence"], "nobody dropped"
+    view = await sync_to_async(spectators_view)(table)
+    assert view["seats"][1]["disconnected_since"] is None
+    await player.close()
+    frame = await host.next()
+    while frame["type"] != "presence":
+        frame = await host.next()
+    assert frame["seat"] == 1 and frame["disconnected_since"] is not None
+    assert not await sync_to_async(PresenceLease.objects.filter(seat__user=bob).exists)()
+    await host.close()
