@@ -127,11 +127,11 @@ def test_a_lease_dropped_while_its_server_stalled_is_taken_again_on_renewal(alic
 async def test_an_open_socket_renews_its_lease_so_the_sweep_leaves_the_player_present(
     alice, bob, settings
 ):
-    settings.TABLES_PRESENCE_LEASE_SECONDS = 0.3
+    settings.TABLES_PRESENCE_LEASE_SECONDS = 1.2  # renewed every 0.4 s
     table = await sync_to_async(friends_table)(alice, bob)
     host, player = await Client.open(alice, table.pk), await Client.open(bob, table.pk)
-    for _ in range(5):  # over 1 s: more than three lease times
-        await asyncio.sleep(0.25)
+    for _ in range(7):  # 3.5 s: about three lease times
+        await asyncio.sleep(0.5)
         await sync_to_async(tasks.sweep)()
     while not await host.is_quiet():  # snapshots of the hand being played
         await host.next()
