@@ -9,8 +9,9 @@ lease time, and a player whose last lease went that way is away since it was
 last renewed.
 
 A player is present while they hold a lease. When that changes, the seat's
-``disconnected_at`` changes with it. That is not a change of play, so it
-takes the seat's row lock, not the table's, and bumps no ``seq``: everyone at
+``disconnected_at`` changes with it. That is not a change of play: it takes
+the seat's row lock (and the table's only to add a lease, as seats are
+deleted under the table's lock) and bumps no ``seq``: everyone at
 the table gets a small ``presence`` frame, and every later snapshot carries it
 on the seat (``disconnected_since``).
 """
@@ -27,7 +28,7 @@ from django.utils import timezone
 from accounts.models import User
 from config import broadcast
 from tables.groups import chat_group
-from tables.models import PresenceLease, Seat
+from tables.models import PresenceLease, Seat, Table
 from tables.selectors import iso
 
 
@@ -43,6 +44,11 @@ def renew_every_seconds() -> float:
 def seat_presence(*, table_id: int, user: User, channel_name: str, is_open: bool) -> None:
     """The socket ``channel_name`` of ``user``'s at the table opened (``is_open``) or closed."""
     with transaction.atomic():
+        if is_open:
+            # A new lease row points at the seat: held off while a table service
+            # (which locks the table first) may be deleting that seat, or the
+            # deletion would trip over the row on PostgreSQL.
+            Table.objects.select_for_update().filter(pk=table_id).exists()
         seat = Seat.objects.select_for_update().filter(table_id=table_id, user=user).first()
         if seat is None:
             return
