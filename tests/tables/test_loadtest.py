@@ -62,7 +62,7 @@ def test_it_plays_at_two_tables_against_a_real_server_and_reports_round_trips(
 ) -> None:
     out = io.StringIO()
     call_command(
-        "loadtest", "--tables", "2", "--seconds", "4", "--warmup", "0", "--url", server, stdout=out
+        "loadtest", "--tables", "2", "--seconds", "6", "--warmup", "0", "--url", server, stdout=out
     )
     report = out.getvalue()
     print(report)  # the figures, for `pytest -s`
