@@ -63,7 +63,10 @@ export function wireSoundButton(button) {
   const show = () => {
     const isOn = isSoundOn();
     button.setAttribute("aria-pressed", String(isOn));
-    button.textContent = isOn ? "🔊 Sound on" : "🔇 Sound off";
+    const words = document.createElement("span");
+    words.className = "pill-words"; // hidden on a phone: the icon says it
+    words.textContent = isOn ? " Sound on" : " Sound off";
+    button.replaceChildren(isOn ? "🔊" : "🔇", words);
     button.setAttribute("aria-label", isOn ? "Turn sound off" : "Turn sound on");
   };
   button.addEventListener("click", () => {

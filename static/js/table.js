@@ -183,14 +183,20 @@ function renderSeal() {
   parts.sealed.title = `This hand's deck was sealed before the deal: ${table.commitment}`;
   if (parts.sealed.dataset.commitment !== table.commitment) {
     parts.sealed.dataset.commitment = table.commitment;
-    parts.sealed.textContent = "🔒 Deck sealed";
+    showSeal(false);
   }
 }
 
-parts.sealed.addEventListener("click", () => {
-  const isOpen = parts.sealed.textContent !== "🔒 Deck sealed";
-  parts.sealed.textContent = isOpen ? "🔒 Deck sealed" : `🔒 ${table.commitment}`;
-});
+/** The mark closed ("Deck sealed", only the lock on a phone) or open (the hash). */
+function showSeal(isOpen) {
+  const words = document.createElement("span");
+  words.className = isOpen ? "" : "pill-words";
+  words.textContent = isOpen ? ` ${table.commitment}` : " Deck sealed";
+  parts.sealed.dataset.open = String(isOpen);
+  parts.sealed.replaceChildren("🔒", words);
+}
+
+parts.sealed.addEventListener("click", () => showSeal(parts.sealed.dataset.open !== "true"));
 
 function renderSeatControls() {
   const you = table.your_seat === null || table.your_seat === undefined ? null : table.seats[table.your_seat];

@@ -79,9 +79,15 @@ def test_nine_seats_sit_round_the_oval_without_covering_each_other(
     expect(page.get_by_role("button", name=re.compile(r"^Sit in seat \d$"))).to_have_count(9)
     assert overlapping(seat_boxes(page)) == []
     take_seat(page, 4)
+    host = page.get_by_role("region", name="Host controls")
+    host.get_by_role("button", name="Pause the game").click()  # the first hand for all nine
+    expect(host.get_by_role("button", name="Resume the game")).to_be_visible()
     fill_the_other_seats(int(page.url.rstrip("/").split("/")[-1]))
     page.reload()
     expect(page.locator("[data-seats] .seat.occupied")).to_have_count(9)
+    host.get_by_role("button", name="Resume the game").click()
+    # In a hand, when every seat holds cards and they take the most room.
+    expect(page.locator("[data-seats] .card.back")).to_have_count(16)
     assert overlapping(seat_boxes(page)) == []
 
 
@@ -121,13 +127,14 @@ def controls_out_of_reach(page: Page) -> list[str]:
     return found
 
 
+@pytest.mark.parametrize("seats", [6, 9])
 def test_on_a_phone_a_players_turn_fits_one_screen_with_big_targets(
-    server_url: str, browser: Browser
+    server_url: str, browser: Browser, seats: int
 ) -> None:
-    desk = sign_up(browser, server_url, "lena", DESKTOP)
-    link = open_table_of(desk, server_url, 6)
+    desk = sign_up(browser, server_url, f"lena{seats}", DESKTOP)
+    link = open_table_of(desk, server_url, seats)
     take_seat(desk, 0)
-    phone = sign_up(browser, server_url, "milo", PHONE)
+    phone = sign_up(browser, server_url, f"milo{seats}", PHONE)
     phone.goto(link)
     take_seat(phone, 3)
     for page in (desk, phone):
