@@ -29,7 +29,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
 def tables_with_free_seats() -> QuerySet[Table]:
     """Friends' tables anyone may join: fewer players than seats, newest first."""
     return (
-        Table.objects.filter(kind=Table.Kind.FRIENDS)
+        Table.objects.filter(kind=Table.Kind.FRIENDS, closed_at__isnull=True)
         .annotate(players=Count("seats"))
         .filter(players__lt=F("seat_count"))
         .order_by("-created_at")[:OPEN_TABLES_SHOWN]

@@ -136,6 +136,11 @@ class Muted(TableError):
     default_message = "The host muted you in this table's chat."
 
 
+class TableClosed(TableError):
+    code = "table_closed"
+    default_message = "The host ended this game: nobody sits or plays here again."
+
+
 class TablePaused(TableError):
     code = "paused"
     default_message = "The host paused the table: no hand is dealt until they resume."

@@ -85,6 +85,7 @@ def _mute(message: dict[str, Any]) -> dict[str, Any]:
 HOST_COMMANDS: dict[str, tuple[Parser, Callable[..., int]]] = {
     "pause": (_nothing, services.table_pause),
     "resume": (_nothing, services.table_resume),
+    "end_game": (_nothing, services.table_close),
     "set_blinds": (_blinds, services.table_set_blinds),
     "remove": (_seat('{"type": "remove", "seat": 2}'), services.seat_remove),
     "make_host": (_seat('{"type": "make_host", "seat": 2}'), services.host_hand_over),

@@ -101,6 +101,10 @@ class Table(models.Model):
     is_seating_approved_by_host = models.BooleanField(default=False)
     # Users whose chat lines the host muted at this table.
     muted_user_ids = models.JSONField(default=list, blank=True)
+    # The host ended the game: at the end of the hand in play (``closes_after_hand``),
+    # then everyone is cashed out and no hand is dealt again (``closed_at``).
+    closes_after_hand = models.BooleanField(default=False)
+    closed_at = models.DateTimeField(null=True, blank=True)
 
     created_at = models.DateTimeField(auto_now_add=True)
 

@@ -226,6 +226,9 @@ def _snapshot(
         "is_time_bank": table.is_time_bank if is_running else False,
         "next_hand_at": iso(table.next_hand_at) if not is_running else None,
         "waiting_for": None if is_running else why_no_hand(table, seats),
+        # The host ended the game: when (null while it goes on), or will after this hand.
+        "closed_at": iso(table.closed_at),
+        "closes_after_hand": table.closes_after_hand,
         "legal": _legal(hand_view),
     }
 
@@ -235,6 +238,8 @@ def why_no_hand(table: Table, seats: Mapping[int, Seat]) -> str | None:
     coming, in words for the page; None when it is (tournaments say nothing)."""
     if table.tournament_id is not None:
         return None
+    if table.closed_at is not None:
+        return "The host ended the game"
     if table.is_paused:
         return "Paused by the host"
     with_chips = [seat for seat in seats.values() if seat.stack > 0 and not seat.is_leaving]

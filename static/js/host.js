@@ -70,10 +70,11 @@ function showApproval(box, value) {
 
 /** Shows the panel to the host only, filled from `table`. */
 export function renderHost(panel, table, userId) {
-  panel.hidden = !isHost(table, userId);
+  panel.hidden = !isHost(table, userId) || Boolean(table.closed_at);
   if (panel.hidden) return;
   panel.querySelector('[data-host="pause"]').hidden = table.is_paused;
   panel.querySelector('[data-host="resume"]').hidden = !table.is_paused;
+  panel.querySelector('[data-host="end_game"]').hidden = table.closes_after_hand;
   showApproval(panel.querySelector('[data-approval="rebuys"]'), table.rebuy_approval);
   showApproval(panel.querySelector('[data-approval="seating"]'), table.seat_approval);
   const form = panel.querySelector("[data-blinds-form]");
@@ -88,11 +89,27 @@ export function renderHost(panel, table, userId) {
   panel.querySelector("[data-host-requests]").replaceChildren(...(table.seat_requests || []).map(requestRow));
 }
 
+// Ending the game cashes everyone out for good: the first click only asks again.
+const CONFIRM_MS = 5000;
+
+function isConfirmed(button) {
+  if (button.dataset.armed === "true") return true;
+  const label = button.textContent;
+  button.dataset.armed = "true";
+  button.textContent = "Sure? Click again to end the game";
+  window.setTimeout(() => {
+    button.dataset.armed = "false";
+    button.textContent = label;
+  }, CONFIRM_MS);
+  return false;
+}
+
 /** Wires the panel's controls to `send`. */
 export function wireHost(panel, send) {
   panel.addEventListener("click", (event) => {
     const target = event.target.closest("[data-message], [data-host]");
     if (!target) return;
+    if (target.dataset.host === "end_game" && !isConfirmed(target)) return;
     send(target.dataset.message ? JSON.parse(target.dataset.message) : { type: target.dataset.host });
   });
   panel.querySelectorAll("[data-approval]").forEach((box) => {

@@ -136,7 +136,8 @@ function emptySeat(table, seat) {
   const node = el("div", "seat empty");
   node.setAttribute("role", "group");
   node.setAttribute("aria-label", `Seat ${seat + 1}: empty`);
-  const canSit = table.your_seat === null || table.your_seat === undefined;
+  const isGoingOn = !table.closed_at && !table.closes_after_hand;
+  const canSit = isGoingOn && (table.your_seat === null || table.your_seat === undefined);
   // Tournaments assign their seats; a replay is only watched.
   if (canSit && table.kind !== "tournament" && table.kind !== "replay") {
     const button = el("button", "sit", "Sit here");

@@ -271,7 +271,13 @@ function announcement() {
   const winners = Date.now() < winnersShownAt ? "" : winnersText(table);
   if (winners) lines.push(winners);
   const handRunning = table.hand && !table.hand.is_over;
-  if (handRunning && table.is_paused) {
+  if (table.closed_at) {
+    lines.push(
+      table.kind === "friends" ? "The host ended the game: the final ledger is below" : "This game has ended",
+    );
+  } else if (handRunning && table.closes_after_hand) {
+    lines.push("The host is ending the game: this is the last hand");
+  } else if (handRunning && table.is_paused) {
     lines.push("Paused by the host: the clock is stopped, and no hand follows this one");
   } else if (!handRunning && table.waiting_for) {
     lines.push(table.waiting_for); // "Paused by the host", "Need one more player", ...

@@ -31,6 +31,7 @@ def _lock_as_host(table_id: int, user: User) -> p.Play:
     play = p.lock(table_id)
     if not kinds.of(play.table).has_host or play.table.host_id != user.pk:
         raise NotHost()
+    p.check_open(play)
     return play
 
 
@@ -59,6 +60,19 @@ def table_pause(*, table_id: int, user: User) -> int:
         p.plan_next_hand(play)
         p.commit(play)
         return table.seq
+
+
+def table_close(*, table_id: int, user: User) -> int:
+    """End the game: everyone is cashed out with their stack and the table deals no
+    more. With a hand in play, that happens when it ends (it is played out)."""
+    with transaction.atomic():
+        play = _lock_as_host(table_id, user)
+        if play.is_hand_running:
+            play.table.closes_after_hand = True
+        else:
+            p.close(play)
+        p.commit(play)
+        return play.table.seq
 
 
 def table_resume(*, table_id: int, user: User) -> int:

@@ -28,10 +28,11 @@ from tables.errors import (
     NotEnoughPlayers,
     StaleDecision,
     StaleSeq,
+    TableClosed,
     TableNotFound,
     TablePaused,
 )
-from tables.models import Seat, Table
+from tables.models import Seat, SeatRequest, Table
 from tables.services import clock, history, ledger
 
 SEAT_FIELDS = [
@@ -215,6 +216,7 @@ def deal(play: Play) -> None:
     """Start the next hand with positions from the engine (dead button)."""
     if play.is_hand_running:
         raise HandInProgress()
+    check_open(play)
     if play.table.is_paused:
         raise TablePaused()
     if not can_deal(play):
@@ -309,4 +311,28 @@ def finish_hand(play: Play) -> None:
     for number, seat in list(play.seats.items()):
         if seat.is_leaving or (seat.has_departed and not keeps_departed):
             play.removed.append(play.seats.pop(number))
+    if play.table.closes_after_hand:
+        close(play)
     plan_next_hand(play)
+
+
+def close(play: Play) -> None:
+    """End the game between hands: every player leaves with their stack (a cash-out
+    each, written by ``commit``), asks to sit are dropped, and nothing is due again."""
+    assert not play.is_hand_running
+    table = play.table
+    for number in sorted(play.seats):
+        play.removed.append(play.seats.pop(number))
+    SeatRequest.objects.filter(table=table).delete()
+    table.closes_after_hand = False
+    table.closed_at = play.now
+    table.is_paused = False
+    table.next_hand_at = table.wake_at = table.deadline = None
+
+
+def check_open(play: Play) -> None:
+    """Refuse ``TableClosed`` once the host ended the game (or is ending it)."""
+    if play.table.closed_at is not None:
+        raise TableClosed()
+    if play.table.closes_after_hand:
+        raise TableClosed("The host is ending this game after this hand.")

@@ -42,6 +42,7 @@ def seat_take(*, table_id: int, user: User, seat: int) -> int:
 
 def check_free_seat(play: p.Play, user: User, seat: int) -> None:
     table = play.table
+    p.check_open(play)
     if type(seat) is not int or not 0 <= seat < table.seat_count:
         raise BadSeat(f"Seats are numbered 0 to {table.seat_count - 1}.")
     if play.seat_of(user) is not None:

@@ -54,7 +54,9 @@ def _check_owner_limits(owner: User | None) -> None:
     hour, per member; call with the owner's row locked, so two requests cannot both pass."""
     now = timezone.now()
     owned = Table.objects.filter(owner=owner)
-    open_tables = owned.filter(Q(seats__isnull=False) | Q(created_at__gte=now - OPEN_WHILE_EMPTY))
+    open_tables = owned.filter(closed_at__isnull=True).filter(
+        Q(seats__isnull=False) | Q(created_at__gte=now - OPEN_WHILE_EMPTY)
+    )
     if open_tables.distinct().count() >= settings.TABLES_OPEN_PER_USER:
         raise TooManyTables(
             f"You already have {settings.TABLES_OPEN_PER_USER} tables open: "

@@ -147,3 +147,34 @@ def test_a_busted_friend_rebuys_when_the_host_allows_and_the_ledger_nets_to_zero
     expect(rows.filter(has_text="gus").locator("td").first).to_have_text("3000")  # bought twice
     nets = [int(text) for text in rows.locator("td:last-child").all_inner_texts()]
     assert sorted(nets) == [-1500, 1500] and sum(nets) == 0, "what one is up, the other is down"
+
+
+def test_the_host_ends_the_game_and_everyone_sees_the_final_ledger(
+    server_url: str, browser: Browser
+) -> None:
+    host = sign_up(browser, server_url, "olga", DESKTOP)
+    link = open_table(host, server_url)
+    take_seat(host, 0)
+    panel = host.get_by_role("region", name="Host controls")
+    panel.get_by_role("button", name="Pause the game").click()  # no hand: it ends at once
+    expect(panel.get_by_role("button", name="Resume the game")).to_be_visible()
+    guest = sign_up(browser, server_url, "pavel", DESKTOP)
+    guest.goto(link)
+    take_seat(guest, 1)
+
+    panel.get_by_role("button", name="End the game").click()
+    expect(host.locator(".seat.occupied")).to_have_count(2)  # asked again, nothing sent yet
+    panel.get_by_role("button", name="Sure? Click again to end the game").click()
+
+    for page in (host, guest):
+        expect(page.locator("[data-announce]")).to_have_text(
+            "The host ended the game: the final ledger is below"
+        )
+        expect(page.locator(".seat.occupied")).to_have_count(0)
+        expect(page.get_by_role("button", name=re.compile(r"^Sit in seat"))).to_have_count(0)
+        rows = page.locator("[data-ledger] tbody tr")
+        expect(rows).to_have_count(2)
+        expect(rows.filter(has_text="pavel").locator("td").nth(1)).to_have_text("1500")
+    expect(panel).to_be_hidden()
+    guest.reload()  # and it stays so
+    expect(guest.locator("[data-announce]")).to_contain_text("The host ended the game")
