@@ -55,6 +55,11 @@ def seat_boxes(page: Page) -> list[dict[str, Any]]:
     )
 
 
+# The seat to act grows a clock (its bar and seconds) under the plate: every seat
+# is checked as if it had one, since any of them may be next.
+CLOCK_ROOM = 24  # px
+
+
 def overlapping(boxes: list[dict[str, Any]]) -> list[tuple[int, int]]:
     pairs = []
     for i, a in enumerate(boxes):
@@ -62,8 +67,8 @@ def overlapping(boxes: list[dict[str, Any]]) -> list[tuple[int, int]]:
             apart = (
                 a["right"] <= b["x"]
                 or b["right"] <= a["x"]
-                or a["bottom"] <= b["y"]
-                or b["bottom"] <= a["y"]
+                or a["bottom"] + CLOCK_ROOM <= b["y"]
+                or b["bottom"] + CLOCK_ROOM <= a["y"]
             )
             if not apart:
                 pairs.append((i, j))
