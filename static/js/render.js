@@ -114,7 +114,9 @@ function occupiedSeat(info, winnings, isHandOver, yourHand) {
   if (info.is_button) plate.append(badge("D", "button", "Dealer button"));
   const stack = el("div", "stack", String(info.stack));
   stack.setAttribute("aria-label", `Stack ${info.stack}`);
-  plate.append(title, stack, el("div", "state", seatState(info, winnings)));
+  const state = el("div", "state", seatState(info, winnings));
+  state.title = state.textContent; // whole, where a full ring cuts it short
+  plate.append(title, stack, state);
   if (info.is_to_act) plate.append(clockElement());
   node.append(holeCards(info, isHandOver));
   // What the viewer's own cards make: only ever in the viewer's own snapshot.

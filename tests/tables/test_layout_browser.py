@@ -7,6 +7,7 @@ import re
 from typing import Any
 
 import pytest
+from django.utils import timezone
 from playwright.sync_api import Browser, Page, expect
 
 from accounts.models import User
@@ -42,6 +43,9 @@ def fill_the_other_seats(table_id: int) -> None:
             if not Seat.objects.filter(table_id=table_id, number=number).exists():
                 user = User.objects.create_user(f"ring{number}", f"ring{number}@example.com")
                 services.seat_take(table_id=table_id, user=user, seat=number)
+        # None of them has the page open: the longest line a seat shows.
+        friends = Seat.objects.filter(table_id=table_id, user__username__startswith="ring")
+        friends.update(disconnected_at=timezone.now())
 
     outside_the_browser_loop(sit_everyone)
 
