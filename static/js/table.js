@@ -9,7 +9,7 @@ import { logLines } from "./handlog.js";
 import { addChat, wireChat } from "./chat.js";
 import { renderBusted, renderLedger } from "./ledger.js";
 import { isHost, renderHost, wireHost } from "./host.js";
-import { play, soundFor, wireSoundButton } from "./sounds.js";
+import { CLOCK_WARNING_SECONDS, play, playAll, soundsFor, wireSoundButton } from "./sounds.js";
 import { moveChips } from "./motion.js";
 import { highlightWinningCards, playerName, potText, renderBoard, renderSeats, winnersText } from "./render.js";
 
@@ -129,8 +129,7 @@ function onSnapshot(message) {
   if (table && message.seq < table.seq) return; // an older frame overtaken by a newer one
   const previous = table;
   table = { ...message.table, seq: message.seq };
-  const sound = soundFor(previous, table);
-  if (sound) play(sound);
+  playAll(soundsFor(previous, table));
   if (message.table.chat) parts.chat.replaceChildren(); // on (re)connect: the last lines again
   if (message.table.chat) addChat(parts.chat, message.table.chat);
   if (table.server_time) clockOffsetMs = Date.parse(table.server_time) - Date.now();
@@ -240,6 +239,18 @@ function secondsUntil(iso) {
   return (Date.parse(iso) - (Date.now() + clockOffsetMs)) / 1000;
 }
 
+let warnedDecision = null; // the decision (and clock) whose running-out beeps have sounded
+
+function warnIfYourClockRunsOut(left, total) {
+  const isYours = table.your_seat !== null && table.to_act === table.your_seat;
+  const clockId = `${table.decision}:${table.is_time_bank}`; // the time bank warns again
+  if (!isYours || warnedDecision === clockId) return;
+  if (left <= CLOCK_WARNING_SECONDS && total > CLOCK_WARNING_SECONDS) {
+    warnedDecision = clockId;
+    play("clock");
+  }
+}
+
 /** Runs a few times a second: the action clock and the next-hand countdown. */
 function tick() {
   if (!table) return;
@@ -250,6 +261,7 @@ function tick() {
     const total = table.is_time_bank ? Math.max(actor.time_bank || left, 1) : table.action_seconds || 20;
     clock.classList.toggle("time-bank", Boolean(table.is_time_bank));
     clock.classList.toggle("urgent", left < 5);
+    warnIfYourClockRunsOut(left, total);
     clock.querySelector(".clock-fill").style.width = `${Math.min(100, (left / total) * 100)}%`;
     clock.querySelector(".clock-text").textContent =
       `${Math.ceil(left)} s${table.is_time_bank ? " · time bank" : ""}`;

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -60,3 +61,63 @@ def test_the_sound_switch_is_remembered(server_url: str, browser: Browser) -> No
     page.reload()
     expect(page.get_by_role("button", name="Turn sound on")).to_be_visible()
     assert errors == []
+
+
+# Every note the page starts, by frequency (Hz), recorded as WebAudio plays it.
+RECORD_NOTES = """
+window.notesPlayed = [];
+const start = OscillatorNode.prototype.start;
+OscillatorNode.prototype.start = function (...args) {
+  window.notesPlayed.push(Math.round(this.frequency.value));
+  return start.apply(this, args);
+};
+"""
+CHECK_KNOCK, CHIPS_CLICK, CLOCK_BEEP = 196, 1320, 988
+
+
+def notes_heard(page: Page) -> list[int]:
+    return page.evaluate("() => window.notesPlayed.splice(0)")
+
+
+def test_checks_chips_and_a_running_clock_are_heard_with_sound_on(
+    server_url: str, browser: Browser
+) -> None:
+    host = sign_up(browser, server_url, "quinn", DESKTOP)
+    host.goto(f"{server_url}/tables/new/")
+    host.fill("#id_name", "Sound check")
+    host.fill("#id_seat_count", "2")
+    host.fill("#id_action_seconds", "8")
+    host.get_by_role("button", name="Open the table").click()
+    host.wait_for_url(re.compile(r"/tables/\d+/$"))
+    link = host.url
+    take_seat(host, 0)
+    guest = sign_up(browser, server_url, "rosa", DESKTOP)
+    guest.add_init_script(RECORD_NOTES)
+    guest.goto(link)
+    guest.get_by_role("button", name="Turn sound on").click()
+    take_seat(guest, 1)
+    for page in (host, guest):
+        expect(page.locator("[data-hand-number]")).to_have_text("Hand #1")
+    notes_heard(guest)
+
+    # Heads-up: the button (small blind) acts first preflop, then the other player.
+    expect(host.locator(".seat.to-act")).to_have_count(1)
+    is_host_first = host.locator(".seat.you.to-act").count() == 1
+    first, second = (host, guest) if is_host_first else (guest, host)
+    first.locator('[data-act="call"]').click()
+    expect(second.locator('[data-act="call"]')).to_be_visible()
+    second.locator('[data-act="call"]').click()
+    expect(guest.locator("[data-log]")).to_contain_text("Flop:")
+    heard = notes_heard(guest)
+    assert CHIPS_CLICK in heard and CHECK_KNOCK in heard, heard
+
+    # After the flop the big blind (second) acts first; then the other player's clock runs.
+    expect(second.locator('[data-act="call"]')).to_be_visible()
+    second.locator('[data-act="call"]').click()
+    expect(first.locator("[data-controls]")).to_be_visible()
+    if first is guest:
+        guest.wait_for_timeout(4000)  # 8 s clock: past the last 5 s
+        assert notes_heard(guest).count(CLOCK_BEEP) == 3, "three beeps, once"
+    else:
+        host.wait_for_timeout(4000)
+        assert CLOCK_BEEP not in notes_heard(guest), "another player's clock is not yours"
