@@ -20,6 +20,9 @@ from tables.errors import TableNotFound
 from tables.forms import NewTableForm, PracticeForm
 from tables.models import DEPARTED_NAME, Table
 
+# One click sends one of these as a chat line (the same message, rate limit and mutes).
+QUICK_REACTIONS = ("nh", "gg", "ty", "gl", "wp", "lol")
+
 
 @login_required
 @require_http_methods(["GET", "POST"])
@@ -56,7 +59,12 @@ def table_detail(request: HttpRequest, table_id: int) -> HttpResponse:
     table = get_object_or_404(Table, pk=table_id)
     share_url = request.build_absolute_uri(request.path)
     runout_street_ms = round(settings.TABLES_RUNOUT_STREET_SECONDS * 1000)
-    context = {"table": table, "share_url": share_url, "runout_street_ms": runout_street_ms}
+    context = {
+        "table": table,
+        "share_url": share_url,
+        "runout_street_ms": runout_street_ms,
+        "reactions": QUICK_REACTIONS,
+    }
     return render(request, "tables/table.html", context)
 
 

@@ -18,8 +18,16 @@ export function addChat(list, lines) {
   list.scrollTop = list.scrollHeight;
 }
 
-/** Sends what is typed in `form` as a chat line, then clears the box. */
+/** Sends what is typed in `form` as a chat line, then clears the box; a quick
+ * reaction's button sends its own words. */
 export function wireChat(form, send) {
+  const reactions = form.parentElement.querySelector(".reactions");
+  if (reactions) {
+    reactions.addEventListener("click", (event) => {
+      const button = event.target.closest("[data-reaction]");
+      if (button) send({ type: "chat", text: button.dataset.reaction });
+    });
+  }
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     const box = form.querySelector("input");

@@ -95,12 +95,20 @@ def test_the_host_lets_a_friend_sit_and_mutes_them(server_url: str, browser: Bro
     expect(guest.locator(".seat.you")).to_have_count(1)
     expect(panel.locator("[data-host-requests]")).to_be_empty()
 
+    guest.get_by_role("group", name="Quick reactions").get_by_role("button", name="gl").click()
+    expect(host.locator("[data-chat] li").last).to_have_text("rosa: gl")
+
     panel.get_by_role("button", name="Mute rosa").click()
     expect(panel.get_by_role("button", name="Unmute rosa")).to_be_visible()
     guest.get_by_label("Chat message").fill("hello?")
     guest.get_by_label("Chat message").press("Enter")
     expect(guest.locator("[data-toast]")).to_contain_text("muted")
     expect(host.locator("[data-chat]")).not_to_contain_text("hello?")
+    guest.get_by_role("button", name="gg").click()  # a reaction is chat: muted too
+    host.get_by_label("Chat message").fill("ok")
+    host.get_by_label("Chat message").press("Enter")
+    expect(host.locator("[data-chat] li").last).to_have_text("quinn: ok")
+    expect(host.locator("[data-chat]")).not_to_contain_text("gg")
 
 
 def bust_to(loser: str, winner: str) -> None:
