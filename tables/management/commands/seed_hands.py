@@ -162,7 +162,7 @@ def _insert_players(rows: list[HandPlayer]) -> None:
     SQL building. The values are plain (numbers, booleans, text), but for the JSON
     hole cards and the time, prepared as the fields' own adapters would."""
     fields = [f for f in HandPlayer._meta.concrete_fields if not f.primary_key]
-    columns = ", ".join(connection.ops.quote_name(f.column) for f in fields)
+    columns = ", ".join(connection.ops.quote_name(str(f.column)) for f in fields)
     marks = ", ".join(["%s"] * len(fields))
     table = connection.ops.quote_name(HandPlayer._meta.db_table)
 
