@@ -337,6 +337,14 @@ class HandPlayer(models.Model):
                 include=STATS_COLUMNS,
                 name="tables_handplayer_user_stats",
             ),
+            # A member's rows in hand order, with the same columns: another member's
+            # stats count only the hands both were dealt into, a merge of the two
+            # members' rows read from this index alone (tables/api.py, stats_for).
+            models.Index(
+                fields=["user", "hand"],
+                include=["started_at", *STATS_COLUMNS[1:]],  # hand_id is in the key
+                name="tables_handplayer_user_hand",
+            ),
         ]
 
     def __str__(self) -> str:

@@ -5,13 +5,23 @@ policy (fold, check/call, bet or raise half pot to pot, now and then all-in),
 2 to 6 players from a pool of members at friends', practice and tournament
 tables, and stored as the end of a live hand stores it: the ``Hand`` row with
 its event log and PHH, and one ``HandPlayer`` per player with the tracker
-facts of tables/hand_facts.py. Rows are written in batches with
-``bulk_create``. ``--me NAME`` is dealt into ``--me-share`` of the hands (the
-benchmark's player). For benchmarks and demos, never on a real site.
+facts of tables/hand_facts.py. Rows are written in batches: the hands with
+``bulk_create`` (their ids are needed), their players, four or five times as
+many rows, with one ``executemany`` (the ORM's per-value SQL building took
+most of the time). ``--me NAME`` is dealt into ``--me-share`` of the hands (the
+benchmark's player).
+
+``--allin-ev pending`` writes an all-in hand as a live table's end does before
+its task runs (tables/services/allin_ev.py): the players' all-in EV is their
+actual result and the hand is marked pending, for the sweep to fill in. The
+exact equity of a preflop all-in takes about 90 ms, most of a seeding run's
+time; the rows the API reads are the same either way. For benchmarks and
+demos, never on a real site.
 """
 
 from __future__ import annotations
 
+import json
 import random
 import time
 from datetime import UTC, datetime, timedelta
@@ -19,10 +29,10 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
-from django.db import transaction
+from django.db import connection, transaction
 
 import engine
-from tables.hand_facts import hand_facts
+from tables.hand_facts import hand_facts, has_allin_ev
 from tables.models import Hand, HandPlayer, Table
 from tables.stats import totals_add
 
@@ -40,6 +50,12 @@ class Command(BaseCommand):
         parser.add_argument("--me-share", type=float, default=0.1)
         parser.add_argument("--seed", type=int, default=1)
         parser.add_argument("--no-phh", action="store_true", help="skip the stored PHH text")
+        parser.add_argument(
+            "--allin-ev",
+            choices=["exact", "pending"],
+            default="exact",
+            help="compute all-in EV now, or leave it pending for the sweep (see above)",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         rng = random.Random(options["seed"])
@@ -91,10 +107,18 @@ def _write_batch(
         if rng.random() < options["me_share"]:
             seated.append(me)
         else:
-            seated.append(rng.choice([u for u in pool if u not in seated]))
+            taken = {u.pk for u in seated}
+            seated.append(rng.choice([u for u in pool if u.pk not in taken]))
         rng.shuffle(seated)
         state = _play(rng, len(seated))
-        hand, rows = _rows(table, state, seated, clock, with_phh=not options["no_phh"])
+        hand, rows = _rows(
+            table,
+            state,
+            seated,
+            clock,
+            with_phh=not options["no_phh"],
+            with_allin_ev=options["allin_ev"] == "exact",
+        )
         hands.append(hand)
         players.append(rows)
     with transaction.atomic():
@@ -103,7 +127,7 @@ def _write_batch(
         for hand, rows in zip(hands, players, strict=True):
             for row in rows:
                 row.hand_id = hand.pk
-        HandPlayer.objects.bulk_create([row for rows in players for row in rows])
+        _insert_players([row for rows in players for row in rows])
         totals_add(HandPlayer.objects.filter(hand__in=hands))
     return clock
 
@@ -133,8 +157,38 @@ def _decide(rng: random.Random, state: engine.HandState) -> engine.Action:
     return engine.Fold() if roll < 0.18 + fold_chance else engine.Call()
 
 
+def _insert_players(rows: list[HandPlayer]) -> None:
+    """One INSERT for many players: what ``bulk_create`` writes, without its per-value
+    SQL building. The values are plain (numbers, booleans, text), but for the JSON
+    hole cards and the time, prepared as the fields' own adapters would."""
+    fields = [f for f in HandPlayer._meta.concrete_fields if not f.primary_key]
+    columns = ", ".join(connection.ops.quote_name(str(f.column)) for f in fields)
+    marks = ", ".join(["%s"] * len(fields))
+    table = connection.ops.quote_name(HandPlayer._meta.db_table)
+
+    def value(row: HandPlayer, field: Any) -> Any:
+        raw = getattr(row, field.attname)
+        if field.name == "hole_cards":
+            return json.dumps(raw)
+        if field.name == "started_at":
+            return connection.ops.adapt_datetimefield_value(raw)
+        return raw
+
+    with connection.cursor() as cursor:
+        cursor.executemany(
+            f"INSERT INTO {table} ({columns}) VALUES ({marks})",
+            [[value(row, field) for field in fields] for row in rows],
+        )
+
+
 def _rows(
-    table: Table, state: engine.HandState, seated: list[Any], clock: datetime, *, with_phh: bool
+    table: Table,
+    state: engine.HandState,
+    seated: list[Any],
+    clock: datetime,
+    *,
+    with_phh: bool,
+    with_allin_ev: bool = True,
 ) -> tuple[Hand, list[HandPlayer]]:
     events = [event.to_dict() for event in state.events]
     pots = [e for e in events if e["kind"] == "pot_awarded"]
@@ -159,8 +213,9 @@ def _rows(
         if with_phh
         else "",
         pot=sum(p["amount"] for p in pots),
+        allin_ev_pending=not with_allin_ev and has_allin_ev(state),
     )
-    facts = hand_facts(state)
+    facts = hand_facts(state, with_allin_ev=with_allin_ev)
     return hand, [_player(state, seat, seated[seat], clock, facts[seat]) for seat in state.players]
 
 
