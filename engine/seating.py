@@ -20,18 +20,18 @@ what they return between hands (docs/tournaments.md).
 - Once the players left fit at one table, the tables wait until all are
   between hands; then everyone is redrawn at random at one final table.
 
->>> import random
->>> [len(table) for table in draw(["a", "b", "c", "d", "e"], 3, random.Random(1))]
+>>> from random import Random
+>>> [len(table) for table in draw(["a", "b", "c", "d", "e"], 3, Random(1))]
 [3, 2]
->>> worst_seat(TableSeating(1, 6, {0: "a", 1: "b", 4: "c"}, big_blind_seat=1), random.Random(1))
+>>> worst_seat(TableSeating(1, 6, {0: "a", 1: "b", 4: "c"}, big_blind_seat=1), Random(1))
 2
 """
 
 from __future__ import annotations
 
-import random
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field, replace
+from random import Random
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,7 +81,7 @@ def table_count(players: int, seats_per_table: int) -> int:
 
 
 def draw(
-    players: Sequence[Hashable], seats_per_table: int, rng: random.Random
+    players: Sequence[Hashable], seats_per_table: int, rng: Random
 ) -> list[dict[int, Hashable]]:
     """Everyone at random over the fewest tables, sizes differing by at most one;
     each table maps seat numbers to players."""
@@ -109,7 +109,7 @@ def arrival_seats(table: TableSeating) -> list[int]:
     return [n for n in _empty_seats(table) if n != table.big_blind_seat]
 
 
-def worst_seat(table: TableSeating, rng: random.Random) -> int:
+def worst_seat(table: TableSeating, rng: Random) -> int:
     """The free seat that posts the big blind soonest, never the small blind; any free
     seat, drawn at random, before the table's first hand."""
     free = arrival_seats(table)
@@ -148,7 +148,7 @@ class _Room:
         return len(self.tables[table].players)
 
 
-def plan(tables: Sequence[TableSeating], seats_per_table: int, rng: random.Random) -> SeatingPlan:
+def plan(tables: Sequence[TableSeating], seats_per_table: int, rng: Random) -> SeatingPlan:
     """What the tournament's seating needs now, after a hand ended somewhere."""
     occupied = [t for t in tables if t.players]
     empty = tuple(t.table for t in tables if not t.players)
@@ -166,7 +166,7 @@ def plan(tables: Sequence[TableSeating], seats_per_table: int, rng: random.Rando
     return SeatingPlan(tuple(room.moves), tuple(room.broken))
 
 
-def _break_one(room: _Room, rng: random.Random) -> bool:
+def _break_one(room: _Room, rng: Random) -> bool:
     """Break the smallest table between hands the others have room for; whether one was."""
     candidates = sorted(
         (t for t in room.tables.values() if t.is_between_hands),
@@ -190,7 +190,7 @@ def _break_one(room: _Room, rng: random.Random) -> bool:
     return False
 
 
-def _balance_one(room: _Room, rng: random.Random) -> bool:
+def _balance_one(room: _Room, rng: Random) -> bool:
     """Move one player from the biggest table between hands that is more than one
     bigger than a smallest table; whether one moved."""
     sizes = {n: len(t.players) for n, t in room.tables.items()}
