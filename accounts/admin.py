@@ -113,10 +113,20 @@ class ReadOnlyAdmin(admin.ModelAdmin[Any]):
 
 @admin.register(PointsEntry)
 class PointsEntryAdmin(ReadOnlyAdmin):
-    list_display = ("created_at", "user", "amount", "balance_after", "reason", "tournament")
+    list_display = (
+        "created_at",
+        "user",
+        "scope",
+        "amount",
+        "balance_after",
+        "reason",
+        "tournament",
+        "note",
+        "actor",
+    )
     list_filter = ("reason", "scope")
     search_fields = ("user__username",)
-    raw_id_fields = ("user", "tournament")
+    raw_id_fields = ("user", "tournament", "actor")
 
 
 @admin.register(PointsAccount)

@@ -62,6 +62,10 @@ class SignedInSocket:
         has started"): ``{"type": "notice", "notice": {...}}``."""
         await self.send(text_data=json.dumps({"type": "notice", "notice": event["notice"]}))  # type: ignore[attr-defined]
 
+    async def tournament_update(self, event: dict[str, Any]) -> None:
+        """A club's tournament changed: sent to its members' own groups, which every
+        socket of theirs follows; only the lobby socket (below) shows it."""
+
     async def session_changed(self, event: dict[str, Any]) -> None:
         if not await self.is_still_signed_in(now=True):
             await self.close(code=CLOSE_SESSION_ENDED)  # type: ignore[attr-defined]
@@ -109,7 +113,8 @@ class LobbyConsumer(SignedInSocket, AsyncJsonWebsocketConsumer):  # type: ignore
         await self.send_json({"type": "online", "count": event["count"]})
 
     async def tournament_update(self, event: dict[str, Any]) -> None:
-        """A sit-n-go's public summary changed (registrations, start, level, results)."""
+        """A tournament's public summary changed (registrations, start, level, results):
+        the lobby's to everyone, a club's to its members."""
         await self.send_json({"type": "tournament", "tournament": event["tournament"]})
 
     async def announce(self, count: int) -> None:

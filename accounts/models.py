@@ -34,7 +34,7 @@ class User(AbstractUser):
 
 # --- Points ---------------------------------------------------------------------
 
-SITE_SCOPE = "site"  # the site's points; a club's would be e.g. "club:12" (clubs come later)
+SITE_SCOPE = "site"  # the site's points; a club's are "club:<id>" (tournaments.models.Club)
 STARTING_POINTS = 10_000
 
 
@@ -76,6 +76,7 @@ class PointsEntry(models.Model):
         REFUND = "refund", "Buy-in refund"
         PRIZE = "prize", "Tournament prize"
         GRANT = "grant", "Admin's grant"
+        ADJUSTMENT = "adjustment", "Club admin's adjustment"
 
     user = models.ForeignKey(
         User, null=True, blank=True, on_delete=models.SET_NULL, related_name="points_entries"
@@ -90,6 +91,11 @@ class PointsEntry(models.Model):
         blank=True,
         on_delete=models.PROTECT,
         related_name="points_entries",
+    )
+    # Why a club admin moved the points, and who did (clubs settle up away from Felt).
+    note = models.CharField(max_length=200, blank=True)
+    actor = models.ForeignKey(
+        User, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     created_at = models.DateTimeField(auto_now_add=True)
 

@@ -40,7 +40,14 @@ def _locked_account(user: Any, scope: str) -> PointsAccount:
     return account
 
 
-def _write(account: PointsAccount, amount: int, reason: str, tournament: Any) -> PointsEntry:
+def _write(
+    account: PointsAccount,
+    amount: int,
+    reason: str,
+    tournament: Any,
+    note: str = "",
+    actor: Any = None,
+) -> PointsEntry:
     account.balance += amount
     account.save(update_fields=["balance"])
     return PointsEntry.objects.create(
@@ -50,6 +57,8 @@ def _write(account: PointsAccount, amount: int, reason: str, tournament: Any) ->
         balance_after=account.balance,
         reason=reason,
         tournament=tournament,
+        note=note,
+        actor=actor,
     )
 
 
@@ -60,9 +69,17 @@ def points_account_open(*, user: Any) -> PointsAccount:
 
 
 def points_move(
-    *, user: Any, amount: int, reason: str, tournament: Any = None, scope: str = SITE_SCOPE
+    *,
+    user: Any,
+    amount: int,
+    reason: str,
+    tournament: Any = None,
+    scope: str = SITE_SCOPE,
+    note: str = "",
+    actor: Any = None,
 ) -> PointsEntry:
-    """Add ``amount`` (negative: take it) to the member's balance, with its ledger row.
+    """Add ``amount`` (negative: take it) to the member's balance, with its ledger row
+    (``note`` and ``actor``: why and by whom, for an admin's adjustment).
 
     Refuses with ``NotEnoughPoints`` (and changes nothing) when the balance
     would go below zero.
@@ -73,7 +90,7 @@ def points_move(
         account = _locked_account(user, scope)
         if account.balance + amount < 0:
             raise NotEnoughPoints(f"You have {account.balance:,} points; this needs {-amount:,}.")
-        return _write(account, amount, reason, tournament)
+        return _write(account, amount, reason, tournament, note, actor)
 
 
 def points_record_without_account(*, amount: int, reason: str, tournament: Any) -> PointsEntry:

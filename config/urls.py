@@ -8,6 +8,7 @@ from accounts.api import MeView
 from accounts.views import lobby
 from config.health import healthz
 from tables import api as tables_api
+from tournaments import club_api
 from tournaments.api import (
     TournamentDetailView,
     TournamentListView,
@@ -28,6 +29,15 @@ api_patterns = [
         "tournaments/<int:tournament_id>/unregister/",
         TournamentUnregisterView.as_view(),
         name="tournament_unregister",
+    ),
+    path("clubs/", club_api.ClubCreateView.as_view(), name="club_create"),
+    path("clubs/<slug:slug>/", club_api.ClubDetailView.as_view(), name="club"),
+    path("clubs/<slug:slug>/join/", club_api.ClubJoinView.as_view(), name="club_join"),
+    path("clubs/<slug:slug>/points/", club_api.ClubPointsView.as_view(), name="club_points"),
+    path(
+        "clubs/<slug:slug>/tournaments/",
+        club_api.ClubTournamentsView.as_view(),
+        name="club_tournaments",
     ),
     path("hands/", tables_api.HandListView.as_view(), name="hand_list"),
     path("hands/export", tables_api.HandExportView.as_view(), name="hand_export"),
@@ -52,6 +62,7 @@ urlpatterns = [
     path("", lobby, name="lobby"),
     path("accounts/", include("accounts.urls")),
     path("tournaments/", include("tournaments.urls")),
+    path("clubs/", include("tournaments.club_urls")),
     path("", include("tables.urls")),
     path("api/", include((api_patterns, "api"))),
     path("healthz", healthz, name="healthz"),

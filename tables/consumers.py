@@ -21,8 +21,8 @@ from django.conf import settings
 from accounts.consumers import CLOSE_SESSION_ENDED, CLOSE_UNAUTHENTICATED, SignedInSocket
 from accounts.models import User
 from config.broadcast import serve_from_running_loop
-from tables import selectors, services
-from tables.errors import StaleDecision, TableError, TableNotFound
+from tables import kinds, selectors, services
+from tables.errors import MembersOnly, StaleDecision, TableError, TableNotFound
 from tables.groups import chat_group, private_group, public_group
 from tables.host_commands import (
     HOST_COMMANDS,
@@ -34,6 +34,7 @@ from tables.rate_limit import CommandBudget
 from tables.services import chat, presence
 
 CLOSE_NOT_FOUND = 4404
+CLOSE_MEMBERS_ONLY = 4406  # a club's table, and the member is not (or no longer) in it
 CLOSE_RATE_LIMITED = 4429  # kept flooding after being told to slow down
 ACTIONS = ("fold", "check", "call", "raise")
 MAX_FRAME = 2048  # a command is a few dozen bytes
@@ -138,6 +139,14 @@ def run_command(table_id: int, user: User, command: dict[str, Any]) -> None:
 
 
 @database_sync_to_async
+def check_watch(table_id: int, user: User) -> None:
+    """Refuse a table that does not exist (``TableNotFound``) or is not the member's to
+    see (``MembersOnly``: a club's table)."""
+    table = selectors.table_get(table_id=table_id)
+    kinds.of(table).check_watch(table, user)
+
+
+@database_sync_to_async
 def load_snapshot(table_id: int, user: User) -> dict[str, Any]:
     return selectors.table_snapshot(table_id=table_id, user=user)
 
@@ -180,9 +189,12 @@ class TableConsumer(SignedInSocket, AsyncWebsocketConsumer):  # type: ignore[mis
         serve_from_running_loop()
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         try:
-            await database_sync_to_async(selectors.table_get)(table_id=self.table_id)
+            await check_watch(self.table_id, user)
         except TableNotFound:
             await self.refuse(CLOSE_NOT_FOUND)
+            return
+        except MembersOnly:
+            await self.refuse(CLOSE_MEMBERS_ONLY)
             return
         self.budget = CommandBudget(
             burst=settings.TABLES_SOCKET_BURST,

@@ -23,6 +23,11 @@ class TableNotFound(TableError):
     default_message = "This table does not exist."
 
 
+class MembersOnly(TableError):
+    code = "members_only"
+    default_message = "Only the club's members see its tables."
+
+
 class StaleSeq(TableError):
     code = "stale_seq"
     default_message = "The table changed before your action arrived; look again and retry."

@@ -34,6 +34,9 @@ class TableBehaviour:
     def lock_first(self, table: dict[str, Any]) -> None:
         """Lock any row that must be locked before this table (``table``: its kind and ids)."""
 
+    def check_watch(self, table: Table, user: Any) -> None:
+        """Refuse (a ``TableError``) when ``user`` may not see the table at all."""
+
     def check_sit(self, table: Table, user: Any) -> None:
         """Refuse (a ``TableError``) when ``user`` may not take a seat here."""
 

@@ -15,8 +15,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods
 
 from accounts.requests import signed_in_user
-from tables import selectors, services
-from tables.errors import TableNotFound
+from tables import kinds, selectors, services
+from tables.errors import MembersOnly, TableNotFound
 from tables.forms import NewTableForm, PracticeForm
 from tables.models import DEPARTED_NAME, Table
 
@@ -57,6 +57,12 @@ def table_practice(request: HttpRequest) -> HttpResponse:
 @login_required
 def table_detail(request: HttpRequest, table_id: int) -> HttpResponse:
     table = get_object_or_404(Table, pk=table_id)
+    try:
+        kinds.of(table).check_watch(table, request.user)  # a club's: its members only
+    except MembersOnly as error:
+        return render(
+            request, "tournaments/members_only.html", {"message": error.message}, status=403
+        )
     share_url = request.build_absolute_uri(request.path)
     runout_street_ms = round(settings.TABLES_RUNOUT_STREET_SECONDS * 1000)
     context = {

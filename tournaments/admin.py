@@ -13,7 +13,7 @@ from django.http import HttpRequest
 from tournaments import services
 from tournaments.errors import TournamentError
 from tournaments.forms import ScheduleTournamentForm
-from tournaments.models import Entry, Tournament
+from tournaments.models import Club, Entry, Membership, Tournament
 
 
 class EntryInline(admin.TabularInline[Entry, Tournament]):
@@ -93,3 +93,35 @@ class TournamentAdmin(admin.ModelAdmin[Tournament]):
                 self.message_user(
                     request, f"#{tournament.pk} cancelled; every buy-in refunded.", messages.SUCCESS
                 )
+
+
+class MembershipInline(admin.TabularInline[Membership, Club]):
+    model = Membership
+    fields = ("user", "role", "status", "joined_at")
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(Club)
+class ClubAdmin(admin.ModelAdmin[Club]):
+    """Clubs, read-only: their owners and admins run them on the club's page (members,
+    points and tournaments move through tournaments.services.clubs)."""
+
+    list_display = ("name", "slug", "created_at")
+    search_fields = ("name", "slug")
+    readonly_fields = ("name", "slug", "description", "created_at")
+    exclude = ("invite_token",)  # the members' secret: staff need not hold it
+    inlines = [MembershipInline]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return request.method == "GET"  # to view the page, never to save it
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False  # its tournaments' ledger rows refer to them

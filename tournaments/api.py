@@ -28,7 +28,8 @@ def refusal(error: TournamentError) -> Response:
 
 
 class TournamentListView(APIView):
-    """GET /api/tournaments/?status=registering|running|finished (newest first, 100 at most)."""
+    """GET /api/tournaments/?status=registering|running|finished (newest first, 100 at
+    most): the site's, and those of the caller's clubs."""
 
     def get(self, request: Request) -> Response:
         query = TournamentFilterSerializer(data=request.query_params)
@@ -40,7 +41,9 @@ class TournamentListView(APIView):
                 },
                 status=400,
             )
-        found = selectors.tournaments_list(status=query.validated_data.get("status"))
+        found = selectors.tournaments_list(
+            status=query.validated_data.get("status"), viewer=request.user
+        )
         return Response([selectors.summary(t) for t in found[:LIST_LIMIT]])
 
     @extend_schema(request=TournamentScheduleSerializer, responses={201: OpenApiTypes.OBJECT})
@@ -53,16 +56,19 @@ class TournamentListView(APIView):
             )
         body = TournamentScheduleSerializer(data=request.data)
         if not body.is_valid():
-            field, problems = next(iter(body.errors.items()))
-            return Response(
-                {"code": f"bad_{field}", "message": f"{field}: {_first(problems)}"}, status=400
-            )
+            return bad_body(body.errors)
         settings = dict(body.validated_data)
         try:
             tournament = services.schedule_tournament(**settings)
         except TournamentError as error:
             return refusal(error)
         return Response(selectors.summary(tournament), status=201)
+
+
+def bad_body(errors: Any) -> Response:
+    """A 400 naming the first field a body got wrong (``bad_<field>``)."""
+    field, problems = next(iter(errors.items()))
+    return Response({"code": f"bad_{field}", "message": f"{field}: {_first(problems)}"}, status=400)
 
 
 def _first(problems: Any) -> str:
@@ -79,6 +85,10 @@ class TournamentDetailView(APIView):
         tournament = selectors.tournament_get(tournament_id=tournament_id)
         if tournament is None:
             return refusal(TournamentNotFound())
+        try:
+            selectors.check_can_see(tournament, request.user)
+        except TournamentError as error:
+            return refusal(error)
         return Response(selectors.summary(tournament))
 
 

@@ -16,7 +16,7 @@ from accounts.sessions import user_group
 from config.broadcast import send
 from tables.groups import private_group, public_group
 from tables.models import Seat
-from tournaments.models import Tournament
+from tournaments.models import Membership, Tournament
 
 # Stacks change every hand; the lobby and the tournament's page hear of a hand that
 # put nobody out at most this often per tournament (eliminations, starts, levels and
@@ -28,7 +28,8 @@ def lobby_update(
     tournament_id: int, *, is_stacks_only: bool = False, announcement: str | None = None
 ) -> None:
     """Once committed: the tournament's summary to every lobby socket (with the level
-    ``announcement``, "Blinds 25/50 from the next hand", when a level begins)."""
+    ``announcement``, "Blinds 25/50 from the next hand", when a level begins); a club's
+    tournament only to its members' sockets."""
     if is_stacks_only:
         try:
             if not cache.add(f"tournaments:stacks:{tournament_id}", 1, STACKS_EVERY):
@@ -44,9 +45,19 @@ def lobby_update(
             facts = summary(tournament)
             if announcement is not None:
                 facts["announcement"] = announcement
-            send([(LOBBY_GROUP, {"type": "tournament.update", "tournament": facts})])
+            message = {"type": "tournament.update", "tournament": facts}
+            send([(group, message) for group in _audience(tournament)])
 
     transaction.on_commit(after_commit)
+
+
+def _audience(tournament: Tournament) -> list[str]:
+    if tournament.club_id is None:
+        return [LOBBY_GROUP]
+    members = Membership.objects.filter(
+        club_id=tournament.club_id, status=Membership.Status.ACTIVE
+    ).values_list("user_id", flat=True)
+    return [user_group(user_id) for user_id in members]
 
 
 def user_notices(notices: list[tuple[int, dict[str, Any]]]) -> None:

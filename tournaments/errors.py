@@ -65,3 +65,68 @@ class BadSettings(TournamentError):
     def __init__(self, code: str, message: str) -> None:
         self.code = code
         super().__init__(message)
+
+
+# --- clubs ------------------------------------------------------------------------
+
+
+class ClubNotFound(TournamentError):
+    code = "club_not_found"
+    status = 404
+    default_message = "There is no such club."
+
+
+class MembersOnly(TournamentError):
+    code = "members_only"
+    status = 403
+    default_message = "Only the club's members see its tournaments and tables: ask to join."
+
+
+class AdminsOnly(TournamentError):
+    code = "admins_only"
+    status = 403
+    default_message = "Only the club's owner and admins can do that."
+
+
+class OwnerOnly(TournamentError):
+    code = "owner_only"
+    status = 403
+    default_message = "Only the club's owner can do that."
+
+
+class Banned(TournamentError):
+    code = "banned"
+    status = 403
+    default_message = "You are banned from this club."
+
+
+class BadInvitation(TournamentError):
+    code = "bad_token"
+    status = 403
+    default_message = "This invitation link is not valid (any more): ask an admin for a new one."
+
+
+class AlreadyMember(TournamentError):
+    code = "already_member"
+    default_message = "You are already a member of this club."
+
+
+class AlreadyAsked(TournamentError):
+    code = "already_asked"
+    default_message = "You have already asked to join: an admin will answer."
+
+
+class NoSuchMember(TournamentError):
+    code = "no_such_member"
+    status = 404
+    default_message = "That person is not a member of this club."
+
+
+class BadClubRequest(TournamentError):
+    """A club's setting or an admin's request refused; ``code`` names what."""
+
+    status = 400
+
+    def __init__(self, code: str, message: str) -> None:
+        self.code = code
+        super().__init__(message)

@@ -1,16 +1,20 @@
-"""The admin's form to schedule a multi-table tournament: it reads the fields and hands
-them to ``schedule_tournament``, whose refusals become the form's errors."""
+"""Forms: scheduling a multi-table tournament (staff in the admin, a club's admins on
+its page), creating a club, joining one by its link, and an admin's points adjustment.
+
+Each reads its fields and hands them to a service, whose refusals become the form's
+errors."""
 
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from django import forms
 
 import engine
 from tournaments import services
-from tournaments.errors import BadSettings
+from tournaments.errors import BadSettings, TournamentError
 from tournaments.models import Tournament
 
 # Which form field a refusal's code belongs to.
@@ -56,6 +60,16 @@ class ScheduleTournamentForm(forms.ModelForm):  # type: ignore[type-arg]
         model = Tournament
         fields: list[str] = []
 
+    def __init__(self, *args: Any, club_slug: str | None = None, admin: Any = None, **kwargs: Any):
+        """With ``club_slug``, an admin of that club schedules for it (in its points)."""
+        super().__init__(*args, **kwargs)
+        self.club_slug, self.admin = club_slug, admin
+        if club_slug is not None:
+            del self.fields["points_scope"]
+            self.fields["starts_at"].widget = forms.DateTimeInput(
+                attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"
+            )
+
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         if self.errors:
@@ -73,7 +87,50 @@ class ScheduleTournamentForm(forms.ModelForm):  # type: ignore[type-arg]
             )
             return data
         try:
-            self.scheduled = services.schedule_tournament(**settings)
+            if self.club_slug is not None:
+                self.scheduled = services.club_tournament_schedule(
+                    slug=self.club_slug, admin=self.admin, **settings
+                )
+            else:
+                self.scheduled = services.schedule_tournament(**settings)
         except BadSettings as error:
             self.add_error(_FIELD_OF.get(error.code), error.message)
+        except TournamentError as error:  # no longer the club's admin, say
+            self.add_error(None, error.message)
         return data
+
+
+class ClubForm(forms.Form):
+    name = forms.CharField(max_length=60)
+    description = forms.CharField(
+        max_length=280, required=False, widget=forms.Textarea(attrs={"rows": 2})
+    )
+
+
+class JoinByLinkForm(forms.Form):
+    """The invitation link as pasted: /clubs/<slug>/join/<token>/ (the whole address)."""
+
+    link = forms.CharField(max_length=300, label="Invitation link")
+
+    def clean_link(self) -> tuple[str, str]:
+        found = _INVITATION.search(self.cleaned_data["link"])
+        if found is None:
+            raise forms.ValidationError("Paste the whole invitation link an admin sent you.")
+        return found["slug"], found["token"]
+
+
+_INVITATION = re.compile(r"/clubs/(?P<slug>[-a-z0-9_]+)/join/(?P<token>[-A-Za-z0-9_]+)/?")
+
+
+class PointsAdjustmentForm(forms.Form):
+    """An admin's credit or debit: ``usernames`` are the club's members to choose from."""
+
+    username = forms.ChoiceField(label="Member")
+    amount = forms.IntegerField(help_text="Negative to take points.")
+    reason = forms.CharField(max_length=200)
+
+    def __init__(self, *args: Any, usernames: list[str], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        member = self.fields["username"]
+        assert isinstance(member, forms.ChoiceField)
+        member.choices = [("", "—"), *((u, u) for u in usernames)]

@@ -11,11 +11,13 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from tables.errors import BadSeat, CannotLeave
+from tables.errors import BadSeat, CannotLeave, MembersOnly
 from tables.kinds import TableBehaviour
 from tables.models import Seat, Table
 from tables.services.play import Play
+from tournaments.errors import TournamentError
 from tournaments.models import Tournament
+from tournaments.selectors import check_can_see
 
 
 def tournament_of(table: Table) -> Tournament:
@@ -33,6 +35,12 @@ class TournamentBehaviour(TableBehaviour):
         # The tournament's row before its table's (docs/architecture.md, lock order).
         if table["tournament_id"] is not None:
             list(Tournament.objects.select_for_update().filter(pk=table["tournament_id"]))
+
+    def check_watch(self, table: Table, user: Any) -> None:
+        try:
+            check_can_see(tournament_of(table), user)
+        except TournamentError as error:
+            raise MembersOnly(error.message) from None
 
     def check_sit(self, table: Table, user: Any) -> None:
         raise BadSeat("Tournament seats are assigned by the tournament.")

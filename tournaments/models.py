@@ -1,4 +1,5 @@
-"""Sit-n-go tournaments, their entrants and (through ``Table.tournament``) their tables.
+"""Sit-n-go and club tournaments, their entrants and (through ``Table.tournament``)
+their tables; clubs and their members.
 
 Every write goes through ``tournaments.services``: the tournament row is locked
 first, then its tables in id order, then points accounts.
@@ -18,6 +19,76 @@ import engine
 SNG_SEATS = 6
 MAX_SEATS_PER_TABLE = 9  # a multi-table tournament's tables seat 2 to 9
 STRUCTURE_CHOICES = [(name, name.title()) for name in engine.STRUCTURES]
+
+
+class Club(models.Model):
+    """A club: its members play its tournaments, paid in its own points (``scope``).
+
+    Written only by ``tournaments.services.clubs``, which locks this row first.
+    """
+
+    name = models.CharField(max_length=60)
+    slug = models.SlugField(max_length=70, unique=True)
+    description = models.CharField(max_length=280, blank=True)
+    # The secret of the invitation link; an admin's reset makes old links useless.
+    invite_token = models.CharField(max_length=64, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name", "pk"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def scope(self) -> str:
+        """The points scope of the club's balances, buy-ins and prizes."""
+        return f"club:{self.pk}"
+
+
+class Membership(models.Model):
+    """A member's place in a club: asking to join, a member (with a role), or banned."""
+
+    class Role(models.TextChoices):
+        OWNER = "owner", "Owner"
+        ADMIN = "admin", "Admin"
+        MEMBER = "member", "Member"
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Asked to join"
+        ACTIVE = "active", "Member"
+        BANNED = "banned", "Banned"
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="memberships")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="club_memberships"
+    )
+    role = models.CharField(max_length=8, choices=Role.choices, default=Role.MEMBER)
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.PENDING)
+    created_at = models.DateTimeField(auto_now_add=True)
+    joined_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["club", "joined_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["club", "user"], name="tournaments_one_membership"),
+            models.UniqueConstraint(
+                fields=["club"], condition=Q(role="owner"), name="tournaments_one_club_owner"
+            ),
+            # Only a member holds a role above member; the owner is never pending or banned.
+            models.CheckConstraint(
+                condition=Q(role="member") | Q(status="active"),
+                name="tournaments_roles_are_members",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} in {self.club} ({self.role}, {self.status})"
+
+    @property
+    def is_admin(self) -> bool:
+        """Owners and admins run the club (members, points, tournaments)."""
+        return self.status == self.Status.ACTIVE and self.role != self.Role.MEMBER
 
 
 class Tournament(models.Model):
@@ -71,6 +142,10 @@ class Tournament(models.Model):
     break_minutes = models.PositiveSmallIntegerField(default=0)
     # Whose points pay buy-ins, refunds and prizes: "site", or a club's ("club:<id>").
     points_scope = models.CharField(max_length=40, default="site")
+    # A club's tournament is seen and played by its members only (its scope is the club's).
+    club = models.ForeignKey(
+        Club, null=True, blank=True, on_delete=models.PROTECT, related_name="tournaments"
+    )
     # Tables between hands deal no more until every table is between hands: the players
     # left fit at one table (then the final table is drawn), or hand-for-hand play.
     is_waiting_for_tables = models.BooleanField(default=False)

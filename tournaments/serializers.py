@@ -45,3 +45,30 @@ class TournamentScheduleSerializer(serializers.Serializer[Any]):
         child=serializers.IntegerField(), required=False, help_text="Adding up to 100."
     )
     points_scope = serializers.CharField(required=False, default="site")
+
+
+class ClubCreateSerializer(serializers.Serializer[Any]):
+    """The body of ``POST /api/clubs/``: the shape only; ``club_create`` checks values."""
+
+    name = serializers.CharField(max_length=200, trim_whitespace=False)
+    description = serializers.CharField(
+        max_length=2000, required=False, default="", allow_blank=True
+    )
+
+
+class ClubJoinSerializer(serializers.Serializer[Any]):
+    token = serializers.CharField(
+        max_length=200, required=False, help_text="The invitation link's; without it: ask to join."
+    )
+
+
+class ClubPointsSerializer(serializers.Serializer[Any]):
+    username = serializers.CharField(max_length=150)
+    amount = serializers.IntegerField(help_text="Negative to take points.")
+    reason = serializers.CharField(max_length=2000)
+
+
+class ClubScheduleSerializer(TournamentScheduleSerializer):
+    """The body of ``POST /api/clubs/<slug>/tournaments/``: paid in the club's points."""
+
+    points_scope = None  # type: ignore[assignment]

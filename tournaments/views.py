@@ -13,20 +13,23 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from accounts.points import points_balance
 from tournaments import selectors, services
 from tournaments.errors import TournamentError
-from tournaments.models import Entry, Tournament
+from tournaments.models import Club, Entry, Tournament
 
 RECENT_SHOWN = 10
 
 
 def tournament_list(request: HttpRequest) -> HttpResponse:
-    """Open SNGs by structure and buy-in, running ones, and the latest finished."""
+    """Open SNGs by structure and buy-in, running ones, and the latest finished (with the
+    member's clubs' tournaments)."""
     now = timezone.now()
+    viewer = request.user
     mine = set()
     if request.user.is_authenticated:
         mine = set(
@@ -36,15 +39,17 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
         )
     open_sngs = [
         {**selectors.summary(t, now), "is_registered": t.pk in mine}
-        for t in selectors.tournaments_list(status=Tournament.Status.REGISTERING)
+        for t in selectors.tournaments_list(status=Tournament.Status.REGISTERING, viewer=viewer)
     ]
     running = [
         selectors.summary(t, now)
-        for t in selectors.tournaments_list(status=Tournament.Status.RUNNING)
+        for t in selectors.tournaments_list(status=Tournament.Status.RUNNING, viewer=viewer)
     ]
     finished = [
         selectors.summary(t, now)
-        for t in selectors.tournaments_list(status=Tournament.Status.FINISHED)[:RECENT_SHOWN]
+        for t in selectors.tournaments_list(status=Tournament.Status.FINISHED, viewer=viewer)[
+            :RECENT_SHOWN
+        ]
     ]
     return render(
         request,
@@ -57,6 +62,11 @@ def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
     tournament = selectors.tournament_get(tournament_id=tournament_id)
     if tournament is None:
         raise Http404("There is no such tournament.")
+    try:
+        selectors.check_can_see(tournament, request.user)
+    except TournamentError as error:
+        refused = {"club": tournament.club, "message": error.message}
+        return render(request, "tournaments/members_only.html", refused, status=403)
     now = timezone.now()
     entry = selectors.entry_of(tournament, request.user)
     context = {
@@ -75,12 +85,13 @@ def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
 @require_POST
 def tournament_register(request: HttpRequest, tournament_id: int) -> HttpResponse:
     try:
-        services.tournament_register(tournament_id=tournament_id, user=request.user)
+        tournament = services.tournament_register(tournament_id=tournament_id, user=request.user)
     except TournamentError as error:
         messages.error(request, error.message)
     else:
-        balance = points_balance(user=request.user)
-        messages.success(request, f"You are registered. You have {balance:,} points left.")
+        balance = points_balance(user=request.user, scope=tournament.points_scope)
+        points = "club points" if tournament.club_id else "points"
+        messages.success(request, f"You are registered. You have {balance:,} {points} left.")
     return redirect(_back(request, tournament_id))
 
 
@@ -128,7 +139,11 @@ def _table_of(tournament: Tournament, entry: Entry | None) -> int | None:
 
 
 def _back(request: HttpRequest, tournament_id: int) -> str:
-    """Back to the page the form was on: the lobby, or the tournament's own page."""
-    if request.POST.get("next") == "detail":
+    """Back to the page the form was on: the lobby, the tournament's own page, or its
+    club's page."""
+    wanted = request.POST.get("next", "")
+    if wanted == "detail":
         return f"/tournaments/{tournament_id}/"
+    if wanted.startswith("club:") and Club.objects.filter(slug=wanted[5:]).exists():
+        return reverse("clubs:detail", args=[wanted[5:]])
     return "/tournaments/"

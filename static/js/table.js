@@ -22,6 +22,7 @@ const FINAL_CLOSE_CODES = {
   4401: "Log in again to play at this table.",
   4403: "You were signed out (or your password changed). Log in again to play.",
   4404: "This table does not exist.",
+  4406: "This is a club's table: only its members see it.",
   4429: "Too many messages from this page: reload it to reconnect.",
 };
 

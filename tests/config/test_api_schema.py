@@ -14,6 +14,7 @@ from config.urls import api_patterns
 from tests.tables.helpers import friends_table
 from tests.tables.recorded import SHOWDOWN_WITH_MUCK, record_hand, recorded_state
 from tournaments.models import Tournament
+from tournaments.services import club_create
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("clean_redis")]
 NOT_IN_SCHEMA = {"schema", "docs"}
@@ -35,12 +36,13 @@ def test_every_documented_path_answers_a_member(make_user) -> None:
         friends_table(alice, bob, carol, seat_count=3), recorded_state(SHOWDOWN_WITH_MUCK)
     )
     tournament = Tournament.objects.create()
+    club = club_create(user=alice, name="Thursday Crew")
     api = APIClient()
     api.force_authenticate(alice)
     schema = api.get("/api/schema/?format=json").json()
     for path, operations in schema["paths"].items():
         url = path.replace("{hand_id}", str(hand.pk)).replace("{username}", "alice")
-        url = url.replace("{tournament_id}", str(tournament.pk))
+        url = url.replace("{tournament_id}", str(tournament.pk)).replace("{slug}", club.slug)
         query = "?format=phh" if path.endswith("/export") else ""
         for method in operations:
             if method != "get":

@@ -167,3 +167,20 @@ def test_a_bad_setting_in_the_admin_shows_the_service_s_sentence(staff_client):
     )
     assert "Payout percentages must add up to 100." in response.content.decode()
     assert not Tournament.objects.exists()
+
+
+def test_a_club_reads_in_the_admin_with_its_members_but_not_its_secret(staff_client, make_user):
+    from tournaments import services
+
+    club = services.club_create(user=make_user("owner"), name="Thursday Crew")
+    services.club_join(slug=club.slug, user=make_user("bob"), token=club.invite_token)
+    page = reverse("admin:tournaments_club_change", args=[club.pk])
+
+    shown = staff_client.get(page).content.decode()
+    saved = staff_client.post(page, {"name": "Renamed"})
+
+    assert "Thursday Crew" in shown and "bob" in shown and "owner" in shown
+    assert club.invite_token not in shown
+    assert saved.status_code == 403
+    club.refresh_from_db()
+    assert club.name == "Thursday Crew"

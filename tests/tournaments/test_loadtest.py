@@ -52,3 +52,28 @@ def test_six_bots_play_a_sng_in_process_with_no_delays() -> None:
     report = out.getvalue()
     assert re.search(r"six bots, no delays: \d+ hands in [\d.]+ s", report), report
     assert not Tournament.objects.exists()
+
+
+def test_a_club_tournament_of_twelve_clients_plays_to_a_winner_following_every_move(
+    server: str,
+) -> None:
+    from tournaments.models import Club
+
+    out = io.StringIO()
+    call_command(
+        "loadtest_mtt", "--players", "12", "--seats", "4", "--levels", "2", "--url", server,
+        "--timeout", "240", "--allow-stale", stdout=out,
+    )  # fmt: skip
+    report = out.getvalue()
+    print(report)
+    assert re.search(r"tournament: 12 players, finished in [\d.]+ s", report), report
+    # A client may answer a decision the table has just moved past (its action crossing
+    # a snapshot in flight, more often with sockets reopened after moves): refused as
+    # stale, nothing lost.
+    refused = re.search(r"server errors: (.*)", report)
+    assert refused and set(re.findall(r"(\w+) x\d+", refused[1])) <= {"stale_decision"}, report
+    assert "client errors: 0" in report
+    moves = re.search(r"moves: (\d+), hand end to the new table's snapshot ms: p50 ", report)
+    assert moves and int(moves[1]) >= 4, report  # 3 tables down to 1: at least 4 moves
+    assert not User.objects.filter(username__startswith="loadtest-").exists()
+    assert not Club.objects.exists() and not Table.objects.exists()

@@ -105,8 +105,15 @@ def test_each_bad_setting_is_refused_with_its_code_and_nothing_is_saved(
     assert not Tournament.objects.exists()
 
 
-def test_a_club_s_tournament_keeps_its_points_scope() -> None:
-    assert scheduled(points_scope="club:12").points_scope == "club:12"
+def test_a_club_s_points_scope_makes_it_the_club_s_tournament(make_user) -> None:
+    club = services.club_create(user=make_user("owner"), name="Thursday Crew")
+
+    tournament = scheduled(points_scope=club.scope)
+
+    assert (tournament.points_scope, tournament.club) == (club.scope, club)
+    with pytest.raises(BadSettings) as refused:
+        scheduled(points_scope=f"club:{club.pk + 1}")
+    assert refused.value.code == "bad_points_scope"
 
 
 def _api(user: Any) -> Any:

@@ -15,8 +15,8 @@ from tables.models import Seat
 from tables.services import play as p
 from tables.services.clock import starting_time_bank
 from tournaments import broadcast
-from tournaments.errors import Full
 from tournaments.models import Entry, Tournament
+from tournaments.services.start import table_open
 
 _rng = SystemRandom()
 
@@ -38,7 +38,8 @@ def seat_late_entry(tournament: Tournament, entry: Entry) -> None:
     plays = [p.lock(table_id) for table_id in _live_tables(tournament)]
     open_plays = [each for each in plays if arrival_seats(table_seating(each))]
     if not open_plays:
-        raise Full("Every table is full: late registration has no seat left.")
+        _seat_at_a_new_table(tournament, entry)
+        return
     target = min(open_plays, key=lambda each: (len(table_seating(each).players), each.table.pk))
     number = worst_seat(table_seating(target), _rng)
     busted = target.seats.pop(number, None)
@@ -60,6 +61,20 @@ def seat_late_entry(tournament: Tournament, entry: Entry) -> None:
     if entry.user_id is not None:
         url = reverse("tables:table_detail", args=[target.table.pk])
         text = f"You are in: your seat is at {target.table.name}"
+        notice = {"kind": "tournament_started", "text": text, "url": url}
+        broadcast.user_notices([(entry.user_id, notice)])
+
+
+def _seat_at_a_new_table(tournament: Tournament, entry: Entry) -> None:
+    """Every table full: the entrant opens a new one (the highest id, so locked last).
+    Alone there, they are dealt in once balancing or a broken table brings players
+    (tables between hands give them up, docs/tournaments.md)."""
+    number = tournament.tables.count() + 1
+    seat = _rng.randrange(tournament.seats)
+    table = table_open(tournament, f"{tournament.title} · Table {number}", {seat: entry})
+    if entry.user_id is not None:
+        url = reverse("tables:table_detail", args=[table.pk])
+        text = f"You are in: your seat is at {table.name}; play starts when players join you"
         notice = {"kind": "tournament_started", "text": text, "url": url}
         broadcast.user_notices([(entry.user_id, notice)])
 

@@ -28,7 +28,11 @@ from tournaments import broadcast
 from tournaments.models import Entry, Tournament
 from tournaments.services.late import table_seating
 from tournaments.services.registration import locked, tournament_cancel
-from tournaments.services.start import deal_first_hand, schedule_level_task, table_open
+from tournaments.services.start import (
+    deal_first_hand,
+    schedule_level_task,
+    table_open,
+)
 
 _rng = SystemRandom()
 MOVED = "You moved to {name}"
@@ -65,7 +69,8 @@ def mtt_start(*, tournament_id: int, now: datetime | None = None) -> Tournament 
         for number, seating in enumerate(drawn, start=1):
             seats = {seat: entries[entry_id] for seat, entry_id in seating.items()}  # type: ignore[index]
             table = table_open(tournament, f"{tournament.title} · Table {number}", seats)
-            deal_first_hand(table)
+            if len(seats) >= 2:  # a lone player (two-seat tables) waits to be moved or joined
+                deal_first_hand(table)
             url = reverse("tables:table_detail", args=[table.pk])
             text = f"{tournament.title} has started: you are at Table {number}"
             notice = {"kind": "tournament_started", "text": text, "url": url}
@@ -130,6 +135,10 @@ def _move(plays: dict[int, p.Play], result: SeatingPlan) -> None:
         busted = target.seats.pop(move.to_seat, None)
         if busted is not None:  # out of it (no chips), shown until the next deal: replaced
             Seat.objects.filter(pk=busted.pk).delete()
+        # Out in the hand before: taken off at this deal, but its row goes at the commit.
+        # A hand that ends as it is dealt (all in from the blinds) moves players before.
+        leaving = [s.pk for s in target.removed if s.number == move.to_seat]
+        Seat.objects.filter(pk__in=leaving).delete()
         arrived = Seat.objects.create(
             table=target.table,
             number=move.to_seat,
@@ -155,25 +164,16 @@ def _move(plays: dict[int, p.Play], result: SeatingPlan) -> None:
 def _final_table(
     tournament: Tournament, plays: dict[int, p.Play], final: dict[int, Hashable]
 ) -> None:
-    """Everyone left redrawn at one new table, stacks kept; every other table closed."""
-    stacks = {
-        s.entry_id: s.stack
-        for each in plays.values()
-        for s in each.seats.values()
-        if s.entry_id is not None
-    }
+    """Everyone left redrawn at one new table, keeping their stacks, time banks and
+    sitting-out state; every other table closed."""
+    carried = {s.entry_id: s for each in plays.values() for s in each.seats.values() if s.entry_id}
     entries = Entry.objects.in_bulk([cast(int, e) for e in final.values()])
     seating = {seat: entries[cast(int, entry_id)] for seat, entry_id in final.items()}
     for each in plays.values():
         each.removed.extend(each.seats.values())
         each.seats = {}
         _close(each)
-    table = table_open(
-        tournament,
-        f"{tournament.title} · Final table",
-        seating,
-        stacks,
-    )
+    table = table_open(tournament, f"{tournament.title} · Final table", seating, carried)
     deal_first_hand(table)
     notice = _moved_notice(table)
     broadcast.user_notices([(e.user_id, notice) for e in seating.values() if e.user_id])
@@ -186,4 +186,7 @@ def _close(play: p.Play) -> None:
 
 def _moved_notice(table: Table) -> dict[str, object]:
     url = reverse("tables:table_detail", args=[table.pk])
-    return {"kind": "table_moved", "text": MOVED.format(name=table.name), "url": url}
+    # ``at``: when the move was made (the end of the hand that called for it), so a
+    # client can tell how long reaching the new table took (``loadtest_mtt``).
+    at = timezone.now().isoformat()
+    return {"kind": "table_moved", "text": MOVED.format(name=table.name), "url": url, "at": at}

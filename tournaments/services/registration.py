@@ -28,6 +28,7 @@ from tournaments.errors import (
     TournamentNotFound,
 )
 from tournaments.models import Entry, Tournament
+from tournaments.selectors import check_can_see
 from tournaments.services.start import tournament_start
 
 _CLOSED: dict[str, str] = {
@@ -102,6 +103,7 @@ def tournament_register(*, tournament_id: int, user: Any) -> Tournament:
     check_member(user)
     with transaction.atomic():
         tournament = locked(tournament_id)
+        check_can_see(tournament, user)  # a club's: its members only
         now = timezone.now()
         _check_open(tournament, now)
         if tournament.kind == Tournament.Kind.PRACTICE:
@@ -152,11 +154,17 @@ def tournament_unregister(*, tournament_id: int, user: Any) -> Tournament:
             raise NotRegistering(closed_message(tournament, message))
         if entry is None:
             raise NotRegistered(closed_message(tournament, NotRegistered.default_message))
-        _refund(tournament, entry)
-        entry.delete()
-        tournament.save(update_fields=["prize_pool"])
-        broadcast.lobby_update(tournament.pk)
+        refund_entry(tournament, entry)
         return tournament
+
+
+def refund_entry(tournament: Tournament, entry: Entry) -> None:
+    """Take a registration back before the start (tournament row locked): the buy-in
+    refunded, the entry deleted, the pool lowered."""
+    _refund(tournament, entry)
+    entry.delete()
+    tournament.save(update_fields=["prize_pool"])
+    broadcast.lobby_update(tournament.pk)
 
 
 def _refund(tournament: Tournament, entry: Entry) -> None:

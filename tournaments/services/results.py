@@ -96,17 +96,18 @@ def _tell_places(tournament: Tournament, out: list[Entry]) -> None:
     notices: list[tuple[int, dict[str, Any]]] = []
     told = list(out)
     entrants = tournament.entries.count()
+    unit = "club points" if tournament.club_id is not None else "points"
     if tournament.status == Tournament.Status.FINISHED:
         told += list(tournament.entries.filter(place=1))
     for entry in told:
         if entry.user_id is None:
             continue
         if entry.place == 1:
-            text = f"You won the tournament! Prize: {entry.prize:,} points."
+            text = f"You won the tournament! Prize: {entry.prize:,} {unit}."
         else:
             text = f"You finished {ordinal(entry.place or 0)} of {entrants}"
             if entry.prize:
-                text += f": {entry.prize:,} points"
+                text += f": {entry.prize:,} {unit}"
         notices.append(
             (
                 entry.user_id,

@@ -16,7 +16,7 @@ import engine
 from tables.models import MAX_SEATS, MIN_SEATS
 from tournaments import broadcast
 from tournaments.errors import BadSettings
-from tournaments.models import Tournament
+from tournaments.models import Club, Tournament
 
 MAX_ENTRANTS = 1000
 MAX_LEVELS = 60
@@ -107,6 +107,7 @@ def schedule_tournament(
     payout_percentages: Sequence[Any] | None = None,
     points_scope: str = "site",
     level_seconds: float | None = None,
+    club: Club | None = None,
     now: datetime | None = None,
 ) -> Tournament:
     """A multi-table tournament taking registrations until ``starts_at``.
@@ -114,6 +115,7 @@ def schedule_tournament(
     ``levels`` (each ``small_blind``, ``big_blind``, optional ``ante``,
     ``minutes``) replace the built-in ``structure``; breaks of
     ``break_minutes`` come after every ``break_every_minutes`` of play (0: none).
+    A ``club``'s tournament is paid in the club's points and seen by its members only.
     Refuses a bad setting with ``BadSettings`` (its code names it) and saves nothing.
     """
     now = now or timezone.now()
@@ -143,6 +145,10 @@ def schedule_tournament(
     percentages = clean_payouts(payout_percentages)
     if not isinstance(points_scope, str) or not _SCOPE.match(points_scope):
         raise BadSettings("bad_points_scope", 'Points come from "site" or "club:<id>".')
+    if club is None and points_scope != "site":  # staff naming a club's points: its tournament
+        club = Club.objects.filter(pk=int(points_scope.removeprefix("club:"))).first()
+        if club is None:
+            raise BadSettings("bad_points_scope", "There is no such club.")
     with transaction.atomic():
         tournament = Tournament.objects.create(
             kind=Tournament.Kind.MTT,
@@ -158,7 +164,8 @@ def schedule_tournament(
             break_every_minutes=break_every_minutes,
             break_minutes=break_minutes,
             payout_percentages=percentages,
-            points_scope=points_scope,
+            points_scope=club.scope if club is not None else points_scope,
+            club=club,
             level_seconds=level_seconds or settings.TOURNAMENTS_LEVEL_SECONDS or None,
         )
         scheduler, tournament_id = _start_scheduler, tournament.pk

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import datetime
 from random import SystemRandom
+from typing import Any
 
 from django.conf import settings
 from django.db import transaction
@@ -43,10 +44,11 @@ def table_open(
     tournament: Tournament,
     name: str,
     seating: dict[int, Entry],
-    stacks: dict[int, int] | None = None,
+    carried: dict[int, Seat] | None = None,
 ) -> Table:
     """A table of the tournament with ``seating`` (seat number: entry), each with the
-    starting stack or their stack in ``stacks`` (by entry id). No hand dealt yet."""
+    starting stack, or what their seat elsewhere had (``carried``, by entry id): its
+    stack, time bank and whether they are sitting out. No hand dealt yet."""
     structure = tournament.blind_structure
     first = structure.levels[0]
     table = Table.objects.create(
@@ -60,6 +62,7 @@ def table_open(
         starting_stack=structure.starting_stack,
         action_seconds=settings.TOURNAMENTS_ACTION_SECONDS,
     )
+    carried = carried or {}
     Seat.objects.bulk_create(
         Seat(
             table=table,
@@ -68,12 +71,22 @@ def table_open(
             is_bot=entry.is_bot,
             bot_name=entry.bot_name,
             entry=entry,
-            stack=(stacks or {}).get(entry.pk, structure.starting_stack),
-            time_bank=starting_time_bank(),
+            **_carried_over(carried.get(entry.pk), structure.starting_stack),
         )
         for number, entry in seating.items()
     )
     return table
+
+
+def _carried_over(seat: Seat | None, starting_stack: int) -> dict[str, Any]:
+    if seat is None:
+        return {"stack": starting_stack, "time_bank": starting_time_bank()}
+    return {
+        "stack": seat.stack,
+        "time_bank": seat.time_bank,
+        "hands_since_refill": seat.hands_since_refill,
+        "is_sitting_out": seat.is_sitting_out,
+    }
 
 
 def deal_first_hand(table: Table) -> None:

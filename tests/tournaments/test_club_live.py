@@ -1,0 +1,79 @@
+"""A club's tournaments over the sockets: its news reach its members' pages only, and a
+non-member's socket to one of its tables is refused with a code the page explains."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.utils import timezone
+
+from config.asgi import application
+from tables.consumers import CLOSE_MEMBERS_ONLY
+from tests.tables.sockets import HEADERS, Client, close_code_after_accepting, session_cookie
+from tests.tournaments.test_live import next_of_type, open_lobby
+from tournaments import services
+from tournaments.models import Club, Tournament
+
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("close_database_connections"),
+]
+
+
+def club_and_tournament(make_user: Any) -> tuple[Club, Tournament, list[Any]]:
+    owner, bob, carol, outsider = (make_user(n) for n in ("owner", "bob", "carol", "outsider"))
+    club = services.club_create(user=owner, name="Thursday Crew")
+    for user in (bob, carol):
+        services.club_join(slug=club.slug, user=user, token=club.invite_token)
+    tournament = services.club_tournament_schedule(
+        slug=club.slug,
+        admin=owner,
+        name="Club Night",
+        starts_at=timezone.now() + timedelta(minutes=5),
+        seats_per_table=3,
+    )
+    return club, tournament, [owner, bob, carol, outsider]
+
+
+async def test_a_club_tournament_s_news_reach_members_and_not_the_lobby(make_user):
+    club, tournament, (owner, bob, carol, outsider) = await sync_to_async(club_and_tournament)(
+        make_user
+    )
+    member_socket, outsider_socket = await open_lobby(owner), await open_lobby(outsider)
+
+    await sync_to_async(services.tournament_register)(tournament_id=tournament.pk, user=bob)
+
+    news = await next_of_type(member_socket, "tournament")
+    assert (news["tournament"]["id"], news["tournament"]["registered"]) == (tournament.pk, 1)
+    frames = []
+    while not await outsider_socket.receive_nothing(timeout=0.5):
+        frames.append(await outsider_socket.receive_json_from())
+    assert not [f for f in frames if f["type"] == "tournament"], frames
+    for socket in (member_socket, outsider_socket):
+        await socket.disconnect()
+
+
+async def test_a_non_member_s_socket_to_a_club_table_is_refused_and_a_member_s_is_not(
+    make_user,
+):
+    club, tournament, (owner, bob, carol, outsider) = await sync_to_async(club_and_tournament)(
+        make_user
+    )
+
+    def start() -> int:
+        for user in (bob, carol):
+            services.tournament_register(tournament_id=tournament.pk, user=user)
+        services.mtt_start(tournament_id=tournament.pk, now=timezone.now() + timedelta(minutes=6))
+        return tournament.tables.get().pk
+
+    table_id = await sync_to_async(start)()
+    headers = [*HEADERS, (b"cookie", await session_cookie(outsider))]
+    refused = WebsocketCommunicator(application, f"/ws/tables/{table_id}/", headers=headers)
+
+    assert await close_code_after_accepting(refused) == CLOSE_MEMBERS_ONLY
+    watcher = await Client.open(owner, table_id)  # a member who is not playing may watch
+    await watcher.socket.disconnect()
