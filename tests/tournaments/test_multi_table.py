@@ -48,6 +48,13 @@ def started(tournament: Tournament) -> Tournament:
     return Tournament.objects.get(pk=tournament.pk)
 
 
+def on_a_fast_clock(tournament: Tournament, level_seconds: float) -> None:
+    """Levels of ``level_seconds`` from now (``started`` starts the clock a minute ahead)."""
+    Tournament.objects.filter(pk=tournament.pk).update(
+        started_at=timezone.now(), level_seconds=level_seconds
+    )
+
+
 def sizes(tournament: Tournament) -> dict[int, int]:
     seats = Seat.objects.filter(table__tournament=tournament, stack__gt=0)
     counted = Counter(seats.values_list("table_id", flat=True))
@@ -66,6 +73,25 @@ def test_the_start_draws_everyone_over_the_fewest_even_tables_and_deals(make_use
     for table in tournament.tables.all():
         assert table.hand_number == 1 and selectors.hand_state(table) is not None
         assert table.seat_count == 6
+
+
+def test_heads_up_tables_with_an_odd_field_start_and_play_to_a_winner(make_user) -> None:
+    # Three players over two-seat tables: a lone player at the second table. The start
+    # used to try dealing them a hand and failed; now they wait until a seat frees up.
+    tournament = registered(scheduled(seats_per_table=2), members(make_user, 3))
+
+    tournament = started(tournament)
+    on_a_fast_clock(tournament, 1.0)
+
+    assert sorted(sizes(tournament).values()) == [1, 2]
+    for _ in range(20_000):
+        tournament.refresh_from_db()
+        if tournament.status != "running":
+            break
+        for table in tournament.tables.filter(wake_at__isnull=False).order_by("pk"):
+            _step(table)
+    assert tournament.status == "finished"
+    assert sorted(tournament.entries.values_list("place", flat=True)) in ([1, 2, 3], [1, 2, 2])
 
 
 def test_nothing_starts_before_its_time(make_user) -> None:
@@ -144,23 +170,35 @@ def _check_between_hands(tournament: Tournament, total_chips: int, arrivals: lis
                 assert counted[table.pk] <= smallest + 1, counted
 
 
+def _check_everyone_is_dealt_in(table: Table, dealt: set[tuple[int, int]]) -> None:
+    """A hand just dealt has every player with chips who sat there before it began
+    (one moved in during the hand waits for the next: ``joined_at_hand``)."""
+    table.refresh_from_db()
+    state = selectors.hand_state(table)
+    if state is None or state.is_over or (table.pk, table.hand_number) in dealt:
+        return
+    dealt.add((table.pk, table.hand_number))
+    due = Seat.objects.filter(table=table, stack__gt=0, joined_at_hand__lt=table.hand_number)
+    assert set(state.players) == set(due.values_list("number", flat=True)), "a hand missed"
+
+
 @pytest.mark.long_game
 def test_thirty_players_play_to_a_winner_with_balanced_tables(make_user) -> None:
     players = members(make_user, 30)
-    tournament = registered(scheduled(buy_in=100, seats_per_table=6), players)
-    tournament.level_seconds = 2.0
-    tournament.save(update_fields=["level_seconds"])
-    tournament = started(tournament)
+    tournament = started(registered(scheduled(buy_in=100, seats_per_table=6), players))
+    on_a_fast_clock(tournament, 2.0)
     total_chips = 30 * tournament.blind_structure.starting_stack
     assert sorted(sizes(tournament).values()) == [6, 6, 6, 6, 6]
     hands_seen = 0
     arrivals: list[int] = []  # moved players seen in their first hand at the new table
+    dealt: set[tuple[int, int]] = set()  # (table, hand) whose players were checked
     for _ in range(60_000):
         tournament.refresh_from_db()
         if tournament.status != "running":
             break
         for table in tournament.tables.filter(wake_at__isnull=False).order_by("pk"):
             _step(table)
+            _check_everyone_is_dealt_in(table, dealt)
         hands = Hand.objects.filter(table__tournament=tournament, ended_at__isnull=False).count()
         if hands != hands_seen:
             hands_seen = hands
@@ -177,8 +215,74 @@ def test_thirty_players_play_to_a_winner_with_balanced_tables(make_user) -> None
     assert prizes == tournament.prize_pool == 3000
     assert moved_for(tournament) == 0  # buy-ins in, prizes out: the ledger adds up
     assert tournament.tables.filter(name__endswith="Final table").count() == 1
-    assert hands_seen > 10
+    assert hands_seen > 10 and len(dealt) >= hands_seen - 1
     assert arrivals, "nobody was moved to balance the tables"
+
+
+def _all_in_or_call(table: Table) -> None:
+    """The player to act at ``table`` puts everything in, or calls what they face."""
+    state = selectors.hand_state(Table.objects.get(pk=table.pk))
+    assert state is not None and not state.is_over
+    seat = Seat.objects.get(table=table, number=state.actor)
+    legal = engine.legal_actions(state)
+    action, amount = ("raise", legal.max_raise_to) if legal.max_raise_to else ("call", None)
+    table_services.hand_act(
+        table_id=table.pk, user=seat.user, action=action, amount=amount, decision=decision_of(table)
+    )
+
+
+def test_a_final_table_whose_first_hand_ends_as_it_is_dealt_leaves_nobody_behind(
+    make_user,
+) -> None:
+    # Two tables of two; a bust at the second while the first is in a hand: the players
+    # left (three) wait for that hand, then meet at the final table. Everyone is away by
+    # then, so its first hand is over the moment it is dealt (rule 20). It used to be
+    # dealt inside the draw's transaction, while the old tables' seats were still saved,
+    # and its end ran the seating again over them: a player was moved back to an old
+    # table and left there with chips (found by make_test on PostgreSQL).
+    blinds = [(10, 20), (50, 100), (200, 400), (1000, 2000)]
+    levels = [{"small_blind": s, "big_blind": b, "minutes": 1} for s, b in blinds]
+    tournament = started(
+        registered(
+            scheduled(seats_per_table=3, buy_in=10, starting_stack=200, levels=levels),
+            members(make_user, 4),
+        )
+    )
+    first, second = tournament.tables.order_by("pk")
+    assert sorted(sizes(tournament).values()) == [2, 2]
+    for _ in range(100):  # all in at the second table until someone is out
+        if Seat.objects.filter(table=second, stack__gt=0).count() == 1:
+            break
+        second.refresh_from_db()
+        state = selectors.hand_state(second)
+        if state is None or state.is_over:
+            table_services.hand_start(table_id=second.pk, seq=second.seq)
+        else:
+            _all_in_or_call(second)
+    tournament.refresh_from_db()
+    assert tournament.is_waiting_for_tables, "three left: the final table waits for the first"
+    actor = selectors.hand_state(first).actor  # type: ignore[union-attr]
+    seats = Seat.objects.filter(table__tournament=tournament, stack__gt=0)
+    for seat in sorted(seats, key=lambda s: (s.table_id, s.number) == (first.pk, actor)):
+        # the first table's player to act steps aside last: their hand ends, all away
+        table_services.seat_sit_out(table_id=seat.table_id, user=seat.user)
+    assert tournament.tables.filter(name__endswith="Final table").exists()
+    on_a_fast_clock(tournament, 0.2)  # blinds that soon put everyone all in: away players bust
+
+    for _ in range(5_000):  # the final table plays to the end
+        tournament.refresh_from_db()
+        if tournament.status != "running":
+            break
+        for table in tournament.tables.filter(wake_at__isnull=False).order_by("pk"):
+            _step(table)
+        seats = Seat.objects.filter(table__tournament=tournament, stack__gt=0)
+        assert {s.table.name for s in seats}.issubset({"Friday Night · Final table"})
+        assert seats.aggregate(total=Sum("stack"))["total"] == 800, "chips created or lost"
+
+    assert tournament.status == "finished"
+    assert tournament.tables.filter(name__endswith="Final table").count() == 1
+    places = sorted(tournament.entries.values_list("place", flat=True))
+    assert places in ([1, 2, 3, 4], [1, 2, 2, 4], [1, 2, 3, 3]), "rule 19: shared places"
 
 
 # --- late registration ---------------------------------------------------------
@@ -200,6 +304,31 @@ def test_a_late_registration_takes_a_free_seat_at_once(make_user) -> None:
     assert sorted(sizes(tournament).values()) == [4, 4]  # the smaller table took her
     tournament.refresh_from_db()
     assert tournament.prize_pool == 800 and points_balance(user=alice) == 9_900
+
+
+def test_a_late_registration_when_every_table_is_full_opens_a_new_table(make_user) -> None:
+    tournament = registered(
+        scheduled(buy_in=100, seats_per_table=2, late_registration_levels=3), members(make_user, 4)
+    )
+    tournament = started(tournament)
+    Tournament.objects.filter(pk=tournament.pk).update(level_seconds=60.0)
+    late = make_user("late")
+
+    services.tournament_register(tournament_id=tournament.pk, user=late)
+
+    seat = Seat.objects.select_related("table").get(user=late)
+    assert tournament.tables.count() == 3 and sorted(sizes(tournament).values()) == [1, 2, 2]
+    assert seat.stack == tournament.blind_structure.starting_stack
+    tournament.refresh_from_db()
+    assert tournament.prize_pool == 500 and moved_for(tournament) == -500
+    for _ in range(5_000):  # she plays once a bust makes room: her table or another breaks
+        if Hand.objects.filter(players__user=late).exists():
+            break
+        for table in tournament.tables.filter(wake_at__isnull=False).order_by("pk"):
+            _step(table)
+    assert Hand.objects.filter(players__user=late).exists()
+    in_play = Seat.objects.filter(table__tournament=tournament).aggregate(total=Sum("stack"))
+    assert in_play["total"] <= 5 * tournament.blind_structure.starting_stack
 
 
 def test_late_registration_closes_when_its_last_level_ends(make_user) -> None:

@@ -30,6 +30,7 @@ from tournaments.services.late import table_seating
 from tournaments.services.registration import locked, tournament_cancel
 from tournaments.services.start import (
     deal_first_hand,
+    plan_first_hand,
     schedule_level_task,
     table_open,
 )
@@ -174,7 +175,10 @@ def _final_table(
         each.seats = {}
         _close(each)
     table = table_open(tournament, f"{tournament.title} · Final table", seating, carried)
-    deal_first_hand(table)
+    # Its first hand is due after the usual pause, dealt by its own wake-up: dealt here,
+    # a hand over at once (all in from the blinds, or everyone away) would run this
+    # seating again while the old tables' seats are still saved.
+    plan_first_hand(table)
     notice = _moved_notice(table)
     broadcast.user_notices([(e.user_id, notice) for e in seating.values() if e.user_id])
 

@@ -96,6 +96,13 @@ def deal_first_hand(table: Table) -> None:
     p.commit(play)
 
 
+def plan_first_hand(table: Table) -> None:
+    """The first hand due after the usual pause between hands (tournament locked first)."""
+    play = p.lock(table.pk)
+    p.plan_next_hand(play)
+    p.commit(play)
+
+
 LevelScheduler = Callable[[int, datetime], None]
 _level_scheduler: LevelScheduler | None = None
 
