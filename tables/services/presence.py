@@ -10,8 +10,8 @@ last renewed.
 
 A player is present while they hold a lease. When that changes, the seat's
 ``disconnected_at`` changes with it. That is not a change of play: it takes
-the seat's row lock (and the table's only to add a lease, as seats are
-deleted under the table's lock) and bumps no ``seq``: everyone at
+the table's row lock and then the seat's (the order of every table service,
+which deletes a seat's leases with the seat) and bumps no ``seq``: everyone at
 the table gets a small ``presence`` frame, and every later snapshot carries it
 on the seat (``disconnected_since``).
 """
@@ -44,11 +44,7 @@ def renew_every_seconds() -> float:
 def seat_presence(*, table_id: int, user: User, channel_name: str, is_open: bool) -> None:
     """The socket ``channel_name`` of ``user``'s at the table opened (``is_open``) or closed."""
     with transaction.atomic():
-        if is_open:
-            # A new lease row points at the seat: held off while a table service
-            # (which locks the table first) may be deleting that seat, or the
-            # deletion would trip over the row on PostgreSQL.
-            Table.objects.select_for_update().filter(pk=table_id).exists()
+        _lock_table(table_id)
         seat = Seat.objects.select_for_update().filter(table_id=table_id, user=user).first()
         if seat is None:
             return
@@ -82,8 +78,11 @@ def presence_sweep(*, now: datetime) -> int:
         stale.values("seat_id").annotate(last=Max("renewed_at")).values_list("seat_id", "last")
     )
     away = 0
+    tables = dict(Seat.objects.filter(pk__in=last_heard).values_list("pk", "table_id"))
     for seat_id, last in last_heard.items():
         with transaction.atomic():
+            if seat_id in tables:
+                _lock_table(tables[seat_id])
             seat = Seat.objects.select_for_update().filter(pk=seat_id).first()
             if seat is None:
                 continue
@@ -93,6 +92,13 @@ def presence_sweep(*, now: datetime) -> int:
             ).delete()
             away += _settle(seat, away_since=last)
     return away
+
+
+def _lock_table(table_id: int) -> None:
+    """The table's row before its seat's, as every table service takes them: a service
+    deleting a seat deletes its leases first, so a presence change that locked the seat
+    and then reached for a lease would deadlock with it on PostgreSQL."""
+    Table.objects.select_for_update().filter(pk=table_id).exists()
 
 
 def _settle(seat: Seat, *, away_since: datetime) -> bool:
