@@ -4,6 +4,7 @@ one by itself, with their seat there (tests/browser.py has the set-up)."""
 
 from __future__ import annotations
 
+import contextlib
 import time
 from datetime import timedelta
 from typing import Any
@@ -59,7 +60,7 @@ def act_at(table_id: int, choose: Any) -> None:
         return
     seat = Seat.objects.get(table=table, number=state.actor)
     action, amount = choose(engine.legal_actions(state))
-    try:
+    with contextlib.suppress(TableError):  # a timeout or the next deal got there first
         table_services.hand_act(
             table_id=table_id,
             user=seat.user,
@@ -67,8 +68,6 @@ def act_at(table_id: int, choose: Any) -> None:
             amount=amount,
             decision=decision_of(table),
         )
-    except TableError:  # a timeout or the next deal got there first
-        pass
 
 
 def all_in_or_call(legal: engine.LegalActions) -> tuple[str, int | None]:
@@ -105,9 +104,7 @@ def test_a_moved_player_s_table_page_follows_them_to_the_final_table(
         outside_the_browser_loop(make_user, name)
     tournament = outside_the_browser_loop(started_with, ["bob", *others])
     mine = outside_the_browser_loop(table_of, "bob")
-    other = next(
-        t for t in (outside_the_browser_loop(table_of, n) for n in others) if t != mine
-    )
+    other = next(t for t in (outside_the_browser_loop(table_of, n) for n in others) if t != mine)
     bob.goto(f"{server_url}/tables/{mine}/")
     expect(bob.locator("[data-connection-status]")).to_have_text("Live")
     expect(bob.locator(".seat.occupied")).to_have_count(2)

@@ -321,6 +321,7 @@ def test_a_late_registration_when_every_table_is_full_opens_a_new_table(make_use
     assert seat.stack == tournament.blind_structure.starting_stack
     tournament.refresh_from_db()
     assert tournament.prize_pool == 500 and moved_for(tournament) == -500
+    on_a_fast_clock(tournament, 0.5)  # rising blinds: a bust soon makes room
     for _ in range(5_000):  # she plays once a bust makes room: her table or another breaks
         if Hand.objects.filter(players__user=late).exists():
             break
