@@ -189,6 +189,11 @@ class Tournament(models.Model):
         return engine.BlindStructure("custom", self.starting_stack or base.starting_stack, levels)
 
     @property
+    def points_unit(self) -> str:
+        """What its buy-ins and prizes are counted in, as the member reads it."""
+        return "club points" if self.club_id is not None else "points"
+
+    @property
     def is_multi_table(self) -> bool:
         return self.kind == self.Kind.MTT
 

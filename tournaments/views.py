@@ -90,8 +90,8 @@ def tournament_register(request: HttpRequest, tournament_id: int) -> HttpRespons
         messages.error(request, error.message)
     else:
         balance = points_balance(user=request.user, scope=tournament.points_scope)
-        points = "club points" if tournament.club_id else "points"
-        messages.success(request, f"You are registered. You have {balance:,} {points} left.")
+        unit = tournament.points_unit
+        messages.success(request, f"You are registered. You have {balance:,} {unit} left.")
     return redirect(_back(request, tournament_id))
 
 

@@ -114,14 +114,19 @@ def club_join(*, slug: str, user: Any, token: Any) -> Membership:
         if not isinstance(token, str) or not constant_time_compare(token, club.invite_token):
             raise BadInvitation()
         membership = membership_of(club, user)
-        if membership is not None and membership.status == Membership.Status.BANNED:
-            raise Banned()
-        if membership is not None and membership.status == Active:
-            raise AlreadyMember()
+        _check_may_join(membership)
         membership = membership or Membership(club=club, user=user)
         membership.status, membership.joined_at = Active, timezone.now()
         membership.save()
         return membership
+
+
+def _check_may_join(membership: Membership | None) -> None:
+    """Refuse a member already in the club or banned from it (one who asked may join)."""
+    if membership is not None and membership.status == Membership.Status.BANNED:
+        raise Banned()
+    if membership is not None and membership.status == Active:
+        raise AlreadyMember()
 
 
 def club_ask(*, slug: str, user: Any) -> Membership:
@@ -130,10 +135,7 @@ def club_ask(*, slug: str, user: Any) -> Membership:
     with transaction.atomic():
         club = _locked(slug)
         membership = membership_of(club, user)
-        if membership is not None and membership.status == Active:
-            raise AlreadyMember()
-        if membership is not None and membership.status == Membership.Status.BANNED:
-            raise Banned()
+        _check_may_join(membership)
         if membership is not None:
             raise AlreadyAsked()
         return Membership.objects.create(club=club, user=user)

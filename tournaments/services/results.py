@@ -96,7 +96,7 @@ def _tell_places(tournament: Tournament, out: list[Entry]) -> None:
     notices: list[tuple[int, dict[str, Any]]] = []
     told = list(out)
     entrants = tournament.entries.count()
-    unit = "club points" if tournament.club_id is not None else "points"
+    unit = tournament.points_unit
     if tournament.status == Tournament.Status.FINISHED:
         told += list(tournament.entries.filter(place=1))
     for entry in told:
