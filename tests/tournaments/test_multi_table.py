@@ -182,6 +182,20 @@ def _check_everyone_is_dealt_in(table: Table, dealt: set[tuple[int, int]]) -> No
     assert set(state.players) == set(due.values_list("number", flat=True)), "a hand missed"
 
 
+def _check_broken_tables_rest(tournament: Tournament, broken_at: dict[int, int]) -> None:
+    """A broken table (nobody left with chips) is saved at most once more, when the seats
+    of the players out of it are cleared: hands elsewhere neither lock nor save it again
+    (its spectators would get a snapshot of an empty table after every hand)."""
+    live = set(
+        Seat.objects.filter(table__tournament=tournament, stack__gt=0).values_list(
+            "table_id", flat=True
+        )
+    )
+    for table_id, seq in tournament.tables.exclude(pk__in=live).values_list("pk", "seq"):
+        first = broken_at.setdefault(table_id, seq)
+        assert seq <= first + 1, f"broken table {table_id} saved again: seq {first} -> {seq}"
+
+
 @pytest.mark.long_game
 def test_thirty_players_play_to_a_winner_with_balanced_tables(make_user) -> None:
     players = members(make_user, 30)
@@ -192,6 +206,7 @@ def test_thirty_players_play_to_a_winner_with_balanced_tables(make_user) -> None
     hands_seen = 0
     arrivals: list[int] = []  # moved players seen in their first hand at the new table
     dealt: set[tuple[int, int]] = set()  # (table, hand) whose players were checked
+    broken_at: dict[int, int] = {}  # broken table: its seq when first seen broken
     for _ in range(60_000):
         tournament.refresh_from_db()
         if tournament.status != "running":
@@ -204,6 +219,7 @@ def test_thirty_players_play_to_a_winner_with_balanced_tables(make_user) -> None
             hands_seen = hands
             tournament.refresh_from_db()
             _check_between_hands(tournament, total_chips, arrivals)
+            _check_broken_tables_rest(tournament, broken_at)
     tournament.refresh_from_db()
     assert tournament.status == "finished"
     places = sorted(tournament.entries.values_list("place", flat=True))
@@ -217,6 +233,7 @@ def test_thirty_players_play_to_a_winner_with_balanced_tables(make_user) -> None
     assert tournament.tables.filter(name__endswith="Final table").count() == 1
     assert hands_seen > 10 and len(dealt) >= hands_seen - 1
     assert arrivals, "nobody was moved to balance the tables"
+    assert len(broken_at) == 5  # every first table: broken on the way or at the final draw
 
 
 def _all_in_or_call(table: Table) -> None:

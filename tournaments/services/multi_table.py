@@ -3,10 +3,11 @@
 The start (its task at ``starts_at``, or the sweep) draws everyone over the
 fewest tables (``engine.seating.draw``) in one transaction; with fewer than
 two entrants the tournament is cancelled and refunded. After every hand at
-any of its tables, ``seating_after_hand`` locks the other tables (the
-tournament row is already locked, then tables in id order) and applies
-``engine.seating.plan``: tables broken, players moved to balance, or the
-final table drawn once the players left fit at one.
+any of its tables, ``seating_after_hand`` applies ``engine.seating.plan``:
+tables broken, players moved to balance, or the final table drawn once the
+players left fit at one. It reads the other tables first, and locks them (the
+tournament row is already locked, then tables in id order) only when the plan
+has something to do.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from django.utils import timezone
 import engine
 from engine.seating import SeatingPlan, TableSeating
 from tables.models import Seat, Table
+from tables.selectors import hand_state
 from tables.services import play as p
 from tournaments import broadcast
 from tournaments.models import Entry, Tournament
@@ -84,23 +86,29 @@ def mtt_start(*, tournament_id: int, now: datetime | None = None) -> Tournament 
 
 def seating_after_hand(play: p.Play, tournament: Tournament) -> None:
     """Between hands at ``play``'s table (tournament and table locked): break, balance
-    or draw the final table. Other tables are locked in id order and committed if changed."""
+    or draw the final table. Other tables are locked in id order and committed if changed;
+    when nothing is to be done (most hands), they are only read."""
     seated = tournament.tables.exclude(pk=play.table.pk).filter(seats__isnull=False)
-    others = {
-        table_id: p.lock(table_id)
-        for table_id in seated.distinct().order_by("pk").values_list("pk", flat=True)
-    }
+    other_ids = list(seated.distinct().order_by("pk").values_list("pk", flat=True))
+    if _is_settled(play, tournament, other_ids):
+        return
+    others = {table_id: p.lock(table_id) for table_id in other_ids}
     for other in others.values():  # one tournament object: the flag below is seen by all
         other.table.tournament = tournament
     plays = {play.table.pk: play, **others}
     seatings = [table_seating(each) for each in plays.values() if each.seats or each is play]
     result = engine.plan(seatings, tournament.seats, _rng)
     was_waiting = tournament.is_waiting_for_tables
-    _wait_or_go(tournament, seatings, result, any(o.is_hand_running for o in others.values()))
+    is_busy = any(o.is_hand_running for o in others.values())
+    flags = _wait_or_go(tournament, seatings, result, is_busy)
+    if (tournament.is_waiting_for_tables, tournament.is_hand_for_hand) != flags:
+        tournament.is_waiting_for_tables, tournament.is_hand_for_hand = flags
+        # saved before any deal below: the new or released tables read it
+        tournament.save(update_fields=["is_waiting_for_tables", "is_hand_for_hand"])
     if result.final_table is not None:
         _final_table(tournament, plays, result.final_table)
     else:
-        _move(plays, result)
+        _move(plays, result, play)
     changed = {m.from_table for m in result.moves} | {m.to_table for m in result.moves}
     for table_id, other in others.items():
         released = was_waiting and not tournament.is_waiting_for_tables
@@ -109,23 +117,57 @@ def seating_after_hand(play: p.Play, tournament: Tournament) -> None:
             p.commit(other)
 
 
+def _is_settled(play: p.Play, tournament: Tournament, other_ids: list[int]) -> bool:
+    """Whether the plan has nothing to do: no move, no table to break or to draw, the
+    waiting and hand-for-hand flags as they are.
+
+    The other tables are read without their locks: every change at a tournament's table
+    takes the tournament's row first (``TournamentBehaviour.lock_first``), and this
+    transaction holds it, so these reads are what the locks would give. Locking them all
+    after every hand held up every table of the tournament for nothing."""
+    fields = ("seat_count", "big_blind_seat", "hand_events")
+    tables = list(Table.objects.filter(pk__in=other_ids).only(*fields).order_by("pk"))
+    players: dict[int, dict[int, Hashable]] = {}
+    for table_id, number, entry_id, stack in Seat.objects.filter(
+        table_id__in=other_ids
+    ).values_list("table_id", "number", "entry_id", "stack"):
+        table_players = players.setdefault(table_id, {})  # any seat: the table counts
+        if stack > 0:
+            table_players[number] = entry_id
+    running = {t.pk for t in tables if (state := hand_state(t)) is not None and not state.is_over}
+    seatings = [table_seating(play)] + [
+        TableSeating(
+            t.pk,
+            t.seat_count,
+            players[t.pk],
+            t.big_blind_seat,
+            t.pk not in running,
+        )
+        for t in tables
+        if t.pk in players
+    ]
+    result = engine.plan(seatings, tournament.seats, _rng)
+    flags = _wait_or_go(tournament, seatings, result, bool(running))
+    current = (tournament.is_waiting_for_tables, tournament.is_hand_for_hand)
+    return result == SeatingPlan() and flags == current
+
+
 def _wait_or_go(
     tournament: Tournament, seatings: list[TableSeating], result: SeatingPlan, is_busy: bool
-) -> None:
-    """Whether tables between hands wait for the others: for the final table's draw, or
-    hand-for-hand one player from the money (each table plays one hand, then all go on)."""
+) -> tuple[bool, bool]:
+    """Whether tables between hands wait for the others (for the final table's draw, or
+    hand-for-hand one player from the money: each table plays one hand, then all go on),
+    and whether play is hand-for-hand."""
     left = sum(len(s.players) for s in seatings)
     paid = len(tournament.prizes(tournament.entries.count()))
     tables = sum(1 for s in seatings if s.players)
     hand_for_hand = tables > 1 and left == paid + 1 and not result.final_table
-    waiting = result.is_waiting_for_final_table or (hand_for_hand and is_busy)
-    if (tournament.is_waiting_for_tables, tournament.is_hand_for_hand) != (waiting, hand_for_hand):
-        tournament.is_waiting_for_tables, tournament.is_hand_for_hand = waiting, hand_for_hand
-        # saved before any deal below: the new or released tables read it
-        tournament.save(update_fields=["is_waiting_for_tables", "is_hand_for_hand"])
+    return result.is_waiting_for_final_table or (hand_for_hand and is_busy), hand_for_hand
 
 
-def _move(plays: dict[int, p.Play], result: SeatingPlan) -> None:
+def _move(plays: dict[int, p.Play], result: SeatingPlan, ending: p.Play) -> None:
+    """The plan's moves, then its broken tables closed; ``ending``: the table whose hand
+    just ended."""
     notices = []
     for move in result.moves:
         source, target = plays[move.from_table], plays[move.to_table]
@@ -158,7 +200,14 @@ def _move(plays: dict[int, p.Play], result: SeatingPlan) -> None:
         if seat.user_id is not None:
             notices.append((seat.user_id, _moved_notice(target.table)))
     for table_id in result.broken:
-        _close(plays[table_id])
+        broken = plays[table_id]
+        # The seats left are players out of it, shown until a next deal that never
+        # comes. The hand that just ended stays on show with its players; any other
+        # table's are cleared, or every later hand anywhere would lock and save it again.
+        if broken is not ending:
+            broken.removed.extend(broken.seats.values())
+            broken.seats = {}
+        _close(broken)
     broadcast.user_notices(notices)
 
 
