@@ -6,14 +6,15 @@ is told about a change that rolled back. Messages carry public facts only.
 
 from __future__ import annotations
 
+import concurrent.futures
 from typing import Any
 
 from django.core.cache import cache
-from django.db import transaction
+from django.db import close_old_connections, connection, transaction
 
 from accounts.consumers import LOBBY_GROUP
 from accounts.sessions import user_group
-from config.broadcast import send
+from config.broadcast import log_failure, send, server_loop
 from tables.groups import private_group, public_group
 from tables.models import Seat
 from tournaments.models import Membership, Tournament
@@ -38,17 +39,39 @@ def lobby_update(
             pass
 
     def after_commit() -> None:
-        from tournaments.selectors import summary
-
-        tournament = Tournament.objects.filter(pk=tournament_id).first()
-        if tournament is not None:
-            facts = summary(tournament)
-            if announcement is not None:
-                facts["announcement"] = announcement
-            message = {"type": "tournament.update", "tournament": facts}
-            send([(group, message) for group in _audience(tournament)])
+        if server_loop() is None:  # a Celery task, a view, a script: told at once
+            _tell_summary(tournament_id, announcement)
+            return
+        job = _summary_thread.submit(_tell_summary_from_own_thread, tournament_id, announcement)
+        job.add_done_callback(log_failure)
 
     transaction.on_commit(after_commit)
+
+
+# Inside the server, a socket's command (a hand's end) has the summary built on this one
+# thread, in order: the table's own snapshots go out meanwhile, and the thread that runs
+# every table's commands is not held up (a summary reads every entry and seat).
+_summary_thread = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="news")
+
+
+def _tell_summary_from_own_thread(tournament_id: int, announcement: str | None) -> None:
+    close_old_connections()
+    try:
+        _tell_summary(tournament_id, announcement)
+    finally:  # its connection goes back now: the thread may wait long for the next one
+        connection.close()
+
+
+def _tell_summary(tournament_id: int, announcement: str | None) -> None:
+    from tournaments.selectors import summary
+
+    tournament = Tournament.objects.filter(pk=tournament_id).first()
+    if tournament is not None:
+        facts = summary(tournament)
+        if announcement is not None:
+            facts["announcement"] = announcement
+        message = {"type": "tournament.update", "tournament": facts}
+        send([(group, message) for group in _audience(tournament)])
 
 
 def _audience(tournament: Tournament) -> list[str]:

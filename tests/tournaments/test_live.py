@@ -198,3 +198,44 @@ async def test_a_moved_player_s_table_socket_is_told_the_new_table(make_user):
         assert frame["notice"]["url"] == f"/tables/{final}/"
     for tab in tabs.values():
         await tab.close()
+
+
+async def test_a_hand_ended_from_the_players_sockets_updates_the_lobby_row(make_user):
+    # The summary is built on a thread of its own when a socket's command ends the hand
+    # (tournaments/broadcast.py): it still reaches the lobby, with the stacks after it.
+    from django.core.cache import cache
+
+    from tables import selectors
+    from tables.models import Seat
+    from tests.tables.helpers import decision_of
+
+    players = await sync_to_async(members)(make_user, 6)
+    watcher = await sync_to_async(make_user)("watcher")
+    tournament = await sync_to_async(register)(await sync_to_async(sng)("turbo", 0), players)
+    table = await Table.objects.aget(tournament=tournament)
+    tabs = {p.pk: await Client.open(p, table.pk) for p in players}
+    lobby = await open_lobby(watcher)
+    await sync_to_async(cache.delete)(f"tournaments:stacks:{tournament.pk}")  # due now
+
+    def to_act() -> tuple[int, int, str] | None:
+        fresh = Table.objects.get(pk=table.pk)
+        state = selectors.hand_state(fresh)
+        if state is None or state.is_over:
+            return None
+        seat = Seat.objects.get(table=fresh, number=state.actor)
+        return seat.user_id, fresh.seq, decision_of(fresh)
+
+    while (turn := await sync_to_async(to_act)()) is not None:  # folds to the big blind
+        user_id, seq, decision = turn
+        await tabs[user_id].send({"type": "act", "action": "fold", "decision": decision})
+        await tabs[user_id].snapshot(seq + 1)
+
+    row = (await next_of_type(lobby, "tournament"))["tournament"]
+    while row["id"] != tournament.pk:  # the lobby also hears of the SNG that opened
+        row = (await next_of_type(lobby, "tournament"))["tournament"]
+    stacks = [s async for s in Seat.objects.filter(table=table).values_list("stack", flat=True)]
+    assert sorted(p["stack"] for p in row["players"]) == sorted(stacks)
+    assert len(set(stacks)) == 3  # the blinds went to the big blind: three stacks differ
+    for tab in tabs.values():
+        await tab.close()
+    await lobby.disconnect()
