@@ -195,6 +195,21 @@ def test_a_round_trip_ends_at_the_first_snapshot_after_the_one_acted_on() -> Non
     assert stats.round_trips == [0.25]
 
 
+def test_a_snapshot_still_naming_the_decision_acted_on_is_not_the_answer() -> None:
+    # Another player's change crossed the action: acting again would be refused as stale.
+    stats = Stats()
+    client = Client(Player(1, 0, "key", "loadtest-a"), "http://127.0.0.1:8000", stats, Random(1))
+    legal = {"can_check": True, "call_amount": 0, "min_raise_to": None, "max_raise_to": None}
+    [move] = client.on_frame(snapshot(7, legal), received_at=10.0)
+    client.sent_at = 10.0
+    crossing = snapshot(8, legal)
+    crossing["table"]["decision"] = move["decision"]  # the same decision, a newer seq
+    assert client.on_frame(crossing, received_at=10.1) == []
+    assert stats.round_trips == []
+    client.on_frame(snapshot(9), received_at=10.25)  # the action's own snapshot
+    assert stats.round_trips == [0.25]
+
+
 def test_actions_sent_during_the_warm_up_are_played_but_not_measured() -> None:
     stats = Stats(measure_from=100.0)
     client = Client(Player(1, 0, "key", "loadtest-a"), "http://127.0.0.1:8000", stats, Random(1))

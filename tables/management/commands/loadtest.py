@@ -190,6 +190,7 @@ class Client:
         self.stats = stats
         self.rng = rng
         self.acted_on: int | None = None  # seq of the snapshot our pending action named
+        self.acted_decision: str | None = None  # and the decision it answered
         self.sent_at = 0.0
         self.is_rebuying = False
 
@@ -261,12 +262,16 @@ class Client:
             return []
         self.stats.snapshots += 1
         seq, table = frame["seq"], frame["table"]
-        if self.acted_on is not None and seq > self.acted_on:
+        # Answered once the decision acted on is gone. A newer snapshot still naming it
+        # came from another change that crossed the action (a player sitting down, a
+        # move in): acting again on it would only be refused as stale.
+        answered = table.get("decision") != self.acted_decision
+        if self.acted_on is not None and seq > self.acted_on and answered:
             if self.sent_at >= self.stats.measure_from:
                 self.stats.round_trips.append(received_at - self.sent_at)
             self.acted_on = None
         if self.acted_on is None and table.get("legal"):
-            self.acted_on = seq
+            self.acted_on, self.acted_decision = seq, table["decision"]
             return [random_act(table["legal"], table["decision"], self.rng)]
         return self.rebuy(table)
 
