@@ -172,14 +172,21 @@ def _check_between_hands(tournament: Tournament, total_chips: int, arrivals: lis
 
 def _check_everyone_is_dealt_in(table: Table, dealt: set[tuple[int, int]]) -> None:
     """A hand just dealt has every player with chips who sat there before it began
-    (one moved in during the hand waits for the next: ``joined_at_hand``)."""
+    (one moved in during the hand waits for the next: ``joined_at_hand``).
+
+    A hand first seen over was over as it was dealt (everyone all in from the blinds):
+    its players may have been moved away since, so those still due must be among them."""
     table.refresh_from_db()
     state = selectors.hand_state(table)
-    if state is None or state.is_over or (table.pk, table.hand_number) in dealt:
+    if state is None or (table.pk, table.hand_number) in dealt:
         return
     dealt.add((table.pk, table.hand_number))
     due = Seat.objects.filter(table=table, stack__gt=0, joined_at_hand__lt=table.hand_number)
-    assert set(state.players) == set(due.values_list("number", flat=True)), "a hand missed"
+    numbers = set(due.values_list("number", flat=True))
+    if state.is_over:
+        assert numbers <= set(state.players), "a hand missed"
+    else:
+        assert set(state.players) == numbers, "a hand missed"
 
 
 def _check_broken_tables_rest(tournament: Tournament, broken_at: dict[int, int]) -> None:
@@ -231,7 +238,7 @@ def test_thirty_players_play_to_a_winner_with_balanced_tables(make_user) -> None
     assert prizes == tournament.prize_pool == 3000
     assert moved_for(tournament) == 0  # buy-ins in, prizes out: the ledger adds up
     assert tournament.tables.filter(name__endswith="Final table").count() == 1
-    assert hands_seen > 10 and len(dealt) >= hands_seen - 1
+    assert hands_seen > 10 and len(dealt) == hands_seen  # every hand's deal checked
     assert arrivals, "nobody was moved to balance the tables"
     assert len(broken_at) == 5  # every first table: broken on the way or at the final draw
 
