@@ -11,16 +11,37 @@ from __future__ import annotations
 from typing import Any
 
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from tables.serializers import ErrorSerializer
 from tournaments import selectors, services
 from tournaments.errors import TournamentError, TournamentNotFound
 from tournaments.serializers import TournamentFilterSerializer, TournamentScheduleSerializer
 
 LIST_LIMIT = 100
+# Every tournament and club view may refuse so ({"code", "message"}; nothing changed).
+REFUSALS = {
+    status: OpenApiResponse(ErrorSerializer, description=description)
+    for status, description in (
+        (400, "A malformed body or a bad value (`bad_<field>` names it, or `bad_token`)."),
+        (401, "Not signed in."),
+        (
+            403,
+            "Not allowed here: `members_only`, `banned`, `admins_only`, `owner_only`,"
+            " `staff_only` (or not signed in, for session callers).",
+        ),
+        (
+            404,
+            "No such tournament (`not_found`), club (`club_not_found`)"
+            " or member (`no_such_member`).",
+        ),
+        (409, "Refused as things stand (`full`, `already_registered`, ...): the code says why."),
+        (429, "Over the rate limit."),
+    )
+}
 
 
 def refusal(error: TournamentError) -> Response:
@@ -31,6 +52,7 @@ class TournamentListView(APIView):
     """GET /api/tournaments/?status=registering|running|finished (newest first, 100 at
     most): the site's, and those of the caller's clubs."""
 
+    @extend_schema(responses={200: OpenApiTypes.OBJECT, **REFUSALS})
     def get(self, request: Request) -> Response:
         query = TournamentFilterSerializer(data=request.query_params)
         if not query.is_valid():
@@ -46,7 +68,9 @@ class TournamentListView(APIView):
         )
         return Response([selectors.summary(t) for t in found[:LIST_LIMIT]])
 
-    @extend_schema(request=TournamentScheduleSerializer, responses={201: OpenApiTypes.OBJECT})
+    @extend_schema(
+        request=TournamentScheduleSerializer, responses={201: OpenApiTypes.OBJECT, **REFUSALS}
+    )
     def post(self, request: Request) -> Response:
         """Staff only: schedule a multi-table tournament (its summary, 201)."""
         request.data  # noqa: B018 - parsing it refuses a malformed body before anything else
@@ -81,6 +105,7 @@ def _first(problems: Any) -> str:
 class TournamentDetailView(APIView):
     """GET /api/tournaments/<id>/: the summary with every player."""
 
+    @extend_schema(responses={200: OpenApiTypes.OBJECT, **REFUSALS})
     def get(self, request: Request, tournament_id: int) -> Response:
         tournament = selectors.tournament_get(tournament_id=tournament_id)
         if tournament is None:
@@ -95,6 +120,7 @@ class TournamentDetailView(APIView):
 class TournamentRegisterView(APIView):
     """POST /api/tournaments/<id>/register/: pay the buy-in and take a place."""
 
+    @extend_schema(responses={200: OpenApiTypes.OBJECT, **REFUSALS})
     def post(self, request: Request, tournament_id: int) -> Response:
         return _run(services.tournament_register, tournament_id, request)
 
@@ -102,6 +128,7 @@ class TournamentRegisterView(APIView):
 class TournamentUnregisterView(APIView):
     """POST /api/tournaments/<id>/unregister/: before the start, with a full refund."""
 
+    @extend_schema(responses={200: OpenApiTypes.OBJECT, **REFUSALS})
     def post(self, request: Request, tournament_id: int) -> Response:
         return _run(services.tournament_unregister, tournament_id, request)
 

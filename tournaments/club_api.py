@@ -15,7 +15,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from tournaments import selectors, services
-from tournaments.api import bad_body, refusal
+from tournaments.api import REFUSALS, bad_body, refusal
 from tournaments.errors import ClubNotFound, TournamentError
 from tournaments.models import Club, Membership
 from tournaments.serializers import (
@@ -45,7 +45,7 @@ def club_facts(club: Club, viewer: Membership) -> dict[str, Any]:
 class ClubCreateView(APIView):
     """POST /api/clubs/: create a club; the caller is its owner (201)."""
 
-    @extend_schema(request=ClubCreateSerializer, responses={201: OpenApiTypes.OBJECT})
+    @extend_schema(request=ClubCreateSerializer, responses={201: OpenApiTypes.OBJECT, **REFUSALS})
     def post(self, request: Request) -> Response:
         body = ClubCreateSerializer(data=request.data)
         if not body.is_valid():
@@ -61,7 +61,7 @@ class ClubCreateView(APIView):
 class ClubDetailView(APIView):
     """GET /api/clubs/<slug>/: for its members only."""
 
-    @extend_schema(responses={200: OpenApiTypes.OBJECT})
+    @extend_schema(responses={200: OpenApiTypes.OBJECT, **REFUSALS})
     def get(self, request: Request, slug: str) -> Response:
         club = Club.objects.filter(slug=slug).first()
         if club is None:
@@ -77,7 +77,10 @@ class ClubJoinView(APIView):
     """POST /api/clubs/<slug>/join/ with ``{"token": ...}``: join by the invitation link's
     token; without a token, ask to join (an admin answers; 202)."""
 
-    @extend_schema(request=ClubJoinSerializer, responses={200: OpenApiTypes.OBJECT})
+    @extend_schema(
+        request=ClubJoinSerializer,
+        responses={200: OpenApiTypes.OBJECT, 202: OpenApiTypes.OBJECT, **REFUSALS},
+    )
     def post(self, request: Request, slug: str) -> Response:
         body = ClubJoinSerializer(data=request.data)
         if not body.is_valid():
@@ -97,7 +100,7 @@ class ClubPointsView(APIView):
     """POST /api/clubs/<slug>/points/ (admins): ``{"username", "amount", "reason"}``,
     a credit (or a debit, negative) of the member's club points."""
 
-    @extend_schema(request=ClubPointsSerializer, responses={201: OpenApiTypes.OBJECT})
+    @extend_schema(request=ClubPointsSerializer, responses={201: OpenApiTypes.OBJECT, **REFUSALS})
     def post(self, request: Request, slug: str) -> Response:
         body = ClubPointsSerializer(data=request.data)
         if not body.is_valid():
@@ -124,7 +127,7 @@ class ClubTournamentsView(APIView):
     """POST /api/clubs/<slug>/tournaments/ (admins): schedule a club tournament, paid in
     the club's points (the fields of ``POST /api/tournaments/``; 201 with its summary)."""
 
-    @extend_schema(request=ClubScheduleSerializer, responses={201: OpenApiTypes.OBJECT})
+    @extend_schema(request=ClubScheduleSerializer, responses={201: OpenApiTypes.OBJECT, **REFUSALS})
     def post(self, request: Request, slug: str) -> Response:
         body = ClubScheduleSerializer(data=request.data)
         if not body.is_valid():

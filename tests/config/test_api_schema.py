@@ -13,6 +13,7 @@ from rest_framework.test import APIClient
 from config.urls import api_patterns
 from tests.tables.helpers import friends_table
 from tests.tables.recorded import SHOWDOWN_WITH_MUCK, record_hand, recorded_state
+from tournaments.errors import TournamentError
 from tournaments.models import Tournament
 from tournaments.services import club_create
 
@@ -28,6 +29,27 @@ def test_the_schema_is_valid_openapi_3_and_names_every_api_view() -> None:
     for pattern in views:
         path = "/api/" + re.sub(r"<(?:\w+:)?(\w+)>", r"{\1}", str(pattern.pattern))
         assert path in documented, path
+
+
+def _subclasses(cls: type) -> list[type]:
+    return [cls] + [sub for child in cls.__subclasses__() for sub in _subclasses(child)]
+
+
+def test_every_tournament_and_club_operation_documents_its_refusals() -> None:
+    schema = SchemaGenerator().get_schema(request=None, public=True)
+    operations = [
+        (path, method, operation)
+        for path, item in schema["paths"].items()
+        if path.startswith(("/api/tournaments/", "/api/clubs/"))
+        for method, operation in item.items()
+    ]
+    assert len(operations) == 10  # tournaments: list, schedule, one, (un)register; clubs: 5
+    statuses = {str(error.status) for error in _subclasses(TournamentError)}
+    assert statuses == {"400", "403", "404", "409"}  # what a refusal can answer
+    for path, method, operation in operations:
+        for status in statuses | {"401", "429"}:
+            body = operation["responses"][status]["content"]["application/json"]["schema"]
+            assert body == {"$ref": "#/components/schemas/Error"}, (path, method, status)
 
 
 def test_every_documented_path_answers_a_member(make_user) -> None:
