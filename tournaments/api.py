@@ -26,12 +26,12 @@ LIST_LIMIT = 100
 REFUSALS = {
     status: OpenApiResponse(ErrorSerializer, description=description)
     for status, description in (
-        (400, "A malformed body or a bad value (`bad_<field>` names it, or `bad_token`)."),
+        (400, "A malformed body or a bad value: `bad_<field>` names it."),
         (401, "Not signed in."),
         (
             403,
-            "Not allowed here: `members_only`, `banned`, `admins_only`, `owner_only`,"
-            " `staff_only` (or not signed in, for session callers).",
+            "Not allowed here (`members_only`, `admins_only`, `banned`, `bad_token`, ...),"
+            " or not signed in, for session callers.",
         ),
         (
             404,
