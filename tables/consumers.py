@@ -78,6 +78,10 @@ def parse_command(text: str | None) -> dict[str, Any]:
         return {"type": kind, "seat": message["seat"]}
     if kind in ("leave", "sit_out", "sit_in", "rebuy", "stay"):
         return {"type": kind}
+    if kind == "auto_rebuy":
+        if type(message.get("on")) is not bool:
+            raise BadMessage("bad_message", 'Say on or off: {"type": "auto_rebuy", "on": true}.')
+        return {"type": kind, "on": message["on"]}
     if kind == "act":
         return _parse_act(message)
     if kind == "chat":
@@ -126,6 +130,8 @@ def run_command(table_id: int, user: User, command: dict[str, Any]) -> None:
         services.seat_stay(table_id=table_id, user=user)
     elif kind == "rebuy":
         services.seat_rebuy(table_id=table_id, user=user)
+    elif kind == "auto_rebuy":
+        services.seat_auto_rebuy(table_id=table_id, user=user, is_on=command["on"])
     elif kind in HOST_COMMANDS:
         run_host_command(table_id, user, command)
     else:

@@ -93,7 +93,7 @@ class CannotLeave(TableError):
 
 class CannotRebuy(TableError):
     code = "cannot_rebuy"
-    default_message = "Rebuys are only at friends' tables, between your hands."
+    default_message = "No rebuys here: out of chips is out of the tournament."
 
 
 class NotBusted(TableError):

@@ -17,7 +17,7 @@ from tables.models import Table
 
 if TYPE_CHECKING:
     from tables.models import Seat
-    from tables.services.play import Play
+    from tables.play import Play
 
 
 class TableBehaviour:
@@ -30,6 +30,10 @@ class TableBehaviour:
     keeps_ledger = True
     # Run by a host (tables/services/host.py): pause, blinds, removals, approvals, mutes.
     has_host = True
+    # A busted player may buy the starting stack again between their hands.
+    allows_rebuys = True
+    # The player may have a fresh stack dealt to them whenever they bust (Table.auto_rebuy).
+    offers_auto_rebuy = False
 
     def lock_first(self, table: dict[str, Any]) -> None:
         """Lock any row that must be locked before this table (``table``: its kind and ids)."""
@@ -64,6 +68,23 @@ class TableBehaviour:
         """When a table that may not deal now will (a tournament's break ends); None."""
         return None
 
+    def waiting_for(self, play: Play) -> str | None:
+        """Why no hand is in play or coming, in words for the page; None when one is.
+
+        Every table that deals nothing says why here (docs/protocol.md, ``waiting_for``),
+        so a player never looks at a silent table.
+        """
+        table = play.table
+        if play.is_hand_running:
+            return None
+        if table.closed_at is not None:
+            return "The host ended the game"
+        if table.is_paused:
+            return "Paused by the host"
+        if self.wants_next_hand(play):
+            return None
+        return short_of_players(play)
+
     def after_hand(self, play: Play) -> None:
         """In the transaction that ends a hand, once the stacks are back on the seats."""
 
@@ -72,15 +93,44 @@ class TableBehaviour:
         return {}
 
 
+def short_of_players(play: Play) -> str:
+    """Why the seats as they are cannot make a hand: who is awaited, in words."""
+    seats = list(play.seats.values())
+    with_chips = [seat for seat in seats if seat.stack > 0 and not seat.is_leaving]
+    away = [seat for seat in with_chips if seat.is_sitting_out and not seat.is_bot]
+    if away and len(with_chips) >= 2:
+        return f"Waiting for {away[0].name} to come back"
+    busted = [seat for seat in seats if seat.stack == 0 and not seat.is_leaving]
+    busted.sort(key=lambda seat: seat.is_bot)  # a person's rebuy is the one to wait for
+    if busted and with_chips:
+        if busted[0].wants_rebuy:
+            return f"Waiting for the host to answer {busted[0].name}'s rebuy"
+        return f"Waiting for {busted[0].name} to rebuy"
+    if with_chips and all(seat.is_bot for seat in with_chips):
+        return "Bots play only while a person plays: waiting for a player"
+    return "Need one more player"
+
+
 class PracticeBehaviour(TableBehaviour):
-    """A member against bots: only the member who opened it sits there."""
+    """A member against bots: only the member who opened it sits there.
+
+    The member never dead-ends: busted, they rebuy (by hand, or by themselves
+    when ``Table.auto_rebuy`` is on), and a busted bot is given a fresh stack
+    after the hand, so the table always has someone to play.
+    """
 
     keeps_ledger = False  # bots' chips come from nowhere; nobody settles up
     has_host = False  # one member alone with bots: nothing to run
+    offers_auto_rebuy = True
 
     def check_sit(self, table: Table, user: Any) -> None:
         if table.owner_id != user.pk:
             raise BadSeat("Only the player who opened a practice table can sit at it.")
+
+    def after_hand(self, play: Play) -> None:
+        for seat in play.seats.values():
+            if seat.stack == 0 and not seat.is_leaving and (seat.is_bot or play.table.auto_rebuy):
+                seat.stack = play.table.starting_stack
 
 
 _behaviours: dict[str, TableBehaviour] = {

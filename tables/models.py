@@ -105,6 +105,9 @@ class Table(models.Model):
     # then everyone is cashed out and no hand is dealt again (``closed_at``).
     closes_after_hand = models.BooleanField(default=False)
     closed_at = models.DateTimeField(null=True, blank=True)
+    # A practice table's player gets a fresh starting stack after any hand that
+    # busts them (their choice, kept for their next practice table too).
+    auto_rebuy = models.BooleanField(default=False)
 
     created_at = models.DateTimeField(auto_now_add=True)
 

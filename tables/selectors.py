@@ -20,6 +20,7 @@ from tables import kinds
 from tables.errors import TableNotFound
 from tables.host_view import host_fields
 from tables.models import DEPARTED_NAME, ChipMovement, Seat, Table
+from tables.play import Play
 
 # The state last loaded or saved for each table in this process, with the event
 # log it was replayed from. Replaying is deterministic, so an equal log is the same
@@ -142,11 +143,39 @@ def build_snapshots(
     ]
     hand_views = engine.views(state, viewer_seats) if state is not None else {}
     # The same for every viewer:
-    shared = {"ledger": ledger_summary(table, seats), **host_fields(table)}
+    shared = {
+        "ledger": ledger_summary(table, seats),
+        **host_fields(table),
+        **rebuy_fields(table),
+        "waiting_for": waiting_for(table, seats, state, now),
+    }
     return [
         {**_snapshot(table, seats, state, viewer, hand_views.get(seat), now), **shared}
         for viewer, seat in zip(viewers, viewer_seats, strict=True)
     ]
+
+
+def waiting_for(
+    table: Table, seats: Mapping[int, Seat], state: engine.HandState | None, now: datetime
+) -> str | None:
+    """Why the table deals nothing, in words; None while a hand is in play or coming.
+
+    The table's kind answers from the same seats and rules the write path uses
+    to decide whether to deal (``TableBehaviour.waiting_for``).
+    """
+    if state is not None and not state.is_over:
+        return None
+    return kinds.of(table).waiting_for(Play(table, dict(seats), state, now))
+
+
+def rebuy_fields(table: Table) -> dict[str, Any]:
+    """Whether a busted player here may rebuy, and (practice tables) whether they get a
+    fresh stack by themselves when they bust; null where that is not offered."""
+    behaviour = kinds.of(table)
+    return {
+        "rebuys": behaviour.allows_rebuys,
+        "auto_rebuy": table.auto_rebuy if behaviour.offers_auto_rebuy else None,
+    }
 
 
 def ledger_summary(table: Table, seats: Mapping[int, Seat]) -> list[dict[str, Any]] | None:
@@ -225,34 +254,11 @@ def _snapshot(
         "server_time": iso(now),
         "is_time_bank": table.is_time_bank if is_running else False,
         "next_hand_at": iso(table.next_hand_at) if not is_running else None,
-        "waiting_for": None if is_running else why_no_hand(table, seats),
         # The host ended the game: when (null while it goes on), or will after this hand.
         "closed_at": iso(table.closed_at),
         "closes_after_hand": table.closes_after_hand,
         "legal": _legal(hand_view),
     }
-
-
-def why_no_hand(table: Table, seats: Mapping[int, Seat]) -> str | None:
-    """Between hands at a friends' or practice table: why the next hand is not
-    coming, in words for the page; None when it is (tournaments say nothing)."""
-    if table.tournament_id is not None:
-        return None
-    if table.closed_at is not None:
-        return "The host ended the game"
-    if table.is_paused:
-        return "Paused by the host"
-    with_chips = [seat for seat in seats.values() if seat.stack > 0 and not seat.is_leaving]
-    playing = [seat for seat in with_chips if not seat.is_sitting_out]
-    if len(playing) >= 2:
-        return None
-    away = [seat for seat in with_chips if seat.is_sitting_out]
-    if away and len(with_chips) >= 2:
-        return f"Waiting for {away[0].name} to come back"
-    busted = [seat for seat in seats.values() if seat.stack == 0 and not seat.is_leaving]
-    if busted and with_chips:
-        return f"Waiting for {busted[0].name} to rebuy"
-    return "Need one more player"
 
 
 def _seat_entry(
@@ -274,7 +280,9 @@ def _seat_entry(
         "name": seat.name,
         "is_bot": seat.is_bot,
         "is_you": viewer is not None and viewer.number == seat.number,
-        "stack": played["stack"] if played else seat.stack,
+        # Once the hand is over the seat's own stack is the one to show: the hand's
+        # final stack, or a rebuy made since.
+        "stack": played["stack"] if played and not roles.get("is_over") else seat.stack,
         "bet": played["bet"] if played else 0,
         "is_sitting_out": seat.is_sitting_out,
         "has_timed_out": seat.has_timed_out,

@@ -14,7 +14,7 @@ from typing import Any
 from tables.errors import BadSeat, CannotLeave, MembersOnly
 from tables.kinds import TableBehaviour
 from tables.models import Seat, Table
-from tables.services.play import Play
+from tables.play import Play
 from tournaments.errors import TournamentError
 from tournaments.models import Tournament
 from tournaments.selectors import check_can_see
@@ -30,6 +30,7 @@ class TournamentBehaviour(TableBehaviour):
     keeps_departed_seats = True  # its chips stay in play until blinded off, then it places
     keeps_ledger = False  # the entry fee and prizes are the tournament's own ledger
     has_host = False  # the tournament's structure runs it
+    allows_rebuys = False  # out of chips is out of the tournament
 
     def lock_first(self, table: dict[str, Any]) -> None:
         # The tournament's row before its table's (docs/architecture.md, lock order).
@@ -85,6 +86,30 @@ class TournamentBehaviour(TableBehaviour):
 
     def wants_next_hand(self, play: Play) -> bool:
         return self.can_deal(play)
+
+    def waiting_for(self, play: Play) -> str | None:
+        if play.is_hand_running:
+            return None
+        tournament = tournament_of(play.table)
+        if tournament.status == Tournament.Status.FINISHED:
+            return "The tournament is over"
+        if tournament.status == Tournament.Status.CANCELLED:
+            return "The tournament was cancelled"
+        if tournament.status != Tournament.Status.RUNNING:
+            return "The tournament has not started yet"
+        if tournament.break_ends_at(play.now) is not None:
+            return "On a break: play resumes when it ends"
+        if tournament.is_waiting_for_tables:
+            left = Seat.objects.filter(table__tournament=tournament, stack__gt=0).count()
+            if left > tournament.seats:  # more than one table's worth: hand-for-hand
+                return "Hand for hand: waiting for every table to finish its hand"
+            return "Waiting for the other tables' hands before the final table is drawn"
+        dealt = len(play.dealt_seats())
+        if dealt == 0:
+            return "This table has closed: its players play on at the other tables"
+        if dealt == 1:
+            return "Waiting for players to be moved to this table"
+        return None
 
     def after_hand(self, play: Play) -> None:
         from tournaments.services.multi_table import seating_after_hand

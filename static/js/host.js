@@ -53,12 +53,19 @@ function requestRow(request) {
   return row;
 }
 
-// A snapshot sent before the host's click reached the server still carries the
-// old setting; drawing it would untick the box the host just ticked. A box keeps
-// the host's value until a snapshot agrees or the wait runs out (a refusal).
+// A snapshot sent before the click reached the server still carries the old
+// setting; drawing it would untick the box just ticked. A box keeps the
+// clicked value until a snapshot agrees or the wait runs out (a refusal).
 const APPROVAL_WAIT_MS = 3000;
 
-function showApproval(box, value) {
+/** Notes that `box` was just clicked: `showSetting` keeps its value a moment. */
+export function markClicked(box) {
+  box.dataset.pending = String(box.checked);
+  box.dataset.pendingSince = String(Date.now());
+}
+
+/** Draws a setting from a snapshot into `box`, unless it contradicts a click in flight. */
+export function showSetting(box, value) {
   const pending = box.dataset.pending;
   if (pending !== undefined) {
     const waited = Date.now() - Number(box.dataset.pendingSince);
@@ -75,8 +82,8 @@ export function renderHost(panel, table, userId) {
   panel.querySelector('[data-host="pause"]').hidden = table.is_paused;
   panel.querySelector('[data-host="resume"]').hidden = !table.is_paused;
   panel.querySelector('[data-host="end_game"]').hidden = table.closes_after_hand;
-  showApproval(panel.querySelector('[data-approval="rebuys"]'), table.rebuy_approval);
-  showApproval(panel.querySelector('[data-approval="seating"]'), table.seat_approval);
+  showSetting(panel.querySelector('[data-approval="rebuys"]'), table.rebuy_approval);
+  showSetting(panel.querySelector('[data-approval="seating"]'), table.seat_approval);
   const form = panel.querySelector("[data-blinds-form]");
   if (!form.contains(document.activeElement)) {
     const next = table.next_blinds || table;
@@ -114,8 +121,7 @@ export function wireHost(panel, send) {
   });
   panel.querySelectorAll("[data-approval]").forEach((box) => {
     box.addEventListener("change", () => {
-      box.dataset.pending = String(box.checked);
-      box.dataset.pendingSince = String(Date.now());
+      markClicked(box);
       send({ type: "set_approvals", [box.dataset.approval]: box.checked });
     });
   });

@@ -21,13 +21,16 @@ export function bustedSeat(table) {
   return isInPlay ? null : you;
 }
 
-/** Shows or hides the busted panel: rebuy (where the table keeps a ledger), watch, leave. */
+/** Shows or hides the busted panel: rebuy (where the table allows it), watch, leave. */
 export function renderBusted(panel, table) {
   const isBusted = bustedSeat(table) !== null;
   panel.hidden = !isBusted;
   if (!isBusted) return;
+  panel.querySelector("[data-busted-choices]").textContent = table.rebuys
+    ? "Rebuy to keep playing, watch from the rail, or leave the table."
+    : "Watch from the rail, or leave the table.";
   const rebuy = panel.querySelector('[data-command="rebuy"]');
-  rebuy.hidden = table.ledger === null || table.ledger === undefined;
+  rebuy.hidden = !table.rebuys;
   const you = table.seats[table.your_seat];
   rebuy.disabled = Boolean(you.wants_rebuy);
   rebuy.textContent = you.wants_rebuy ? "Asked the host for a rebuy…" : `Rebuy ${table.starting_stack}`;

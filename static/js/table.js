@@ -8,7 +8,7 @@ import { followsMove, showNotice } from "./live.js";
 import { logLines } from "./handlog.js";
 import { addChat, wireChat } from "./chat.js";
 import { renderBusted, renderLedger } from "./ledger.js";
-import { isHost, renderHost, wireHost } from "./host.js";
+import { isHost, markClicked, renderHost, showSetting, wireHost } from "./host.js";
 import { CLOCK_WARNING_SECONDS, play, playAll, soundsFor, wireSoundButton } from "./sounds.js";
 import { moveChips } from "./motion.js";
 import { highlightWinningCards, playerName, potText, renderBoard, renderSeats, winnersText } from "./render.js";
@@ -207,6 +207,8 @@ function renderSeatControls() {
   const leave = parts.seatControls.querySelector('[data-command="leave"]');
   if (!leave) return; // a tournament's seat cannot be left
   leave.hidden = you.is_leaving;
+  const autoRebuy = parts.seatControls.querySelector("[data-auto-rebuy]");
+  if (autoRebuy) showSetting(autoRebuy, Boolean(table.auto_rebuy));
   parts.seatControls.querySelector("[data-leaving]").hidden = !you.is_leaving;
   parts.seatControls.querySelector('[data-command="stay"]').hidden = !you.is_leaving;
 }
@@ -329,6 +331,11 @@ function wirePage() {
     button.addEventListener("click", () => send({ type: button.dataset.command }));
   });
   parts.busted.querySelector('[data-command="rebuy"]').addEventListener("click", () => send({ type: "rebuy" }));
+  const autoRebuy = parts.seatControls.querySelector("[data-auto-rebuy]");
+  autoRebuy?.addEventListener("change", () => {
+    markClicked(autoRebuy);
+    send({ type: "auto_rebuy", on: autoRebuy.checked });
+  });
   // Watching: the seat is given up and the page stays, as a spectator's.
   parts.busted.querySelector('[data-command="watch"]').addEventListener("click", () => send({ type: "leave" }));
   parts.busted.querySelector('[data-command="leave_table"]').addEventListener("click", () => {

@@ -20,6 +20,7 @@ from tables.services.host import (
     table_set_blinds,
 )
 from tables.services.seats import (
+    seat_auto_rebuy,
     seat_leave,
     seat_rebuy,
     seat_sit_in,
@@ -53,6 +54,7 @@ __all__ = [
     "hand_act",
     "hand_start",
     "hand_timeout",
+    "seat_auto_rebuy",
     "seat_leave",
     "seat_rebuy",
     "seat_sit_in",

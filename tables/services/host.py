@@ -22,11 +22,12 @@ from tables.errors import (
     SeatTaken,
 )
 from tables.models import MIN_STARTING_BIG_BLINDS, Seat, SeatRequest, Table
+from tables.play import Play
 from tables.services import clock, seats
 from tables.services import play as p
 
 
-def _lock_as_host(table_id: int, user: User) -> p.Play:
+def _lock_as_host(table_id: int, user: User) -> Play:
     """The locked table, when ``user`` is its host (inside ``transaction.atomic``)."""
     play = p.lock(table_id)
     if not kinds.of(play.table).has_host or play.table.host_id != user.pk:
@@ -35,7 +36,7 @@ def _lock_as_host(table_id: int, user: User) -> p.Play:
     return play
 
 
-def _other_player(play: p.Play, user: User, number: int) -> Seat:
+def _other_player(play: Play, user: User, number: int) -> Seat:
     """The seated person in seat ``number``, not the host themself."""
     seat = play.seats.get(number)
     if seat is None or seat.is_bot or seat.user_id is None:

@@ -9,17 +9,14 @@ once the transaction has committed.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import timedelta
 from random import SystemRandom
-from typing import Any
 
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
 import engine
-from accounts.models import User
 from config import broadcast
 from tables import kinds, messages, selectors, wakeups
 from tables.errors import (
@@ -33,60 +30,10 @@ from tables.errors import (
     TablePaused,
 )
 from tables.models import Seat, SeatRequest, Table
+from tables.play import SEAT_FIELDS, Play, seat_values
 from tables.services import clock, history, ledger
 
-SEAT_FIELDS = [
-    "stack",
-    "is_sitting_out",
-    "is_leaving",
-    "is_removed",
-    "wants_rebuy",
-    "has_timed_out",
-    "time_bank",
-    "hands_since_refill",
-]
-
 _rng = SystemRandom()
-
-
-def seat_values(seat: Seat) -> tuple[Any, ...]:
-    return tuple(getattr(seat, name) for name in SEAT_FIELDS)
-
-
-@dataclass
-class Play:
-    """A locked table with its seats and hand, for the length of one transaction."""
-
-    table: Table
-    seats: dict[int, Seat]
-    state: engine.HandState | None
-    now: datetime
-    removed: list[Seat] = field(default_factory=list)
-    loaded: dict[int, tuple[Any, ...]] = field(default_factory=dict)
-
-    def __post_init__(self) -> None:
-        # What each seat looked like when locked, so commit writes only the changed ones.
-        self.loaded = {seat.pk: seat_values(seat) for seat in self.seats.values()}
-
-    @property
-    def is_hand_running(self) -> bool:
-        return self.state is not None and not self.state.is_over
-
-    def seat_of(self, user: User) -> Seat | None:
-        return next((s for s in self.seats.values() if s.user_id == user.pk), None)
-
-    def dealt_seats(self) -> list[int]:
-        """Seats that get cards in the next hand: chips and not leaving (sitting out too)."""
-        return sorted(n for n, s in self.seats.items() if s.stack > 0 and not s.is_leaving)
-
-    def active_seats(self) -> list[Seat]:
-        """Seats dealt in next hand that are not sitting out."""
-        return [self.seats[n] for n in self.dealt_seats() if not self.seats[n].is_sitting_out]
-
-    def actor_seat(self) -> Seat | None:
-        if self.state is None or self.state.actor is None:
-            return None
-        return self.seats[self.state.actor]
 
 
 def lock(table_id: int, seq: int | None = None) -> Play:

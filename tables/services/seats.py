@@ -17,6 +17,7 @@ from tables.errors import (
     SeatTaken,
 )
 from tables.models import ChipMovement, Seat, SeatRequest
+from tables.play import Play
 from tables.services import ledger
 from tables.services import play as p
 from tables.services.clock import starting_time_bank
@@ -40,7 +41,7 @@ def seat_take(*, table_id: int, user: User, seat: int) -> int:
         return table.seq
 
 
-def check_free_seat(play: p.Play, user: User, seat: int) -> None:
+def check_free_seat(play: Play, user: User, seat: int) -> None:
     table = play.table
     p.check_open(play)
     if type(seat) is not int or not 0 <= seat < table.seat_count:
@@ -51,7 +52,7 @@ def check_free_seat(play: p.Play, user: User, seat: int) -> None:
         raise SeatTaken()
 
 
-def sit(play: p.Play, user: User, seat: int) -> None:
+def sit(play: Play, user: User, seat: int) -> None:
     """``user`` takes free seat ``seat`` with their buy-in (checked by ``check_free_seat``)."""
     table = play.table
     taken = play.seats[seat] = Seat.objects.create(
@@ -67,14 +68,14 @@ def sit(play: p.Play, user: User, seat: int) -> None:
     p.plan_next_hand(play)
 
 
-def _own_seat(play: p.Play, user: User) -> Seat:
+def _own_seat(play: Play, user: User) -> Seat:
     seat = play.seat_of(user)
     if seat is None:
         raise NotSeated()
     return seat
 
 
-def is_in_hand(play: p.Play, seat: Seat) -> bool:
+def is_in_hand(play: Play, seat: Seat) -> bool:
     return play.is_hand_running and selectors.was_dealt_in(play.table, seat, play.state)
 
 
@@ -97,7 +98,7 @@ def seat_leave(*, table_id: int, user: User) -> int:
         return play.table.seq
 
 
-def _cancel_seat_request(play: p.Play, user: User) -> bool:
+def _cancel_seat_request(play: Play, user: User) -> bool:
     """A member who asked for a seat takes the request back; False if there was none."""
     deleted, _ = SeatRequest.objects.filter(table=play.table, user=user).delete()
     return deleted > 0
@@ -124,7 +125,7 @@ def seat_rebuy(*, table_id: int, user: User) -> int:
     with transaction.atomic():
         play = p.lock(table_id)
         seat = _own_seat(play, user)
-        if not kinds.of(play.table).keeps_ledger:
+        if not kinds.of(play.table).allows_rebuys:
             raise CannotRebuy()
         if is_in_hand(play, seat):
             raise CannotRebuy("You are in this hand: rebuy once it is over, if you bust.")
@@ -138,7 +139,22 @@ def seat_rebuy(*, table_id: int, user: User) -> int:
         return play.table.seq
 
 
-def rebuy(play: p.Play, seat: Seat) -> None:
+def seat_auto_rebuy(*, table_id: int, user: User, is_on: bool) -> int:
+    """At a practice table, whether its player gets a fresh stack by themselves after
+    a hand that busts them; turned on while busted between hands, it rebuys now."""
+    with transaction.atomic():
+        play = p.lock(table_id)
+        seat = _own_seat(play, user)
+        if not kinds.of(play.table).offers_auto_rebuy:
+            raise CannotRebuy("Automatic rebuys are only at practice tables.")
+        play.table.auto_rebuy = is_on
+        if is_on and seat.stack == 0 and not is_in_hand(play, seat):
+            rebuy(play, seat)
+        p.commit(play)
+        return play.table.seq
+
+
+def rebuy(play: Play, seat: Seat) -> None:
     """``seat`` (busted, between its hands) gets the starting stack, with its ledger row."""
     seat.stack = play.table.starting_stack
     seat.wants_rebuy = False
@@ -188,7 +204,7 @@ def seat_sit_in(*, table_id: int, user: User) -> int:
         return play.table.seq
 
 
-def step_aside(play: p.Play) -> None:
+def step_aside(play: Play) -> None:
     """If the player who just stepped aside is to act, act for them now."""
     actor = play.actor_seat()
     if actor is not None and p.is_away(actor):

@@ -128,11 +128,18 @@ def table_create(
         )
 
 
+def last_auto_rebuy(user: User) -> bool:
+    """The player's choice of automatic rebuys at their latest practice table (off at first)."""
+    latest = Table.objects.filter(owner=user, kind=Table.Kind.PRACTICE).order_by("-pk")
+    return bool(latest.values_list("auto_rebuy", flat=True).first())
+
+
 def table_create_practice(*, user: User, bots: int, action_seconds: int = 20) -> Table:
     """A table with ``user`` in seat 0 and 1 to 5 bots; the first hand starts at once."""
     if not 1 <= bots <= PRACTICE_MAX_BOTS:
         raise BadTableSettings(f"Play against 1 to {PRACTICE_MAX_BOTS} bots.")
     with transaction.atomic():
+        is_auto_rebuy = last_auto_rebuy(user)  # read before this table becomes the latest
         table = table_create(
             owner=user,
             name=f"{user.public_name}'s practice",
@@ -143,6 +150,8 @@ def table_create_practice(*, user: User, bots: int, action_seconds: int = 20) ->
             action_seconds=action_seconds,
             kind=Table.Kind.PRACTICE,
         )
+        table.auto_rebuy = is_auto_rebuy
+        table.save(update_fields=["auto_rebuy"])
         seats = [Seat(table=table, number=0, user=user, stack=PRACTICE_STACK)]
         seats += [
             Seat(table=table, number=n, is_bot=True, bot_name=bot_name(n - 1), stack=PRACTICE_STACK)

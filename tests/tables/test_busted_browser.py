@@ -2,13 +2,30 @@
 
 from __future__ import annotations
 
+import re
+import time
+from typing import Any
+
+import pytest
 from playwright.sync_api import Browser, expect
 
-from tables.models import Seat
-from tests.browser import BROWSER_TEST, DESKTOP, outside_the_browser_loop, sign_up
-from tests.tables.test_browser import open_table, take_seat
+from tables.models import Seat, Table
+from tests.browser import (
+    BROWSER_TEST,
+    DESKTOP,
+    SCREENSHOTS,
+    outside_the_browser_loop,
+    sign_up,
+)
+from tests.tables.test_browser import click_check_or_call, open_table, take_seat
 
 pytestmark = BROWSER_TEST
+
+
+@pytest.fixture
+def live_server_options() -> dict[str, Any]:
+    """Quick hands and bots: the practice test plays until a real bust."""
+    return {"next_hand_seconds": 0.5, "bot_delay": (0.05, 0.15)}
 
 
 def lose_every_chip(username: str) -> None:
@@ -41,3 +58,43 @@ def test_a_busted_player_sees_rebuy_watch_and_leave_and_rebuys(
     page.reload()
     panel.get_by_role("button", name="Leave the table").click()
     page.wait_for_url(f"{server_url}/")
+
+
+def test_a_busted_practice_player_rebuys_from_the_page_and_the_game_goes_on(
+    server_url: str, browser: Browser
+) -> None:
+    erin = sign_up(browser, server_url, "erin", DESKTOP)
+    erin.goto(f"{server_url}/tables/practice/")
+    erin.fill("#id_bots", "2")
+    erin.get_by_role("button", name="Start practising").click()
+    erin.wait_for_url(re.compile(r"/tables/\d+/$"))
+    # Sat out, the table stops after the hand, and says why.
+    erin.get_by_role("button", name="Sit out").click()
+    announce = erin.locator("[data-announce]")
+    expect(announce).to_contain_text("Waiting for erin to come back", timeout=60_000)
+    # A short stack, calling everything: she busts for real within a few hands.
+    outside_the_browser_loop(Seat.objects.filter(user__username="erin").update, stack=30)
+    erin.get_by_role("button", name="I'm back").click()
+    panel = erin.locator("[data-busted]")
+    deadline = time.monotonic() + 120
+    while not panel.is_visible():
+        assert time.monotonic() < deadline, "she never busted"
+        if not click_check_or_call([erin]):
+            time.sleep(0.1)
+    expect(announce).to_contain_text("Waiting for erin to rebuy")
+    expect(panel).to_contain_text("Rebuy to keep playing")
+    hand = erin.locator("[data-hand-number]").inner_text()
+    panel.get_by_role("button", name="Rebuy 1500 chips").click()
+    expect(panel).to_be_hidden()
+    expect(erin.locator(".seat.you")).to_contain_text("1500")
+    expect(erin.locator("[data-hand-number]")).not_to_have_text(hand)  # the next hand
+    erin.screenshot(path=SCREENSHOTS / "felt-practice-rebuy.png")
+
+    automatic = erin.get_by_label("Rebuy by itself when I bust")
+    automatic.check()
+    deadline = time.monotonic() + 10
+    while not outside_the_browser_loop(Table.objects.filter(auto_rebuy=True).exists):
+        assert time.monotonic() < deadline, "the choice never reached the server"
+        time.sleep(0.1)
+    erin.reload()
+    expect(erin.get_by_label("Rebuy by itself when I bust")).to_be_checked()  # kept

@@ -170,6 +170,14 @@ def _check_between_hands(tournament: Tournament, total_chips: int, arrivals: lis
                 assert counted[table.pk] <= smallest + 1, counted
 
 
+def _check_idle_tables_say_why(tournament: Tournament) -> None:
+    """A table with nothing due (no hand in play, none coming) tells its players why."""
+    for table in tournament.tables.filter(wake_at__isnull=True):
+        view = selectors.table_snapshot(table_id=table.pk, user=None)
+        if view["hand"] is None or view["hand"]["is_over"]:
+            assert view["next_hand_at"] is None and view["waiting_for"], (table.pk, view)
+
+
 def _check_everyone_is_dealt_in(table: Table, dealt: set[tuple[int, int]]) -> None:
     """A hand just dealt has every player with chips who sat there before it began
     (one moved in during the hand waits for the next: ``joined_at_hand``).
@@ -227,6 +235,7 @@ def test_thirty_players_play_to_a_winner_with_balanced_tables(make_user) -> None
             tournament.refresh_from_db()
             _check_between_hands(tournament, total_chips, arrivals)
             _check_broken_tables_rest(tournament, broken_at)
+            _check_idle_tables_say_why(tournament)
     tournament.refresh_from_db()
     assert tournament.status == "finished"
     places = sorted(tournament.entries.values_list("place", flat=True))
@@ -285,6 +294,8 @@ def test_a_final_table_whose_first_hand_ends_as_it_is_dealt_leaves_nobody_behind
             _all_in_or_call(second)
     tournament.refresh_from_db()
     assert tournament.is_waiting_for_tables, "three left: the final table waits for the first"
+    waiting = selectors.table_snapshot(table_id=second.pk, user=None)["waiting_for"]
+    assert waiting == "Waiting for the other tables' hands before the final table is drawn"
     actor = selectors.hand_state(first).actor  # type: ignore[union-attr]
     seats = Seat.objects.filter(table__tournament=tournament, stack__gt=0)
     for seat in sorted(seats, key=lambda s: (s.table_id, s.number) == (first.pk, actor)):
@@ -503,6 +514,8 @@ def test_one_from_the_money_each_table_plays_a_hand_then_waits_for_the_others(
     assert tournament.is_hand_for_hand and tournament.is_waiting_for_tables
     first.refresh_from_db()
     assert first.wake_at is None, "the first table waits for the second"
+    waiting = selectors.table_snapshot(table_id=first.pk, user=None)["waiting_for"]
+    assert waiting == "Hand for hand: waiting for every table to finish its hand"
     hand = first.hand_number
 
     _finish_passively(second.pk)

@@ -12,6 +12,7 @@ from django.urls import reverse
 
 from engine.seating import TableSeating, arrival_seats, worst_seat
 from tables.models import Seat
+from tables.play import Play, seat_values
 from tables.services import play as p
 from tables.services.clock import starting_time_bank
 from tournaments import broadcast
@@ -21,7 +22,7 @@ from tournaments.services.start import table_open
 _rng = SystemRandom()
 
 
-def table_seating(play: p.Play) -> TableSeating:
+def table_seating(play: Play) -> TableSeating:
     """The engine's view of a locked table: players with chips, the last big blind."""
     return TableSeating(
         play.table.pk,
@@ -55,7 +56,7 @@ def seat_late_entry(tournament: Tournament, entry: Entry) -> None:
         joined_at_hand=target.table.hand_number,
     )
     target.seats[number] = seat
-    target.loaded[seat.pk] = p.seat_values(seat)
+    target.loaded[seat.pk] = seat_values(seat)
     p.plan_next_hand(target)
     p.commit(target)
     if entry.user_id is not None:

@@ -24,6 +24,7 @@ from django.utils import timezone
 import engine
 from engine.seating import SeatingPlan, TableSeating
 from tables.models import Seat, Table
+from tables.play import Play, seat_values
 from tables.selectors import hand_state
 from tables.services import play as p
 from tournaments import broadcast
@@ -84,7 +85,7 @@ def mtt_start(*, tournament_id: int, now: datetime | None = None) -> Tournament 
         return tournament
 
 
-def seating_after_hand(play: p.Play, tournament: Tournament) -> None:
+def seating_after_hand(play: Play, tournament: Tournament) -> None:
     """Between hands at ``play``'s table (tournament and table locked): break, balance
     or draw the final table. Other tables are locked in id order and committed if changed;
     when nothing is to be done (most hands), they are only read."""
@@ -117,7 +118,7 @@ def seating_after_hand(play: p.Play, tournament: Tournament) -> None:
             p.commit(other)
 
 
-def _is_settled(play: p.Play, tournament: Tournament, other_ids: list[int]) -> bool:
+def _is_settled(play: Play, tournament: Tournament, other_ids: list[int]) -> bool:
     """Whether the plan has nothing to do: no move, no table to break or to draw, the
     waiting and hand-for-hand flags as they are.
 
@@ -165,7 +166,7 @@ def _wait_or_go(
     return result.is_waiting_for_final_table or (hand_for_hand and is_busy), hand_for_hand
 
 
-def _move(plays: dict[int, p.Play], result: SeatingPlan, ending: p.Play) -> None:
+def _move(plays: dict[int, Play], result: SeatingPlan, ending: Play) -> None:
     """The plan's moves, then its broken tables closed; ``ending``: the table whose hand
     just ended."""
     notices = []
@@ -196,7 +197,7 @@ def _move(plays: dict[int, p.Play], result: SeatingPlan, ending: p.Play) -> None
             joined_at_hand=target.table.hand_number,
         )
         target.seats[move.to_seat] = arrived
-        target.loaded[arrived.pk] = p.seat_values(arrived)
+        target.loaded[arrived.pk] = seat_values(arrived)
         if seat.user_id is not None:
             notices.append((seat.user_id, _moved_notice(target.table)))
     for table_id in result.broken:
@@ -212,7 +213,7 @@ def _move(plays: dict[int, p.Play], result: SeatingPlan, ending: p.Play) -> None
 
 
 def _final_table(
-    tournament: Tournament, plays: dict[int, p.Play], final: dict[int, Hashable]
+    tournament: Tournament, plays: dict[int, Play], final: dict[int, Hashable]
 ) -> None:
     """Everyone left redrawn at one new table, keeping their stacks, time banks and
     sitting-out state; every other table closed."""
@@ -232,7 +233,7 @@ def _final_table(
     broadcast.user_notices([(e.user_id, notice) for e in seating.values() if e.user_id])
 
 
-def _close(play: p.Play) -> None:
+def _close(play: Play) -> None:
     table = play.table
     table.wake_at = table.deadline = table.next_hand_at = None
 

@@ -20,7 +20,7 @@ from accounts import points
 from accounts.models import PointsEntry
 from engine.pokerstars import ordinal
 from tables.models import Hand
-from tables.services.play import Play
+from tables.play import Play
 from tournaments import broadcast
 from tournaments.models import Entry, Tournament
 from tournaments.prizes import split_prizes

@@ -1,0 +1,69 @@
+"""A locked table in the middle of a change: its row, seats and hand (``Play``).
+
+The write path (``tables/services/play.py``) builds one per transaction; the
+kinds (``tables/kinds.py``) answer questions about it; a snapshot builds one
+from the saved rows to ask the same questions (why no hand is coming), so the
+page and the write path can never disagree. It imports no service, so both
+sides can use it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+import engine
+from accounts.models import User
+from tables.models import Seat, Table
+
+SEAT_FIELDS = [
+    "stack",
+    "is_sitting_out",
+    "is_leaving",
+    "is_removed",
+    "wants_rebuy",
+    "has_timed_out",
+    "time_bank",
+    "hands_since_refill",
+]
+
+
+def seat_values(seat: Seat) -> tuple[Any, ...]:
+    return tuple(getattr(seat, name) for name in SEAT_FIELDS)
+
+
+@dataclass
+class Play:
+    """A locked table with its seats and hand, for the length of one transaction."""
+
+    table: Table
+    seats: dict[int, Seat]
+    state: engine.HandState | None
+    now: datetime
+    removed: list[Seat] = field(default_factory=list)
+    loaded: dict[int, tuple[Any, ...]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        # What each seat looked like when locked, so commit writes only the changed ones.
+        self.loaded = {seat.pk: seat_values(seat) for seat in self.seats.values()}
+
+    @property
+    def is_hand_running(self) -> bool:
+        return self.state is not None and not self.state.is_over
+
+    def seat_of(self, user: User) -> Seat | None:
+        return next((s for s in self.seats.values() if s.user_id == user.pk), None)
+
+    def dealt_seats(self) -> list[int]:
+        """Seats that get cards in the next hand: chips and not leaving (sitting out too)."""
+        return sorted(n for n, s in self.seats.items() if s.stack > 0 and not s.is_leaving)
+
+    def active_seats(self) -> list[Seat]:
+        """Seats dealt in next hand that are not sitting out."""
+        return [self.seats[n] for n in self.dealt_seats() if not self.seats[n].is_sitting_out]
+
+    def actor_seat(self) -> Seat | None:
+        if self.state is None or self.state.actor is None:
+            return None
+        return self.seats[self.state.actor]
