@@ -8,7 +8,7 @@ PIP := $(BIN)/python -m pip --disable-pip-version-check --quiet
 .PHONY: run test lint typecheck format clean-venv
 
 run: $(VENV)/.runtime-installed
-	$(BIN)/python scripts/run.py
+	$(BIN)/python scripts/run.py --started-by-make
 
 test: $(VENV)/.dev-installed lint typecheck
 	bash scripts/test.sh

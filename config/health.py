@@ -75,7 +75,8 @@ async def healthz(request: HttpRequest) -> JsonResponse:
 
 
 def table_troubles() -> dict[str, object]:
-    """Stuck tables (wake-up overdue by over a minute) and failures counted since start."""
+    """Stuck tables (a wake-up the sweep should have applied already) and failures
+    counted since start."""
     from tables.failures import failure_counts
     from tables.selectors import tables_overdue
 

@@ -284,6 +284,9 @@ CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = "UTC"
+# Beat runs the table sweep this often. It also says when a wake-up is overdue
+# (/healthz): when a sweep should have applied it (tables/selectors.py).
+TABLES_SWEEP_SECONDS = 2.0
 CELERY_BEAT_SCHEDULE = {
     "refresh-online-count": {
         "task": "accounts.tasks.refresh_online_count",
@@ -302,8 +305,8 @@ CELERY_BEAT_SCHEDULE = {
     # Applies table clocks, bot moves and next hands whose wake task was lost.
     "sweep-tables": {
         "task": "tables.tasks.sweep",
-        "schedule": 2.0,
-        "options": {"expires": 2.0},
+        "schedule": TABLES_SWEEP_SECONDS,
+        "options": {"expires": TABLES_SWEEP_SECONDS},
     },
 }
 

@@ -4,7 +4,8 @@ Starts the embedded Redis (unless REDIS_URL is set), migrates the database,
 collects static files, then runs Daphne (HTTP and websockets; one process per
 core by default, all accepting on one listening socket), a Celery worker and
 Celery beat as children. Ctrl-C or SIGTERM, or any child dying,
-stops all of them and then Redis; nothing is left running.
+stops all of them and then Redis; nothing is left running. Under `make run`
+(`--started-by-make`) so does a signal sent to make's process alone.
 """
 
 from __future__ import annotations
@@ -39,12 +40,67 @@ RESTART_LIMIT = int(os.environ.get("FELT_RESTART_LIMIT", "5"))
 RESTART_WINDOW = 60.0
 
 
+# Told one of these, GNU make passes it on to no one: it sets the signal back
+# to its default, waits for its recipe (this launcher) to end and only then
+# exits. So `kill -INT <make>` alone would leave Felt running; the launcher
+# looks at make's signal handlers (Linux's /proc) this often instead. make
+# does pass SIGTERM on, which reaches on_signal directly.
+SIGNALS_MAKE_KEEPS = (signal.SIGINT, signal.SIGHUP, signal.SIGQUIT)
+MAKE_WATCH_PERIOD = 0.5  # seconds
+
+
 class Shutdown(Exception):
-    """Raised by the signal handler to leave the supervision loop."""
+    """Raised by a signal handler to leave the supervision loop."""
+
+
+def ignore_stop_signals() -> None:
+    """The clean-up that follows must not be cut short by a second signal."""
+    signal.setitimer(signal.ITIMER_REAL, 0)
+    for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGALRM):
+        signal.signal(signum, signal.SIG_IGN)
 
 
 def on_signal(signum: int, frame: FrameType | None) -> None:
+    ignore_stop_signals()
     raise Shutdown(signal.Signals(signum).name)
+
+
+def signal_dispositions(pid: int) -> dict[str, int] | None:
+    """The ignored (SigIgn) and caught (SigCgt) signal masks of ``pid``;
+    None once it is gone."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return None
+    fields = dict(line.split(":", 1) for line in status.splitlines() if ":" in line)
+    return {name: int(fields[name], 16) for name in ("SigIgn", "SigCgt")}
+
+
+def why_make_stops(make_pid: int) -> str | None:
+    """What make was told, if it has been told to stop (or is gone)."""
+    masks = signal_dispositions(make_pid)
+    if masks is None or os.getppid() != make_pid:
+        return "make has exited"
+    for signum in SIGNALS_MAKE_KEEPS:
+        bit = 1 << (signum - 1)
+        if not (masks["SigIgn"] | masks["SigCgt"]) & bit:  # back to its default
+            return f"{signum.name} to make"
+    return None
+
+
+def watch_make() -> None:
+    """Stop, as on_signal does, once make (our parent) is told to stop."""
+    make_pid = os.getppid()
+
+    def look(signum: int, frame: FrameType | None) -> None:
+        if (why := why_make_stops(make_pid)) is not None:
+            ignore_stop_signals()
+            raise Shutdown(why)
+
+    # A timer signal, so the watch interrupts whatever the launcher is doing
+    # (migrating, waiting for Daphne, a restart's pause) as a signal would.
+    signal.signal(signal.SIGALRM, look)
+    signal.setitimer(signal.ITIMER_REAL, MAKE_WATCH_PERIOD, MAKE_WATCH_PERIOD)
 
 
 def felt_home() -> Path:
@@ -209,9 +265,13 @@ def serve(supervisor: Supervisor, server: socket.socket, processes: int, home: P
             supervisor.restart(dead)
 
 
-def main() -> int:
+def main(args: list[str]) -> int:
     signal.signal(signal.SIGINT, on_signal)
     signal.signal(signal.SIGTERM, on_signal)
+    if args == ["--started-by-make"]:
+        watch_make()
+    elif args:
+        sys.exit("usage: scripts/run.py [--started-by-make]")
     use_private_umask()  # the database, Redis' files, beat's schedule: 0600
     bind = os.environ.get("BIND", "127.0.0.1")
     port = int(os.environ.get("PORT", "8000"))
@@ -234,8 +294,7 @@ def main() -> int:
         print(f"\nFelt stopped: {error}", file=sys.stderr, flush=True)
         status = 1
     finally:
-        signal.signal(signal.SIGINT, signal.SIG_IGN)
-        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        ignore_stop_signals()
         supervisor.stop_all()
         server.close()
         if redis is not None:
@@ -245,4 +304,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv[1:]))

@@ -50,7 +50,11 @@ def wake(table_id: int, seq: int, token: str | None = None) -> str | None:
 
 @shared_task(ignore_result=True)
 def sweep() -> int:
-    """Apply everything overdue; returns how many tables it moved on.
+    """Apply everything due; returns how many tables it moved on.
+
+    Beat runs it every ``TABLES_SWEEP_SECONDS``, so a wake-up whose task was
+    lost is applied within one period; one later than that is overdue
+    (``selectors.wake_overdue_before``) and /healthz lists its table.
 
     Each table on its own: one that fails is logged and the others are still
     swept (the failed one is tried again on the next sweep). Hands whose all-in

@@ -21,7 +21,16 @@ ROOT = Path(__file__).resolve().parents[2]
 READY_LINE = "Felt is running at"
 ENVIRONMENT_OF_THE_TESTS = {
     "DATABASE_URL", "REDIS_URL", "SECRET_KEY", "ALLOWED_HOSTS", "DJANGO_SETTINGS_MODULE",
+    "MAKEFLAGS", "MFLAGS", "MAKELEVEL",  # from `make test`: `make run` is no sub-make of it
 }  # fmt: skip
+# `make run` as a person types it, except that the test run already has the
+# packages: make must not reinstall them into the shared .venv. A test run in
+# the background of a non-interactive shell ignores SIGINT, and make would
+# inherit that; a terminal's make has every signal at its default.
+MAKE_RUN = [
+    "env", "--default-signal=HUP,INT,QUIT",
+    "make", "--no-print-directory", "--old-file=.venv/.runtime-installed", "run",
+]  # fmt: skip
 
 
 def free_port() -> int:
@@ -31,7 +40,10 @@ def free_port() -> int:
 
 
 class RunningFelt:
-    def __init__(self, home: Path, **extra_env: str) -> None:
+    """scripts/run.py, or with ``through_make`` the whole `make run`, with its own
+    home and port, in its own process group."""
+
+    def __init__(self, home: Path, *, through_make: bool = False, **extra_env: str) -> None:
         self.home = home
         self.port = free_port()
         self.log = home / "run.log"
@@ -41,9 +53,10 @@ class RunningFelt:
             if name not in ENVIRONMENT_OF_THE_TESTS
         }  # the embedded defaults, whatever mode the test run is in
         env.update(FELT_HOME=str(home), PORT=str(self.port), WEB_PROCESSES="2", **extra_env)
+        command = MAKE_RUN if through_make else [sys.executable, "scripts/run.py"]
         with self.log.open("w") as log:
-            self.process = subprocess.Popen(
-                [sys.executable, "scripts/run.py"], cwd=ROOT, env=env, stdout=log, stderr=log
+            self.process = subprocess.Popen(  # noqa: S603 - our own commands
+                command, cwd=ROOT, env=env, stdout=log, stderr=log, start_new_session=True
             )
 
     def wait_until_ready(self, timeout: float = 120) -> None:
@@ -65,6 +78,17 @@ class RunningFelt:
         self.process.send_signal(signum)
         return self.process.wait(timeout=60)
 
+    def kill(self) -> None:
+        """After a failed test: the launcher too, should make not have stopped it."""
+        for process in [*psutil.Process(self.process.pid).children(), self.process]:
+            with contextlib.suppress(psutil.Error, ProcessLookupError):
+                process.kill()
+        self.process.wait(timeout=60)
+
+    def port_is_closed(self) -> bool:
+        with socket.socket() as probe:
+            return probe.connect_ex(("127.0.0.1", self.port)) != 0
+
 
 def still_running(processes: list[psutil.Process]) -> list[str]:
     alive = []
@@ -83,6 +107,14 @@ def felt(tmp_path_factory):
     yield running
     if running.process.poll() is None:
         running.stop_with(signal.SIGKILL)
+
+
+@pytest.fixture
+def felt_by_make(tmp_path_factory):
+    running = RunningFelt(tmp_path_factory.mktemp("run"), through_make=True)
+    yield running
+    if running.process.poll() is None:
+        running.kill()
 
 
 def test_it_serves_the_site_and_ctrl_c_stops_every_process(felt):
@@ -105,6 +137,40 @@ def test_it_serves_the_site_and_ctrl_c_stops_every_process(felt):
     assert "Felt has stopped." in felt.log.read_text()
     key_file = felt.home / "secret_key"
     assert stat.S_IMODE(key_file.stat().st_mode) == 0o600
+
+
+def send_to_make_alone(felt: RunningFelt, signum: int) -> None:
+    os.kill(felt.process.pid, signum)
+
+
+def send_to_makes_group(felt: RunningFelt, signum: int) -> None:
+    os.killpg(felt.process.pid, signum)  # what Ctrl-C in a terminal does
+
+
+@pytest.mark.parametrize(
+    ("signum", "send"),
+    [
+        (signal.SIGINT, send_to_make_alone),  # `kill -INT <make>`
+        (signal.SIGTERM, send_to_make_alone),  # what a supervisor sends
+        (signal.SIGINT, send_to_makes_group),
+    ],
+    ids=["sigint-to-make", "sigterm-to-make", "ctrl-c"],
+)
+def test_a_signal_to_make_run_stops_every_process(felt_by_make, signum, send):
+    felt_by_make.wait_until_ready()
+    children = felt_by_make.descendants()
+    names = " ".join(" ".join(child.cmdline()) for child in children)
+    for expected in ["scripts/run.py", "redis-server", "daphne", "worker", "beat"]:
+        assert expected in names
+
+    send(felt_by_make, signum)
+
+    # make exits the way it was told to, once its recipe, the launcher, has ended.
+    assert felt_by_make.process.wait(timeout=60) == -signum, felt_by_make.log.read_text()
+    assert still_running(children) == []
+    assert felt_by_make.port_is_closed()
+    log = felt_by_make.log.read_text()
+    assert "Felt has stopped." in log and "Felt stopped:" not in log, log
 
 
 def test_the_data_directory_and_its_files_are_private(tmp_path_factory):

@@ -12,7 +12,8 @@ from engine import PlayerActed
 from tables import services, tasks
 from tables.failures import failure_counts
 from tables.models import Seat, Table
-from tests.tables.helpers import decision_of, fresh, state_of
+from tables.selectors import SWEEP_GRACE_SECONDS
+from tests.tables.helpers import decision_of, fresh, friends_table, state_of
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("clean_redis")]
 
@@ -57,14 +58,26 @@ def test_a_wake_up_that_cannot_do_what_is_due_is_logged_and_counted(alice, bob, 
     assert failure_counts()["wake"] == 1
 
 
-def test_healthz_lists_tables_whose_wake_up_is_over_a_minute_late(client, alice):
-    stuck = services.table_create(owner=alice, name="Stuck")
-    late = services.table_create(owner=alice, name="Just late")
+def test_a_wake_up_later_than_one_sweep_is_overdue_on_healthz_until_the_sweep_applies_it(
+    client, alice, bob, carol, make_user, settings, time_machine
+):
+    time_machine.move_to(timezone.now(), tick=False)  # lateness exactly as set
+    period = settings.CELERY_BEAT_SCHEDULE["sweep-tables"]["schedule"]
+    lost = friends_table(alice, bob)  # the next hand's wake task was lost
+    on_time = friends_table(carol, make_user("dave"))  # its task may still come
     now = timezone.now()
-    Table.objects.filter(pk=stuck.pk).update(wake_at=now - timedelta(minutes=2))
-    Table.objects.filter(pk=late.pk).update(wake_at=now - timedelta(seconds=10))
+    due_at = {
+        lost.pk: now - timedelta(seconds=period + SWEEP_GRACE_SECONDS + 0.5),
+        on_time.pk: now - timedelta(seconds=period / 2),
+    }
+    for table_id, moment in due_at.items():
+        Table.objects.filter(pk=table_id).update(wake_at=moment, next_hand_at=moment)
 
     body = client.get("/healthz").json()
-
-    assert body["tables"]["overdue"] == [stuck.pk]
+    assert body["tables"]["overdue"] == [lost.pk]
     assert set(body["tables"]["failures"]) == {"bot_strategy", "wake"}
+
+    tasks.sweep()
+
+    assert fresh(lost).hand_number == 1, "the sweep dealt the lost hand"
+    assert client.get("/healthz").json()["tables"]["overdue"] == []
