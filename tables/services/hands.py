@@ -7,7 +7,7 @@ from django.utils import timezone
 
 import engine
 from accounts.models import User
-from tables import selectors
+from tables import lateness, selectors
 from tables.errors import (
     IllegalMove,
     NotSeated,
@@ -17,6 +17,7 @@ from tables.errors import (
     TableNotFound,
 )
 from tables.failures import note_failure
+from tables.models import Table
 from tables.services import bots, clock
 from tables.services import play as p
 
@@ -114,19 +115,27 @@ def table_wake(*, table_id: int, seq: int) -> str | None:
         table = selectors.table_get(table_id=table_id)
     except TableNotFound:
         return None
-    if table.seq != seq or table.wake_at is None or table.wake_at > timezone.now():
+    due = table.wake_at
+    if table.seq != seq or due is None or due > timezone.now():
         return None
+    done = _apply_due(table, seq)
+    if done is not None:
+        lateness.note(table_id, (timezone.now() - due).total_seconds())
+    return done
+
+
+def _apply_due(table: Table, seq: int) -> str | None:
     state = selectors.hand_state(table)
     try:
         if state is None or state.is_over:
-            hand_start(table_id=table_id, seq=seq)
+            hand_start(table_id=table.pk, seq=seq)
             return "hand_start"
         seat = selectors.table_seats(table).get(state.actor if state.actor is not None else -1)
         if seat is not None and seat.is_bot:
-            return "bot_act" if bot_act(table_id=table_id, seq=seq) else None
-        return "hand_timeout" if hand_timeout(table_id=table_id, seq=seq) else None
+            return "bot_act" if bot_act(table_id=table.pk, seq=seq) else None
+        return "hand_timeout" if hand_timeout(table_id=table.pk, seq=seq) else None
     except (StaleSeq, TableNotFound):  # someone else got there first
         return None
     except TableError as error:  # due but impossible: the sweep will try again, not quietly
-        note_failure("wake", table_id=table_id, hand_number=table.hand_number, error=error)
+        note_failure("wake", table_id=table.pk, hand_number=table.hand_number, error=error)
         return None

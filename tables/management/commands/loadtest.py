@@ -272,8 +272,12 @@ class Client:
             self.acted_on = None
         if self.acted_on is None and table.get("legal"):
             self.acted_on, self.acted_decision = seq, table["decision"]
-            return [random_act(table["legal"], table["decision"], self.rng)]
+            return [self.choose(table["legal"], table["decision"])]
         return self.rebuy(table)
+
+    def choose(self, legal: dict[str, Any], decision: str) -> dict[str, Any]:
+        """The ``act`` message for a decision: a random legal one."""
+        return random_act(legal, decision, self.rng)
 
     def rebuy(self, table: dict[str, Any]) -> list[dict[str, Any]]:
         """Busted between hands: stand up and sit again with a fresh stack."""

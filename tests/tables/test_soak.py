@@ -1,0 +1,118 @@
+"""`manage.py soak`: every table keeps dealing, against a real server, and the soak
+would say so if one waited with something due."""
+
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import Iterator
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from django.core.management import CommandError, call_command
+from django.db import connection
+from django.utils import timezone
+
+from accounts.models import User
+from tables import lateness
+from tables.management.commands.loadtest import Setup
+from tables.management.commands.soak import Run, verdict
+from tables.management.soak_checks import Watch, chip_problems
+from tables.models import HandPlayer, Table
+from tests.tables.helpers import act, deal, friends_table
+from tests.tables.live_server import live_server
+
+
+@pytest.fixture
+def server(transactional_db: None, tmp_path: Path) -> Iterator[str]:
+    """Daphne and a Celery worker on the test database, hands 0.2 s apart, quick bots."""
+    with live_server(
+        database_name=str(connection.settings_dict["NAME"]),
+        workdir=tmp_path,
+        next_hand_seconds=0.2,
+        bot_delay=(0.05, 0.2),
+    ) as url:
+        yield url
+
+
+def test_practice_and_friends_tables_deal_on_with_every_wake_up_on_time(server: str) -> None:
+    out = io.StringIO()
+    call_command(
+        "soak",
+        "--practice",
+        "3",
+        "--friends",
+        "3",
+        "--seconds",
+        "25",
+        "--seed",
+        "3",
+        "--url",
+        server,
+        stdout=out,
+    )  # fmt: skip  (the command raises CommandError when any check fails)
+    report = out.getvalue()
+    print(report)  # the figures, for `pytest -s`
+    summary = re.search(
+        r"summary: practice 3, friends 3, hands (\d+), largest gap ([\d.]+) s, idle ([\d.]+) s, "
+        r"timed out 0, silent 0, chips ok, errors 0",
+        report,
+    )
+    assert summary, report
+    assert int(summary[1]) >= 12, "every table deals hand after hand"
+    assert float(summary[2]) < 2.0 and float(summary[3]) < 2.0
+    assert not Table.objects.exists() and not User.objects.exists(), "it cleans up"
+
+
+# --- what the soak measures and how it judges -----------------------------------------
+
+
+@pytest.mark.django_db
+def test_the_watch_sees_a_wake_up_left_waiting_and_a_table_with_nothing_due(alice, bob):
+    late, idle = friends_table(alice, bob), friends_table(bob, alice, name="Idle")
+    now = timezone.now()
+    Table.objects.filter(pk=late.pk).update(wake_at=now - timedelta(seconds=3))
+    Table.objects.filter(pk=idle.pk).update(wake_at=None)
+    watch = Watch()
+    watch.sample([late.pk, idle.pk], now)
+    watch.sample([late.pk, idle.pk], now + timedelta(seconds=1.5))
+    assert watch.overdue[late.pk] == pytest.approx(4.5)
+    assert watch.idle[idle.pk] == pytest.approx(1.5) and watch.idle[late.pk] == 0
+
+
+@pytest.mark.django_db
+def test_a_late_wake_up_or_an_idle_table_fails_the_soak(alice, bob):
+    table = friends_table(alice, bob)
+    run = Run(Setup(), Setup(table_ids=[table.pk]))
+    deal(table)
+    hands = {table.pk: 1}
+    lines, failures = verdict(run, hands, max_gap=2.0)
+    assert failures == [] and "largest gap 0.000 s" in lines[-1]
+
+    lateness.note(table.pk, 2.5)  # as the server notes a wake-up applied 2.5 s late
+    run.watch.idle[table.pk] = 4.0
+    _, failures = verdict(run, {table.pk: 0}, max_gap=2.0)
+    assert failures == [
+        f"table {table.pk} applied a wake-up 2.50 s late",
+        f"table {table.pk} had nothing due for 4.0 s",
+        f"table {table.pk} dealt no hand",
+    ]
+    lateness.forget([table.pk])
+
+
+@pytest.mark.django_db
+def test_chips_that_do_not_add_up_are_reported(alice, bob):
+    table = friends_table(alice, bob)
+    deal(table)
+    act(table, "fold")
+    assert chip_problems([table.pk]) == (1, [])
+    HandPlayer.objects.filter(hand__table=table, seat=0).update(net=5, final_stack=1505)
+    checked, problems = chip_problems([table.pk])
+    assert checked == 1 and any("nets add up to +" in problem for problem in problems)
+
+
+@pytest.mark.django_db
+def test_it_fails_in_plain_words_with_no_tables() -> None:
+    with pytest.raises(CommandError, match="at least one table"):
+        call_command("soak", "--practice", "0", "--friends", "0")
