@@ -360,6 +360,9 @@ LOGIN_ADDRESS_FAILURE_LIMIT = env_int("LOGIN_ADDRESS_FAILURE_LIMIT", 20)  # any 
 LOGIN_USERNAME_FAILURE_LIMIT = env_int("LOGIN_USERNAME_FAILURE_LIMIT", 100)  # all addresses
 LOGIN_FAILURE_WINDOW = 60  # seconds in which the failures are counted
 LOGIN_BLOCK_SECONDS = env_int("LOGIN_BLOCK_SECONDS", 300)
+# Accounts made from one address in an hour (accounts/throttling.py); test suites and
+# load tests that sign up many members from one machine set it higher.
+SIGNUP_ADDRESS_LIMIT = env_int("SIGNUP_ADDRESS_LIMIT", 10)
 
 # Behind a TLS-terminating proxy set HTTPS=1: cookies become secure-only,
 # HTTP redirects to HTTPS and browsers are told to stay on HTTPS.
