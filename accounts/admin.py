@@ -13,6 +13,7 @@ from accounts import points
 from accounts.forms import AdminLoginForm
 from accounts.models import ApiToken, PointsAccount, PointsEntry, User
 from accounts.sessions import session_changed
+from config.admin_lookups import SidebarFiltersOnly
 from tables.services import hosts_release, seats_release
 
 # The admin's own log-in page is throttled like the site's.
@@ -30,7 +31,10 @@ class GrantPointsForm(forms.Form):
 
 
 @admin.register(User)
-class UserAdmin(DjangoUserAdmin[User]):
+class UserAdmin(SidebarFiltersOnly, DjangoUserAdmin[User]):
+    """Members: the query string filters only as the sidebar does (the password hash
+    and the API tokens are never a lookup; config/admin_lookups.py)."""
+
     list_display = ("username", "display_name", "email", "is_staff", "date_joined")
     search_fields = ("username", "display_name", "email")
     fieldsets = (
@@ -137,7 +141,7 @@ class PointsAccountAdmin(ReadOnlyAdmin):
 
 
 @admin.register(ApiToken)
-class ApiTokenAdmin(admin.ModelAdmin[ApiToken]):
+class ApiTokenAdmin(SidebarFiltersOnly):
     """Staff may see who holds tokens and revoke one (delete it); never make one here:
     a key is shown to its owner only, on the profile page."""
 
