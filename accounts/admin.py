@@ -92,6 +92,14 @@ class UserAdmin(SidebarFiltersOnly, DjangoUserAdmin[User]):
         super().delete_model(request, obj)
         session_changed(user_id)
 
+    def get_deleted_objects(self, objs: Any, request: HttpRequest) -> Any:
+        """What deleting ``objs`` takes with it, and the permissions it lacks. Staff
+        may delete no points account on its own (PointsAccountAdmin), but a member's
+        go with the member; their ledger rows stay, with no member (SET_NULL)."""
+        deleted, counts, perms_needed, protected = super().get_deleted_objects(objs, request)
+        perms_needed.discard(PointsAccount._meta.verbose_name)
+        return deleted, counts, perms_needed, protected
+
     def delete_queryset(self, request: HttpRequest, queryset: QuerySet[User]) -> None:
         user_ids = [user.pk for user in queryset]
         for user in queryset:
