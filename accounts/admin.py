@@ -13,6 +13,7 @@ from accounts import points
 from accounts.forms import AdminLoginForm
 from accounts.models import ApiToken, PointsAccount, PointsEntry, User
 from accounts.sessions import session_changed
+from config.admin_lookups import SidebarFiltersOnly
 from tables.services import hosts_release, seats_release
 
 # The admin's own log-in page is throttled like the site's.
@@ -30,7 +31,10 @@ class GrantPointsForm(forms.Form):
 
 
 @admin.register(User)
-class UserAdmin(DjangoUserAdmin[User]):
+class UserAdmin(SidebarFiltersOnly, DjangoUserAdmin[User]):
+    """Members: the query string filters only as the sidebar does (the password hash
+    and the API tokens are never a lookup; config/admin_lookups.py)."""
+
     list_display = ("username", "display_name", "email", "is_staff", "date_joined")
     search_fields = ("username", "display_name", "email")
     fieldsets = (
@@ -88,6 +92,14 @@ class UserAdmin(DjangoUserAdmin[User]):
         super().delete_model(request, obj)
         session_changed(user_id)
 
+    def get_deleted_objects(self, objs: Any, request: HttpRequest) -> Any:
+        """What deleting ``objs`` takes with it, and the permissions it lacks. Staff
+        may delete no points account on its own (PointsAccountAdmin), but a member's
+        go with the member; their ledger rows stay, with no member (SET_NULL)."""
+        deleted, counts, perms_needed, protected = super().get_deleted_objects(objs, request)
+        perms_needed.discard(PointsAccount._meta.verbose_name)
+        return deleted, counts, perms_needed, protected
+
     def delete_queryset(self, request: HttpRequest, queryset: QuerySet[User]) -> None:
         user_ids = [user.pk for user in queryset]
         for user in queryset:
@@ -137,7 +149,7 @@ class PointsAccountAdmin(ReadOnlyAdmin):
 
 
 @admin.register(ApiToken)
-class ApiTokenAdmin(admin.ModelAdmin[ApiToken]):
+class ApiTokenAdmin(SidebarFiltersOnly):
     """Staff may see who holds tokens and revoke one (delete it); never make one here:
     a key is shown to its owner only, on the profile page."""
 

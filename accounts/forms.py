@@ -8,6 +8,7 @@ from django.core.exceptions import ValidationError
 from accounts import throttling
 from accounts.models import User
 from accounts.names import check_display_name, check_new_username
+from accounts.requests import client_address
 
 
 class SignUpForm(UserCreationForm[User]):
@@ -44,7 +45,7 @@ class ThrottledLoginMixin:
 
     def clean(self) -> dict[str, Any]:
         username = self.cleaned_data.get("username") or ""
-        ip = self.request.META.get("REMOTE_ADDR", "") if self.request else ""
+        ip = client_address(self.request) if self.request else ""
         self.refuse_if_blocked(username, ip)
         try:
             cleaned: dict[str, Any] = super().clean()  # type: ignore[misc]

@@ -1,4 +1,4 @@
-"""Log-in throttling against password guessing.
+"""Log-in throttling against password guessing, and sign-up throttling.
 
 Failures are counted in the shared cache (Redis), so every Daphne process
 sees the same counts, for three subjects with their own limits within
@@ -15,6 +15,11 @@ LOGIN_FAILURE_WINDOW seconds:
 
 Past a limit, log-in for that subject is refused for LOGIN_BLOCK_SECONDS
 without checking the password.
+
+Sign-up is counted per address too: every account costs the site a welcome
+grant, so one address makes at most SIGNUP_ADDRESS_LIMIT accounts an hour
+(the hour starts at its first sign-up). The count is taken before the account
+is made, so sign-ups racing each other cannot all slip under the limit.
 """
 
 from __future__ import annotations
@@ -44,16 +49,21 @@ def seconds_blocked(username: str, ip: str) -> int:
     return max(0, math.ceil(max(ends) - time.time()))
 
 
+def _counted(key: str, window: int) -> int:
+    """Adds one to the count at ``key``, which lasts ``window`` seconds from its first."""
+    # add() keeps the window from moving; incr() is atomic in Redis.
+    cache.add(key, 0, timeout=window)
+    try:
+        return int(cache.incr(key))
+    except ValueError:  # the window expired between add() and incr()
+        cache.set(key, 1, timeout=window)
+        return 1
+
+
 def record_failure(username: str, ip: str) -> None:
     for subject, limit in _subjects(username, ip):
         count_key = f"login-failures:{subject}"
-        # The window starts at the first failure; add() keeps it from moving.
-        cache.add(count_key, 0, timeout=settings.LOGIN_FAILURE_WINDOW)
-        try:
-            failures = cache.incr(count_key)
-        except ValueError:  # the window expired between add() and incr()
-            cache.set(count_key, 1, timeout=settings.LOGIN_FAILURE_WINDOW)
-            failures = 1
+        failures = _counted(count_key, settings.LOGIN_FAILURE_WINDOW)
         if failures >= limit:
             block_seconds = settings.LOGIN_BLOCK_SECONDS
             cache.set(f"login-block:{subject}", time.time() + block_seconds, block_seconds)
@@ -66,6 +76,42 @@ def record_success(username: str, ip: str) -> None:
 
 
 def blocked_message(seconds: int) -> str:
+    return f"Too many failed log-in attempts. Try again in {_minutes(seconds)}."
+
+
+def _minutes(seconds: int) -> str:
     minutes = max(1, math.ceil(seconds / 60))
-    unit = "minute" if minutes == 1 else "minutes"
-    return f"Too many failed log-in attempts. Try again in {minutes} {unit}."
+    return f"{minutes} minute" if minutes == 1 else f"{minutes} minutes"
+
+
+SIGNUP_WINDOW_SECONDS = 3600
+
+
+def _signup_hour_end(ip: str) -> float:
+    """When the hour counting this address's sign-ups ends."""
+    now = time.time()
+    key = f"signup-hour:{ip}"
+    if cache.add(key, now + SIGNUP_WINDOW_SECONDS, timeout=SIGNUP_WINDOW_SECONDS):
+        return now + SIGNUP_WINDOW_SECONDS
+    ends = cache.get(key)
+    if ends is None or ends <= now:  # it ran out after add(), or the clock jumped past it
+        ends = now + SIGNUP_WINDOW_SECONDS
+        cache.set(key, ends, timeout=SIGNUP_WINDOW_SECONDS)
+    return float(ends)
+
+
+def signup_seconds_refused(ip: str) -> int:
+    """Counts an account about to be made from ``ip``: 0 while the address is within
+    SIGNUP_ADDRESS_LIMIT this hour; past it, the seconds until it may sign up again."""
+    ends = _signup_hour_end(ip)
+    # The hour's end names its count, so a new hour never inherits an old count.
+    if _counted(f"signups:{ip}:{ends}", SIGNUP_WINDOW_SECONDS) <= settings.SIGNUP_ADDRESS_LIMIT:
+        return 0
+    return max(1, math.ceil(ends - time.time()))
+
+
+def signup_refused_message(seconds: int) -> str:
+    return (
+        "Too many accounts have been made from your address this hour. "
+        f"Try again in {_minutes(seconds)}."
+    )

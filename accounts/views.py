@@ -13,9 +13,10 @@ from django.urls import reverse_lazy
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods
 
+from accounts import throttling
 from accounts.forms import LoginForm, ProfileForm, SignUpForm
 from accounts.points import points_account_open
-from accounts.requests import signed_in_user
+from accounts.requests import client_address, signed_in_user
 from accounts.sessions import session_changed
 from tables.models import Table
 
@@ -51,15 +52,21 @@ def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect(next_page(request))
     form = SignUpForm(request.POST or None)
+    status = 200
     if request.method == "POST" and form.is_valid():
-        with transaction.atomic():
-            user = form.save()
-            points_account_open(user=user)  # the welcome grant, with the account
-        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        messages.success(request, f"Welcome to Felt, {user.username}.")
-        return redirect(next_page(request))
+        seconds = throttling.signup_seconds_refused(client_address(request))
+        if not seconds:
+            with transaction.atomic():
+                user = form.save()
+                points_account_open(user=user)  # the welcome grant, with the account
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            messages.success(request, f"Welcome to Felt, {user.username}.")
+            return redirect(next_page(request))
+        form.add_error(None, throttling.signup_refused_message(seconds))
+        status = 429
     wanted = request.POST.get("next") or request.GET.get("next") or ""
-    return render(request, "accounts/signup.html", {"form": form, "next": wanted})
+    context = {"form": form, "next": wanted}
+    return render(request, "accounts/signup.html", context, status=status)
 
 
 class LoginView(auth_views.LoginView):

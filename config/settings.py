@@ -193,7 +193,6 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "channels",
     "rest_framework",
-    "rest_framework.authtoken",
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "config.apps.FeltConfig",
@@ -363,6 +362,9 @@ LOGIN_ADDRESS_FAILURE_LIMIT = env_int("LOGIN_ADDRESS_FAILURE_LIMIT", 20)  # any 
 LOGIN_USERNAME_FAILURE_LIMIT = env_int("LOGIN_USERNAME_FAILURE_LIMIT", 100)  # all addresses
 LOGIN_FAILURE_WINDOW = 60  # seconds in which the failures are counted
 LOGIN_BLOCK_SECONDS = env_int("LOGIN_BLOCK_SECONDS", 300)
+# Accounts made from one address in an hour (accounts/throttling.py); test suites and
+# load tests that sign up many members from one machine set it higher.
+SIGNUP_ADDRESS_LIMIT = env_int("SIGNUP_ADDRESS_LIMIT", 10)
 
 # Behind a TLS-terminating proxy set HTTPS=1: cookies become secure-only,
 # HTTP redirects to HTTPS and browsers are told to stay on HTTPS.
@@ -396,7 +398,6 @@ STORAGES = {
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
-        "rest_framework.authentication.TokenAuthentication",
         "accounts.authentication.PersonalTokenAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],

@@ -3,7 +3,7 @@
 Staff may play too, so the admin never shows a hand that is still being
 played: not the live event log (it holds the deck and every hole card), not
 the hole cards of an unfinished hand, and not through a change list's query
-string either (see ``SidebarFiltersOnly``).
+string either (config/admin_lookups.py).
 """
 
 from typing import Any
@@ -11,35 +11,8 @@ from typing import Any
 from django.contrib import admin
 from django.http import HttpRequest
 
+from config.admin_lookups import SidebarFiltersOnly
 from tables.models import Hand, HandPlayer, Seat, Table
-
-
-class SidebarFiltersOnly(admin.ModelAdmin[Any]):
-    """A change list filters by the sidebar's filters and nothing else.
-
-    Django accepts a lookup on any of a model's own fields in the query string,
-    so "1 result" or "0 results" for ``?hand_events__icontains=As`` would spell
-    out a live hand's hole cards and undealt board one card at a time. Any other
-    lookup is refused (Django answers 400), whatever its value.
-    """
-
-    def lookup_allowed(self, lookup: str, value: str, request: HttpRequest | None = None) -> bool:
-        return lookup.split("__")[0] in self.filtered_fields() and super().lookup_allowed(
-            lookup,
-            value,
-            request,  # type: ignore[arg-type]  # Django 5.2 passes the request; the stubs say 6.0's
-        )
-
-    def filtered_fields(self) -> set[str]:
-        names: set[str] = set()
-        for item in self.list_filter:
-            if isinstance(item, str):
-                names.add(item)
-            elif isinstance(item, list | tuple):
-                names.add(str(item[0]))
-            else:  # a SimpleListFilter class
-                names.add(getattr(item, "parameter_name", ""))
-        return names
 
 
 class SeatInline(admin.TabularInline[Seat, Table]):

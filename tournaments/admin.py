@@ -10,6 +10,7 @@ from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
+from config.admin_lookups import SidebarFiltersOnly
 from tournaments import services
 from tournaments.errors import TournamentError
 from tournaments.forms import ScheduleTournamentForm
@@ -28,7 +29,7 @@ class EntryInline(admin.TabularInline[Entry, Tournament]):
 
 
 @admin.register(Tournament)
-class TournamentAdmin(admin.ModelAdmin[Tournament]):
+class TournamentAdmin(SidebarFiltersOnly):
     list_display = ("pk", "title", "status", "kind", "buy_in", "prize_pool", "started_at")
     list_filter = ("status", "kind", "structure")
     readonly_fields = (
@@ -107,9 +108,10 @@ class MembershipInline(admin.TabularInline[Membership, Club]):
 
 
 @admin.register(Club)
-class ClubAdmin(admin.ModelAdmin[Club]):
+class ClubAdmin(SidebarFiltersOnly):
     """Clubs, read-only: their owners and admins run them on the club's page (members,
-    points and tournaments move through tournaments.services.clubs)."""
+    points and tournaments move through tournaments.services.clubs). The invitation
+    token is neither shown nor a lookup (config/admin_lookups.py)."""
 
     list_display = ("name", "slug", "created_at")
     search_fields = ("name", "slug")

@@ -1,6 +1,7 @@
 import pytest
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
+
+from accounts.tokens import token_create
 
 ME = "/api/me/"
 
@@ -13,9 +14,9 @@ def test_the_api_refuses_anonymous_callers():
 @pytest.mark.django_db
 def test_the_api_returns_the_callers_profile_by_token(make_user):
     user = make_user(display_name="Ali")
-    token = Token.objects.create(user=user)
+    _, key = token_create(user=user, name="script")
     api = APIClient()
-    api.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    api.credentials(HTTP_AUTHORIZATION=f"Bearer {key}")
 
     body = api.get(ME).json()
 

@@ -10,6 +10,7 @@ SETTINGS_FILE = Path(__file__).resolve().parents[2] / "config" / "settings.py"
 ALL_VARIABLES = [
     "DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "CSRF_TRUSTED_ORIGINS", "DATABASE_URL",
     "REDIS_URL", "HTTPS", "LOGIN_FAILURE_LIMIT", "TABLES_NEXT_HAND_SECONDS",
+    "SIGNUP_ADDRESS_LIMIT",
 ]  # fmt: skip
 
 
@@ -54,6 +55,13 @@ def test_table_timings_come_from_the_environment(load_settings):
     loaded = load_settings(SECRET_KEY="k", TABLES_NEXT_HAND_SECONDS="5.5")
     assert loaded["TABLES_NEXT_HAND_SECONDS"] == 5.5
     assert loaded["TABLES_TIME_BANK_SECONDS"] == 30.0
+
+
+def test_the_sign_up_limit_comes_from_the_environment(load_settings):
+    assert load_settings(SECRET_KEY="k")["SIGNUP_ADDRESS_LIMIT"] == 10
+    assert load_settings(SECRET_KEY="k", SIGNUP_ADDRESS_LIMIT="500")["SIGNUP_ADDRESS_LIMIT"] == 500
+    with pytest.raises(ImproperlyConfigured, match="SIGNUP_ADDRESS_LIMIT='many'"):
+        load_settings(SECRET_KEY="k", SIGNUP_ADDRESS_LIMIT="many")
 
 
 def test_host_lists_are_comma_separated(load_settings):

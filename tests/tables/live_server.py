@@ -93,6 +93,9 @@ def live_server(
             next_hand_seconds if showdown_seconds is None else showdown_seconds
         ),
         ALLOWED_HOSTS="127.0.0.1,localhost",
+        # Every browser test signs its players up from 127.0.0.1, and the session's
+        # Redis keeps the count from test to test.
+        SIGNUP_ADDRESS_LIMIT="10000",
     )
     celery_app.control.purge()  # wake tasks left by earlier tests would only be skipped
     port = free_port()

@@ -4,11 +4,11 @@ token or session, refusals as JSON with a code and a message."""
 from __future__ import annotations
 
 import pytest
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from accounts.models import PointsEntry
 from accounts.points import points_balance, points_move
+from accounts.tokens import token_create
 from tables.models import Table
 from tests.tournaments.helpers import members, register, sng
 
@@ -17,7 +17,7 @@ pytestmark = pytest.mark.django_db
 
 def api_for(user) -> APIClient:
     api = APIClient()
-    api.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=user).key}")
+    api.credentials(HTTP_AUTHORIZATION=f"Bearer {token_create(user=user, name='tests')[1]}")
     return api
 
 
