@@ -15,10 +15,17 @@ Conventions (uoftcprg/phh-std):
 - Shows and mucks (``pN sm CARDS`` / ``pN sm``) are written where the engine
   turned cards face up or threw them away; on import they only supply hole
   cards, because the engine itself decides who shows (rules 13-15). A file
-  in which a winning hand is mucked is refused (rule 15).
-- A check (``cc``) by a live player of whom Felt asks nothing, and which puts
-  in nothing, is accepted on import and changes nothing: other engines write
-  one for a player nobody could answer any more. Felt never writes one.
+  in which a winning hand is mucked is refused (rule 15), and so is a show or
+  a muck before the hand is over, without a showdown, by a player who folded,
+  or twice by one player.
+- On import every action must be the one the hand is waiting for: a decision
+  names the player the engine asks, on a street the file has dealt; hole
+  cards are dealt once each before anything else, and a board card once the
+  betting before it is closed (:mod:`engine.phh_replay`). The one exception:
+  other engines ask a check (``cc``) of the last player with chips facing
+  only all-in players, where Felt has already ended the hand; that check,
+  on the street where the betting closed, is accepted and changes nothing.
+  Felt never writes one.
 - Felt's rules are fixed, so on import ``ante_trimming_status`` is ignored
   (a short ante only wins what it put in, rule 10), antes must be uniform and
   straddles are refused. Unknown cards (``??``) are filled with unused cards,
@@ -200,9 +207,11 @@ class _Table:
 def from_phh(text: str) -> HandState:
     """Play a PHH file through the engine and return the resulting state.
 
-    Raises :class:`PhhError` (a ``ValueError``) for a malformed file and
-    :class:`PhhIllegalAction` (an ``engine.IllegalAction``) for an action the
-    rules forbid; both name the action's index in ``actions`` and its text.
+    Raises :class:`PhhError` (a ``ValueError``) for a malformed file or an
+    action out of place (another player's turn, a street not dealt, the hand
+    over) and :class:`PhhIllegalAction` (also an ``engine.IllegalAction``) for
+    an action the rules forbid; both name the action's index in ``actions``
+    (from 0: ``actions[0]`` is the first entry) and its text.
     """
     phh = parse_phh(text)
     table = _table(phh)
