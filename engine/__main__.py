@@ -3,8 +3,8 @@
 
 ``replay``: each file is played through the engine; one JSON line per good file
 gives its finishing stacks in PHH player order. A file that cannot be read or
-replayed is named on stderr with the action's index, its text and the reason,
-and the exit status is 1 (2 for bad usage).
+replayed is named on stderr with the action's index in ``actions`` (from 0),
+its text and the reason, and the exit status is 1 (2 for bad usage).
 
 ``verify``: HAND.json is a hand as Felt's API gives it to one viewer
 (``GET /api/hands/<id>/``: ``button``, ``players`` with their ``seat`` and

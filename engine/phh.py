@@ -15,10 +15,17 @@ Conventions (uoftcprg/phh-std):
 - Shows and mucks (``pN sm CARDS`` / ``pN sm``) are written where the engine
   turned cards face up or threw them away; on import they only supply hole
   cards, because the engine itself decides who shows (rules 13-15). A file
-  in which a winning hand is mucked is refused (rule 15).
-- A check (``cc``) by a live player of whom Felt asks nothing, and which puts
-  in nothing, is accepted on import and changes nothing: other engines write
-  one for a player nobody could answer any more. Felt never writes one.
+  in which a winning hand is mucked is refused (rule 15), and so is a show or
+  a muck before the hand is over, without a showdown, by a player who folded,
+  or twice by one player.
+- On import every action must be the one the hand is waiting for: a decision
+  names the player the engine asks, on a street the file has dealt; hole
+  cards are dealt once each before anything else, and a board card once the
+  betting before it is closed (:mod:`engine.phh_replay`). The one exception:
+  other engines ask a check (``cc``) of the last player with chips facing
+  only all-in players, where Felt has already ended the hand; that check,
+  on the street where the betting closed, is accepted and changes nothing.
+  Felt never writes one.
 - Felt's rules are fixed, so on import ``ante_trimming_status`` is ignored
   (a short ante only wins what it put in, rule 10), antes must be uniform and
   straddles are refused. Unknown cards (``??``) are filled with unused cards,
@@ -37,19 +44,16 @@ blinds_or_straddles = [1, 2]
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Final, Literal
 
-from engine.actions import Action, IllegalAction, parse_action
-from engine.betting import apply_action, legal_actions
 from engine.cards import cards_str
 from engine.deal import new_hand
 from engine.events import (
     BoardDealt,
     CardsMucked,
     CardsShown,
-    Event,
     HoleCardsDealt,
     PlayerActed,
     PotAwarded,
@@ -63,8 +67,8 @@ from engine.phh_notation import (
     toml_line,
     toml_value,
 )
+from engine.phh_replay import PhhIllegalAction, PhhReplay
 from engine.state import NO_SMALL_BLIND, HandState
-from engine.streets import covers_all_in_opponents
 from engine.view import sees_hole_cards
 
 __all__ = ["EVERY_CARD", "PhhError", "PhhIllegalAction", "from_phh", "phh_order", "to_phh"]
@@ -74,11 +78,6 @@ EVERY_CARD: Final = "every card"
 
 _WRITTEN_FIELDS = frozenset({"seats", "seat_count", "finishing_stacks", "ante_trimming_status"})
 _PER_PLAYER_FIELDS = frozenset({"players", "winnings", "time_banks"})
-_BOARD_SIZES = (3, 1, 1)
-
-
-class PhhIllegalAction(PhhError, IllegalAction):
-    """An action in a PHH file that the rules do not allow at that point."""
 
 
 # ---------------------------------------------------------------- writing
@@ -208,14 +207,16 @@ class _Table:
 def from_phh(text: str) -> HandState:
     """Play a PHH file through the engine and return the resulting state.
 
-    Raises :class:`PhhError` (a ``ValueError``) for a malformed file and
-    :class:`PhhIllegalAction` (an ``engine.IllegalAction``) for an action the
-    rules forbid; both name the action's index in ``actions`` and its text.
+    Raises :class:`PhhError` (a ``ValueError``) for a malformed file or an
+    action out of place (another player's turn, a street not dealt, the hand
+    over) and :class:`PhhIllegalAction` (also an ``engine.IllegalAction``) for
+    an action the rules forbid; both name the action's index in ``actions``
+    (from 0: ``actions[0]`` is the first entry) and its text.
     """
     phh = parse_phh(text)
     table = _table(phh)
     deck, made_up = _deck(phh)
-    replay = _Replay(_start(phh, table, deck), table.seats)
+    replay = PhhReplay(_start(phh, table, deck), table.seats)
     for action in phh.actions:
         replay.apply(action)
     _check_no_made_up_showdown(replay.state, made_up, table.seats)
@@ -333,123 +334,6 @@ def _merge_hole(holes: list[list[int | None]], action: PhhAction) -> None:
             raise PhhError("these cards differ from the ones dealt", action.index, action.text)
         if new is not None:
             hole[slot] = new
-
-
-class _Replay:
-    """Applies the file's actions one by one to a state."""
-
-    def __init__(self, state: HandState, seats: tuple[int, ...]) -> None:
-        self.state = state
-        self.seats = seats
-        self.board_named = 0
-        self.streets_named = 0
-        self.players_acted = False
-
-    def apply(self, action: PhhAction) -> None:
-        if action.verb == "dh":
-            if self.players_acted:
-                raise self.error(action, "hole cards are dealt before anyone acts")
-        elif action.verb == "db":
-            self._deal_board(action)
-        elif action.verb in ("sm", "sm-"):
-            self._show_or_muck(action)
-        else:
-            self._decide(action)
-
-    def error(self, action: PhhAction, reason: str) -> PhhError:
-        return PhhError(reason + self._short_blind_note(), action.index, action.text)
-
-    def _short_blind_note(self) -> str:
-        """Where the big blind was posted short, the likely cause of a refusal: Felt
-        makes everyone owe the full big blind (rule 9), some engines only what was
-        posted, so the file's later calls and bets no longer fit."""
-        state = self.state
-        big_blind_stack = state.starting_stacks[state.big_blind_seat] or 0
-        if big_blind_stack >= state.ante + state.big_blind:
-            return ""
-        return (
-            "; the big blind was posted short, and Felt still makes everyone owe the full"
-            " big blind (rule 9)"
-        )
-
-    def _deal_board(self, action: PhhAction) -> None:
-        # At most three deals reach here: more cards than five were refused up front.
-        size = _BOARD_SIZES[self.streets_named]
-        if len(action.cards) != size:
-            raise self.error(action, f"this street deals {size} board card(s)")
-        if len(self.state.board) < self.board_named + size:
-            if self.state.is_over:
-                raise self.error(action, "the hand ended before this street")
-            raise self.error(action, f"betting is still open: {self._whose_turn()}")
-        self.board_named += size
-        self.streets_named += 1
-
-    def _show_or_muck(self, action: PhhAction) -> None:
-        assert action.actor is not None
-        seat = self.seats[action.actor]
-        state = self.state
-        if not state.is_over:
-            raise self.error(action, "cards are shown or mucked only at showdown")
-        if action.verb == "sm" and not action.cards and _wins_showdown(state.events, seat):
-            raise self.error(action, "a winning hand is always shown (rule 15)")
-
-    def _decide(self, action: PhhAction) -> None:
-        assert action.actor is not None
-        self.players_acted = True
-        seat = self.seats[action.actor]
-        if action.verb == "cc" and self._is_idle_check(seat):
-            return  # nothing to apply: Felt had no decision to ask of this player
-        if self.state.is_over:
-            raise self.error(action, "the hand is already over")
-        legal = legal_actions(self.state)
-        if legal.actor != seat:
-            raise self.error(action, f"it is not p{action.actor + 1}'s turn: {self._whose_turn()}")
-        try:
-            self.state = apply_action(self.state, _engine_action(action, legal.can_check))
-        except IllegalAction as error:
-            reason = str(error) + self._short_blind_note()
-            raise PhhIllegalAction(reason, action.index, action.text) from None
-
-    def _is_idle_check(self, seat: int) -> bool:
-        """A check for a live player of whom Felt asks nothing, which puts in nothing.
-
-        Other engines (PokerKit among them) write one for a player nobody could
-        answer any more, e.g. the big blind after everyone else folded to a short
-        all-in, or a small blind already covering an all-in big blind (rule 9).
-        """
-        state = self.state
-        return (
-            state.actor != seat
-            and state.is_live(seat)
-            and (
-                state.is_over
-                or state.bets[seat] >= state.current_bet
-                or covers_all_in_opponents(state, seat)
-            )
-        )
-
-    def _whose_turn(self) -> str:
-        actor = self.state.actor  # called only while the hand is on: someone is to act
-        assert actor is not None
-        return f"p{self.seats.index(actor) + 1} is to act"
-
-
-def _engine_action(action: PhhAction, can_check: bool) -> Action:
-    """PHH's verbs in the engine's text form: ``cc`` checks when that is free."""
-    if action.verb == "f":
-        return parse_action("fold")
-    if action.verb == "cc":
-        return parse_action("check" if can_check else "call")
-    return parse_action(f"raise {action.amount}")
-
-
-def _wins_showdown(events: Iterable[Event], seat: int) -> bool:
-    return any(
-        isinstance(event, PotAwarded)
-        and event.description is not None
-        and any(s == seat for s, _ in event.shares)
-        for event in events
-    )
 
 
 def _check_no_made_up_showdown(

@@ -42,6 +42,27 @@ def test_an_illegal_action_names_the_file_index_text_and_reason(
     assert json.loads(out)["file"] == str(GOOD)  # the other files are still replayed
 
 
+OUT_OF_TURN = """variant = "NT"
+antes = [0, 0, 0, 0, 0, 0]
+blinds_or_straddles = [10, 20, 0, 0, 0, 0]
+min_bet = 20
+starting_stacks = [1000, 1000, 1000, 1000, 1000, 1000]
+actions = ["p3 cc", "p4 cc", "p2 cc", "p5 cc", "p6 f", "p1 f"]
+"""
+OUT_OF_TURN_REFUSAL = "actions[2] 'p2 cc': it is not p2's turn: p5 is to act"
+
+
+def test_a_history_naming_a_player_out_of_turn_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "out_of_turn.phh"
+    path.write_text(OUT_OF_TURN, encoding="utf-8")
+    assert main(["replay", str(path)]) == 1
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err == f"{path}: {OUT_OF_TURN_REFUSAL}\n"
+
+
 def test_a_malformed_or_missing_file_is_named(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -79,3 +100,18 @@ def test_python_dash_m_engine_runs_as_a_program() -> None:
         "finishing_stacks": [400, 300, 200, 700],
     }
     assert f"{ILLEGAL}: actions[10] 'p1 cbr 400'" in result.stderr
+
+
+def test_the_program_refuses_an_out_of_turn_history_without_a_traceback(tmp_path: Path) -> None:
+    path = tmp_path / "out_of_turn.phh"
+    path.write_text(OUT_OF_TURN, encoding="utf-8")
+    result = subprocess.run(
+        [sys.executable, "-m", "engine", "replay", str(path)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=False,
+        timeout=60,
+    )
+    assert (result.returncode, result.stdout) == (1, "")
+    assert result.stderr == f"{path}: {OUT_OF_TURN_REFUSAL}\n"

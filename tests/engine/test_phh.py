@@ -342,7 +342,7 @@ def test_a_malformed_file_is_refused_with_a_reason(text: str, message: str) -> N
         (["p1 f"], 0, "it is not p1's turn: p3 is to act"),
         (["p3 f", "p1 f", "p2 f"], 2, "the hand is already over"),
         (["p3 cc", "p1 sm"], 1, "only at showdown"),
-        (["p3 cc", "p1 cc", "p2 cc", "p1 cbr 15"], 3, "the minimum bet of 20"),
+        (["p3 cc", "p1 cc", "p2 cc", "d db 7c8d9h", "p1 cbr 15"], 4, "the minimum bet of 20"),
     ],
 )
 def test_a_bad_action_is_refused_naming_it(actions: list[str], index: int, message: str) -> None:
