@@ -12,9 +12,9 @@ from django.template.response import TemplateResponse
 from accounts import points
 from accounts.forms import AdminLoginForm
 from accounts.models import ApiToken, PointsAccount, PointsEntry, User
+from accounts.release import account_release
 from accounts.sessions import session_changed
 from config.admin_lookups import SidebarFiltersOnly
-from tables.services import hosts_release, seats_release
 
 # The admin's own log-in page is throttled like the site's.
 admin.site.login_form = AdminLoginForm
@@ -67,14 +67,14 @@ class UserAdmin(SidebarFiltersOnly, DjangoUserAdmin[User]):
         )
         return None
 
-    # A member deleted or deactivated here first leaves their tables the way a
-    # player leaving does, so every table they sat at plays on, and hands on the
-    # tables they host.
+    # A member deleted or deactivated here first lets go of what they hold in play
+    # (accounts/release.py): they leave their tables the way a player leaving does,
+    # so every table they sat at plays on, hand on the tables they host, and their
+    # registrations to tournaments not yet started are refunded.
     # Their open sockets are told to check their log-in, and close.
     def save_model(self, request: HttpRequest, obj: User, form: Any, change: bool) -> None:
         if change and not obj.is_active:
-            seats_release(user=obj)
-            hosts_release(user=obj)
+            account_release(user=obj)
         super().save_model(request, obj, form, change)
         if change:
             session_changed(obj.pk)
@@ -87,8 +87,7 @@ class UserAdmin(SidebarFiltersOnly, DjangoUserAdmin[User]):
 
     def delete_model(self, request: HttpRequest, obj: User) -> None:
         user_id = obj.pk
-        seats_release(user=obj)
-        hosts_release(user=obj)
+        account_release(user=obj)
         super().delete_model(request, obj)
         session_changed(user_id)
 
@@ -103,8 +102,7 @@ class UserAdmin(SidebarFiltersOnly, DjangoUserAdmin[User]):
     def delete_queryset(self, request: HttpRequest, queryset: QuerySet[User]) -> None:
         user_ids = [user.pk for user in queryset]
         for user in queryset:
-            seats_release(user=user)
-            hosts_release(user=user)
+            account_release(user=user)
         super().delete_queryset(request, queryset)
         for user_id in user_ids:
             session_changed(user_id)

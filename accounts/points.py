@@ -93,15 +93,17 @@ def points_move(
         return _write(account, amount, reason, tournament, note, actor)
 
 
-def points_record_without_account(*, amount: int, reason: str, tournament: Any) -> PointsEntry:
-    """The ledger row of a movement whose member's account was deleted (a prize won
-    by a member deleted during the tournament): no balance changes, but the row keeps
-    the tournament's ledger summing to zero, as that member's buy-in row does."""
+def points_record_without_account(
+    *, amount: int, reason: str, tournament: Any, scope: str = SITE_SCOPE
+) -> PointsEntry:
+    """The ledger row of a movement whose member's account was deleted (a prize won, or
+    a buy-in refunded, after the member was deleted): no balance changes, but the row
+    keeps the tournament's ledger summing to zero, as that member's buy-in row does."""
     if type(amount) is not int or amount == 0:
         raise ValueError("points move in whole, non-zero amounts")
     return PointsEntry.objects.create(
         user=None,
-        scope=SITE_SCOPE,
+        scope=scope,
         amount=amount,
         balance_after=0,
         reason=reason,

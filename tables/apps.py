@@ -12,3 +12,10 @@ class TablesConfig(AppConfig):
 
         wakeups.set_scheduler(tasks.schedule)
         allin_ev.set_scheduler(tasks.schedule_allin_ev)
+
+        # A closed account's seats are freed, and its tables get another host.
+        from accounts import release
+        from tables.services import hosts_release, seats_release
+
+        release.register(lambda user: seats_release(user=user))
+        release.register(lambda user: hosts_release(user=user))

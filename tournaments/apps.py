@@ -17,3 +17,9 @@ class TournamentsConfig(AppConfig):
 
         start.set_level_scheduler(tasks.queue_level_announcement)
         schedule.set_start_scheduler(tasks.queue_start)
+
+        # A closed account's registrations to tournaments not yet started are refunded.
+        from accounts import release
+        from tournaments.services.registration import registrations_release
+
+        release.register(lambda user: registrations_release(user=user))

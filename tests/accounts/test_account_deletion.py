@@ -156,10 +156,15 @@ def test_a_deleted_members_tournament_entries_stay_and_each_ledger_sums_to_zero(
 
     delete(staff_client, bob)
 
-    for tournament in (running, waiting):
-        entry = tournament.entries.get(name="bob")
-        assert (entry.user_id, entry.buy_in) == (None, 100)
-        assert moved_for(tournament) == -tournament.prize_pool
+    entry = running.entries.get(name="bob")
+    assert (entry.user_id, entry.buy_in) == (None, 100), "in play: kept, played as away"
+    assert moved_for(running) == -running.prize_pool
+    waiting.refresh_from_db()
+    if delete is not delete_through_the_orm:  # the admin lets go of what bob held first
+        assert not waiting.entries.exists() and waiting.prize_pool == 0, "refunded"
+    assert moved_for(waiting) == -waiting.prize_pool
+    tournament_services.tournament_cancel(tournament_id=waiting.pk)
+    assert moved_for(waiting) == 0, "a cancellation after it leaves the ledger at zero"
     finished = play_to_the_end(running)
     entries = list(finished.entries.all())
     assert all(entry.place is not None for entry in entries)
@@ -167,3 +172,20 @@ def test_a_deleted_members_tournament_entries_stay_and_each_ledger_sums_to_zero(
     gone = finished.entries.get(name="bob")
     departed_rows = PointsEntry.objects.filter(tournament=finished, user__isnull=True)
     assert total(departed_rows) == gone.prize - gone.buy_in
+
+
+def test_deactivating_a_member_refunds_their_registrations_to_tournaments_not_started(
+    staff_client, make_user
+):
+    bob = signed_up(make_user, "bob")
+    waiting = register(sng(structure="hyper", buy_in=100), [bob])
+    assert points_balance(user=bob) == 9_900
+    page = reverse("admin:accounts_user_change", args=[bob.pk])
+    form = staff_client.get(page).context["adminform"].form
+    data = {name: value for name, value in form.initial.items() if value is not None}
+    data.update(is_active="", date_joined_0="2026-01-01", date_joined_1="00:00:00")
+    response = staff_client.post(page, data)
+    assert response.status_code == 302, response.content[:500]
+    assert not User.objects.get(pk=bob.pk).is_active
+    assert not waiting.entries.exists() and points_balance(user=bob) == 10_000
+    assert moved_for(waiting) == 0

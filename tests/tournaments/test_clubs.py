@@ -334,3 +334,21 @@ def test_only_members_see_a_running_club_tournament_s_tables(make_user) -> None:
         behaviour_of(table).check_watch(table, make_user("outsider"))
     services.club_remove(slug=club.slug, admin=owner, username="dave", is_banned=True)
     behaviour_of(table).check_watch(table, players[2])  # removed while playing: plays it out
+
+
+def test_a_deleted_members_club_buy_in_is_given_back_in_the_club_s_points(make_user) -> None:
+    club, owner, (bob,) = club_with(make_user, "bob")
+    credit(club, owner, bob, 300)
+    tournament = club_tournament(club, owner, buy_in=300)
+    services.tournament_register(tournament_id=tournament.pk, user=bob)
+    bob.delete()  # straight from the ORM: nothing let go of first
+
+    services.tournament_cancel(tournament_id=tournament.pk)
+
+    rows = PointsEntry.objects.filter(tournament=tournament)
+    assert rows.aggregate(total=Sum("amount"))["total"] == 0, "the pool gave the buy-in back"
+    refund = rows.get(reason=PointsEntry.Reason.REFUND)
+    assert (refund.user, refund.scope, refund.amount) == (None, club.scope, 300)
+    held = PointsEntry.objects.filter(scope=club.scope).aggregate(total=Sum("amount"))["total"]
+    assert held == 300, "the club's ledger still holds what bob was credited"
+    assert Tournament.objects.get(pk=tournament.pk).prize_pool == 0

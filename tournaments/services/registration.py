@@ -158,6 +158,23 @@ def tournament_unregister(*, tournament_id: int, user: Any) -> Tournament:
         return tournament
 
 
+def registrations_release(*, user: Any) -> int:
+    """Before ``user``'s account is deleted or deactivated: every registration to a
+    tournament not yet started is taken back and refunded, each tournament locked on
+    its own (a deleted member's buy-in would otherwise stay in a pool nobody plays
+    for, and a cancellation could not refund it). Returns how many."""
+    waiting = Entry.objects.filter(user=user, tournament__status=Tournament.Status.REGISTERING)
+    released = 0
+    for tournament_id in waiting.values_list("tournament_id", flat=True).distinct():
+        with transaction.atomic():
+            tournament = locked(tournament_id)
+            entry = tournament.entries.filter(user=user).first()
+            if tournament.status == Tournament.Status.REGISTERING and entry is not None:
+                refund_entry(tournament, entry)
+                released += 1
+    return released
+
+
 def refund_entry(tournament: Tournament, entry: Entry) -> None:
     """Take a registration back before the start (tournament row locked): the buy-in
     refunded, the entry deleted, the pool lowered."""
@@ -176,7 +193,14 @@ def _refund(tournament: Tournament, entry: Entry) -> None:
             tournament=tournament,
             scope=tournament.points_scope,
         )
-    tournament.prize_pool -= entry.buy_in if entry.user is not None else 0
+    elif entry.buy_in:  # a member deleted since: nobody to pay, but the pool gives it back
+        points.points_record_without_account(
+            amount=entry.buy_in,
+            reason=PointsEntry.Reason.REFUND,
+            tournament=tournament,
+            scope=tournament.points_scope,
+        )
+    tournament.prize_pool -= entry.buy_in
 
 
 def tournament_cancel(*, tournament_id: int) -> Tournament:

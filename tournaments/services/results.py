@@ -80,7 +80,10 @@ def _award(tournament: Tournament, places: dict[Entry, int], order: list[Entry])
             )
         elif not entry.is_bot:  # a member deleted while playing: no one to pay
             points.points_record_without_account(
-                amount=prize, reason=PointsEntry.Reason.PRIZE, tournament=tournament
+                amount=prize,
+                reason=PointsEntry.Reason.PRIZE,
+                tournament=tournament,
+                scope=tournament.points_scope,
             )
 
 
