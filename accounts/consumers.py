@@ -12,6 +12,7 @@ from typing import Any
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
+from django.contrib.auth import HASH_SESSION_KEY
 from redis.exceptions import RedisError
 
 from accounts import presence
@@ -32,6 +33,7 @@ class SignedInSocket:
     channel_layer: Any
     channel_name: str
     session_checked_at = 0.0
+    auth_hash: str | None = None  # the session's, when the socket opened (log_in_stands)
 
     async def refuse(self, code: int) -> None:
         """Accept, then close with ``code``: a socket closed before it is accepted
@@ -41,6 +43,8 @@ class SignedInSocket:
 
     async def follow_session(self, user_id: int) -> None:
         self.session_checked_at = time.monotonic()
+        # The session was read (and its hash checked) when the socket authenticated.
+        self.auth_hash = self.scope["session"].get(HASH_SESSION_KEY)
         await self.channel_layer.group_add(user_group(user_id), self.channel_name)
 
     async def leave_session_group(self, user_id: int) -> None:

@@ -5,6 +5,13 @@ password or being deactivated ends that log-in for HTTP at once, so each of
 those tells the member's open sockets (``session_changed``); each socket then
 checks its own session (``session_is_current``) and closes if it is no longer
 valid. Sockets also re-check now and then on their own, in case a notice was lost.
+
+The notice takes a moment to arrive, and a command can overtake it. So a
+command that changes anything first compares the session auth hash the socket
+was opened with against the member's current one (``log_in_stands``), which
+the cache keeps (``AUTH_HASH_SECONDS``) and ``session_changed`` replaces
+before it tells the sockets: a command sent after the password change was
+answered is refused, without a database query for the commands before it.
 """
 
 from __future__ import annotations
@@ -14,6 +21,7 @@ from importlib import import_module
 from django.conf import settings
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
 from django.contrib.sessions.backends.base import SessionBase
+from django.core.cache import cache
 from django.db import transaction
 from django.utils.crypto import constant_time_compare
 
@@ -44,7 +52,44 @@ def session_is_current(session: SessionBase | None, user_id: int) -> bool:
     )
 
 
+AUTH_HASH_SECONDS = 600  # a member's current auth hash, kept in the cache
+
+
+def _auth_hash_key(user_id: int) -> str:
+    return f"session-auth-hash:{user_id}"
+
+
+def _auth_hash_now(user_id: int) -> str:
+    """From the database: the hash a log-in of ``user_id`` must carry ('' for none)."""
+    user = User.objects.filter(pk=user_id, is_active=True).first()
+    current = "" if user is None else user.get_session_auth_hash()
+    cache.set(_auth_hash_key(user_id), current, AUTH_HASH_SECONDS)
+    return current
+
+
+def log_in_stands(user_id: int, auth_hash: str | None) -> bool:
+    """True while a log-in made with ``auth_hash`` (the session's, when its socket
+    opened) still stands for the password and account of ``user_id``.
+
+    A hash the cache agrees with costs no query; any other is checked against
+    the database before it is refused (the cache may be older than the account).
+    A refill racing ``session_changed`` could keep an old hash for a moment: the
+    sockets' full session check every few seconds bounds that.
+    """
+    if not auth_hash:
+        return False
+    if constant_time_compare(auth_hash, cache.get(_auth_hash_key(user_id)) or ""):
+        return True
+    return constant_time_compare(auth_hash, _auth_hash_now(user_id))
+
+
 def session_changed(user_id: int) -> None:
-    """Once committed: ask every open socket of ``user_id`` to check its log-in."""
+    """Once committed: ask every open socket of ``user_id`` to check its log-in, and
+    first replace the cached auth hash, so their next command already sees the change."""
     message = {"type": "session.changed"}
-    transaction.on_commit(lambda: send([(user_group(user_id), message)]))
+
+    def tell_sockets() -> None:
+        _auth_hash_now(user_id)
+        send([(user_group(user_id), message)])
+
+    transaction.on_commit(tell_sockets)

@@ -10,6 +10,14 @@ budget of its own, looser than the consumer's: frames over it are dropped
 unread, and a connection that keeps on is closed with 4429, so the rest of
 its flood is never parsed.
 
+The same protocol drops, quietly, what the application sends to a socket that
+is already closing. Once either side has sent its close frame, autobahn
+raises "Attempt to send on a closed protocol" for every send until the
+connection is gone; that is normal (a snapshot or an answer crossing the
+client's goodbye, or the answers to a flood queued before its 4429), but
+raised through the consumer it ended it with a traceback and skipped its
+clean-up (its presence and groups).
+
 This is the one place Felt reaches into Daphne's internals: ``install`` adds
 the check only where Daphne's websocket protocol still looks as it did in
 the version it was written against (daphne 4.2), and otherwise logs that the
@@ -39,8 +47,8 @@ def install() -> bool:
         return False
     if getattr(WebSocketFactory.protocol, "is_felt_frame_budget", False):
         return True  # installed already
-    if getattr(WebSocketFactory, "protocol", None) is not WebSocketProtocol or not hasattr(
-        WebSocketProtocol, "onMessage"
+    if getattr(WebSocketFactory, "protocol", None) is not WebSocketProtocol or not all(
+        hasattr(WebSocketProtocol, name) for name in ("onMessage", "serverSend", "STATE_OPEN")
     ):
         log.warning("daphne's websocket protocol is not the one expected: no frame budget")
         return False
@@ -59,6 +67,12 @@ def install() -> bool:
             elif self.frame_budget.is_exhausted and not getattr(self, "felt_closing", False):
                 self.felt_closing = True
                 close_flooding(self)
+
+        def serverSend(self, content: bytes | str, binary: bool = False) -> None:  # noqa: N802
+            if self.state in (self.STATE_CLOSING, self.STATE_CLOSED):
+                log.debug("dropped a frame for a closing websocket (%s)", self.client_addr)
+                return
+            super().serverSend(content, binary)
 
     WebSocketFactory.protocol = FrameBudgetProtocol
     return True

@@ -20,6 +20,7 @@ from django.conf import settings
 
 from accounts.consumers import CLOSE_SESSION_ENDED, CLOSE_UNAUTHENTICATED, SignedInSocket
 from accounts.models import User
+from accounts.sessions import log_in_stands
 from config.broadcast import serve_from_running_loop
 from tables import kinds, selectors, services
 from tables.errors import MembersOnly, StaleDecision, TableError, TableNotFound
@@ -46,6 +47,10 @@ CHAT_PER_SECOND = 0.5
 CHAT_RATE_LIMITED = "Too many chat messages: wait a moment before the next one."
 
 logger = logging.getLogger(__name__)
+
+
+class LogInEnded(Exception):
+    """The log-in the socket was opened with no longer stands; nothing was run."""
 
 
 class BadMessage(Exception):
@@ -116,7 +121,18 @@ def _parse_act(message: dict[str, Any]) -> dict[str, Any]:
 
 
 @database_sync_to_async
-def run_command(table_id: int, user: User, command: dict[str, Any]) -> None:
+def run_command(table_id: int, user: User, command: dict[str, Any], auth_hash: str | None) -> None:
+    """Run ``command`` for ``user``, once sure their log-in still stands: a password
+    changed elsewhere a moment ago ends it before the notice reaches this socket."""
+    if not log_in_stands(user.pk, auth_hash):
+        raise LogInEnded()
+    if command["type"] == "chat":
+        chat.chat_post(table_id=table_id, user=user, text=command["text"])
+    else:
+        _run_table_command(table_id, user, command)
+
+
+def _run_table_command(table_id: int, user: User, command: dict[str, Any]) -> None:
     kind = command["type"]
     if kind == "sit":
         services.seat_take(table_id=table_id, user=user, seat=command["seat"])
@@ -164,7 +180,6 @@ def load_first_snapshot(table_id: int, user: User) -> dict[str, Any]:
     return {**snapshot, "chat": chat.chat_recent(table_id=table_id)}
 
 
-post_chat = database_sync_to_async(chat.chat_post)
 note_presence = database_sync_to_async(presence.seat_presence)
 renew_presence = database_sync_to_async(presence.presence_renew)
 
@@ -251,10 +266,11 @@ class TableConsumer(SignedInSocket, AsyncWebsocketConsumer):  # type: ignore[mis
             command = parse_command(text_data)
             if command["type"] == "act" and command["decision"] != self.last_decision:
                 raise StaleDecision()  # this socket already showed a later one: no need to ask
-            if command["type"] == "chat":
-                await self.say(command["text"])
-            else:
-                await run_command(self.table_id, self.user, command)
+            if command["type"] == "chat" and not self.chat_budget.take():
+                raise BadMessage("chat_rate_limited", CHAT_RATE_LIMITED)
+            await run_command(self.table_id, self.user, command, self.auth_hash)
+        except LogInEnded:
+            await self.close(code=CLOSE_SESSION_ENDED)
         except BadMessage as error:
             await self.send_error(error.code, error.message)
         except TableError as error:
@@ -287,11 +303,6 @@ class TableConsumer(SignedInSocket, AsyncWebsocketConsumer):  # type: ignore[mis
 
     async def table_private(self, event: dict[str, Any]) -> None:
         await self.send_frame(event)
-
-    async def say(self, text: str) -> None:
-        if not self.chat_budget.take():
-            raise BadMessage("chat_rate_limited", CHAT_RATE_LIMITED)
-        await post_chat(table_id=self.table_id, user=self.user, text=text)
 
     async def table_chat(self, event: dict[str, Any]) -> None:
         """A chat line for everyone at this table (sent as JSON text, shown as text)."""

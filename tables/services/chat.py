@@ -2,6 +2,9 @@
 
 Chat changes no table state, so it takes no table lock and bumps no ``seq``;
 the text is stored as typed and sent as JSON text (pages render it as text).
+A line holds only characters a reader sees as themselves: the display names'
+filter (``accounts/names.py``) refuses control and formatting characters, such
+as NUL or a right-to-left override that would reorder what follows it.
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ from typing import Any
 from django.db import transaction
 
 from accounts.models import User
+from accounts.names import has_hidden_characters
 from config import broadcast
 from tables.errors import BadChat, Muted, TableNotFound
 from tables.groups import chat_group
@@ -38,6 +42,8 @@ def chat_post(*, table_id: int, user: User, text: str) -> dict[str, Any]:
         raise BadChat("Say something: the message is empty.")
     if len(line) > MAX_CHAT:
         raise BadChat(f"A chat message is at most {MAX_CHAT} characters.")
+    if has_hidden_characters(line):
+        raise BadChat("A chat message can only hold visible characters and spaces.")
     muted = Table.objects.filter(pk=table_id).values_list("muted_user_ids", flat=True).first()
     if muted is None:
         raise TableNotFound()

@@ -40,18 +40,21 @@ class Client:
         self.texts: list[str] = []
 
     @classmethod
-    async def open(cls, user: Any, table_id: int) -> Client:
-        """A tab of ``user`` (a session of its own; None: signed out)."""
+    async def open(cls, user: Any, table_id: int, app: Any = application) -> Client:
+        """A tab of ``user`` (a session of its own; None: signed out), served by ``app``."""
         cookie = None if user is None else await session_cookie(user)
-        return await cls.open_with_cookie(cookie, table_id, getattr(user, "username", "anonymous"))
+        name = getattr(user, "username", "anonymous")
+        return await cls.open_with_cookie(cookie, table_id, name, app)
 
     @classmethod
-    async def open_with_cookie(cls, cookie: bytes | None, table_id: int, name: str = "") -> Client:
+    async def open_with_cookie(
+        cls, cookie: bytes | None, table_id: int, name: str = "", app: Any = application
+    ) -> Client:
         """A tab sending ``cookie`` (an existing browser session)."""
         headers = list(HEADERS)
         if cookie is not None:
             headers.append((b"cookie", cookie))
-        socket = WebsocketCommunicator(application, f"/ws/tables/{table_id}/", headers=headers)
+        socket = WebsocketCommunicator(app, f"/ws/tables/{table_id}/", headers=headers)
         connected, code = await socket.connect()
         assert connected, f"refused with {code}"
         client = cls(socket, name or "a tab")

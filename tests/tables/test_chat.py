@@ -58,13 +58,34 @@ async def test_the_first_snapshot_has_the_last_twenty_lines(alice, bob):
         ({"type": "chat", "text": None}, "bad_message"),
         ({"type": "chat", "text": "   "}, "bad_chat"),
         ({"type": "chat", "text": "x" * 201}, "bad_chat"),
+        # what display names refuse: a right-to-left override would reorder what the
+        # reader sees, NUL hides the rest of the line from some clients
+        ({"type": "chat", "text": "gg \u202ednuor txen"}, "bad_chat"),
+        ({"type": "chat", "text": "nice\x00 hand"}, "bad_chat"),
+        ({"type": "chat", "text": "zero\u200bwidth"}, "bad_chat"),
+        # json.loads makes a lone surrogate of "\ud800", which no UTF-8 can store or send
+        ({"type": "chat", "text": "\ud800"}, "bad_chat"),
+        ({"type": "chat", "text": "ok \udfff"}, "bad_chat"),
     ],
 )
-async def test_bad_chat_gets_an_error_and_nothing_is_said(alice, bob, message, code):
+async def test_bad_chat_gets_an_error_and_nothing_is_said(alice, bob, carol, message, code):
     table = await sync_to_async(friends_table)(alice, bob)
     client = await Client.open(alice, table.pk)
+    listener = await Client.open(carol, table.pk)
     assert (await client.error(message))["code"] == code
     assert await sync_to_async(ChatMessage.objects.count)() == 0
+    assert await listener.is_quiet(), "nothing was relayed to the table"
+    await client.close()
+    await listener.close()
+
+
+async def test_a_lone_surrogate_is_refused_as_bad_chat_in_the_raw_frame(alice, bob):
+    table = await sync_to_async(friends_table)(alice, bob)
+    client = await Client.open(alice, table.pk)
+    error = await client.error('{"type": "chat", "text": "\\ud800"}', raw=True)
+    assert error["code"] == "bad_chat" and "visible characters" in error["message"]
+    await client.send({"type": "chat", "text": "still here \u00e9\u2660"})  # the socket is fine
+    assert (await next_chat(client))["text"] == "still here \u00e9\u2660"
     await client.close()
 
 

@@ -6,14 +6,18 @@ import json
 
 import pytest
 from asgiref.sync import sync_to_async
+from channels.auth import AuthMiddlewareStack
+from channels.routing import URLRouter
 from django.test import Client as HttpClient
-from django.urls import reverse
+from django.urls import path, reverse
 
+from accounts.sessions import log_in_stands
 from tables import services
-from tables.models import Table
+from tables.consumers import TableConsumer
+from tables.models import ChatMessage, Seat, Table
 from tables.rate_limit import CommandBudget
 from tests.conftest import PASSWORD
-from tests.tables.helpers import act, deal
+from tests.tables.helpers import act, deal, friends_table, user_to_act
 from tests.tables.sockets import Client
 
 pytestmark = [
@@ -131,3 +135,75 @@ async def test_a_socket_whose_notice_was_lost_cannot_act_after_the_password_chan
     await sync_to_async(change_password)()
     await old_tab.socket.send_to(text_data=json.dumps({"type": "sit_out"}))
     assert await closed_with(old_tab) == 4403
+
+
+class NoticeStillOnItsWay(TableConsumer):
+    """A table socket the session notice has not reached yet: only the command's own
+    check of the log-in can stop it."""
+
+    async def session_changed(self, event: dict[str, object]) -> None:
+        return
+
+
+NOTICE_STILL_ON_ITS_WAY = AuthMiddlewareStack(
+    URLRouter([path("ws/tables/<int:table_id>/", NoticeStillOnItsWay.as_asgi())])
+)
+
+
+async def change_password_in_a_browser(user) -> None:
+    """The member changes their password on the password page, in another session."""
+    browser = await sign_in(user)
+    page = await sync_to_async(browser.post)(
+        reverse("accounts:password_change"),
+        {
+            "old_password": PASSWORD,
+            "new_password1": "n3w-horse-battery",
+            "new_password2": "n3w-horse-battery",
+        },
+    )
+    assert page.status_code == 302
+
+
+@pytest.mark.parametrize(
+    "message", [{"type": "sit", "seat": 2}, {"type": "chat", "text": "still me"}]
+)
+async def test_a_command_sent_right_after_a_password_change_elsewhere_is_refused(
+    alice, bob, carol, settings, message
+):
+    settings.SOCKET_SESSION_RECHECK_SECONDS = 3600  # the socket's own re-read is no help
+    table = await sync_to_async(friends_table)(bob, carol, seat_count=3)
+    old_tab = await Client.open(alice, table.pk, app=NOTICE_STILL_ON_ITS_WAY)
+    neighbour = await Client.open(bob, table.pk)
+    await change_password_in_a_browser(alice)
+    await old_tab.socket.send_to(text_data=json.dumps(message))
+    assert await closed_with(old_tab) == 4403
+    assert not await sync_to_async(Seat.objects.filter(user=alice).exists)()
+    assert await sync_to_async(ChatMessage.objects.count)() == 0
+    assert await neighbour.is_quiet(), "nothing changed at the table"
+    await neighbour.close()
+
+
+async def test_an_action_sent_right_after_a_password_change_elsewhere_is_refused(
+    alice, bob, settings
+):
+    settings.SOCKET_SESSION_RECHECK_SECONDS = 3600
+    table = await sync_to_async(friends_table)(alice, bob)
+    await sync_to_async(deal)(table)
+    player = await sync_to_async(user_to_act)(table)
+    old_tab = await Client.open(player, table.pk, app=NOTICE_STILL_ON_ITS_WAY)
+    seq = old_tab.table["seq"]
+    await change_password_in_a_browser(player)
+    await old_tab.send({"type": "act", "action": "fold", "decision": old_tab.table["decision"]})
+    assert await closed_with(old_tab) == 4403
+    assert (await sync_to_async(Table.objects.get)(pk=table.pk)).seq == seq, "no fold"
+
+
+def test_a_standing_log_in_is_confirmed_from_the_cache_without_a_query(
+    alice, django_assert_num_queries
+):
+    auth_hash = alice.get_session_auth_hash()
+    assert log_in_stands(alice.pk, auth_hash)  # reads the account at most once
+    with django_assert_num_queries(0):
+        assert log_in_stands(alice.pk, auth_hash)
+    assert not log_in_stands(alice.pk, "the hash of an older password")
+    assert not log_in_stands(alice.pk, None)

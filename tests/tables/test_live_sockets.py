@@ -1,0 +1,71 @@
+"""Table sockets against a real Daphne: what only its websocket protocol decides.
+
+The server is Daphne and a Celery worker as child processes on the test
+database (tests/tables/live_server.py); the misbehaving client is a bare TCP
+socket (tests/tables/raw_socket.py) that writes many frames at once and never
+answers the server's close frame.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from random import Random
+
+import pytest
+from django.db import connection
+
+from accounts.models import User
+from tables import services
+from tables.management.commands.loadtest import Player, create_tables
+from tests.tables.live_server import live_server
+from tests.tables.raw_socket import RawSocket
+
+
+@pytest.fixture
+def server(transactional_db: None, tmp_path: Path) -> Iterator[str]:
+    with live_server(
+        database_name=str(connection.settings_dict["NAME"]),
+        workdir=tmp_path,
+        next_hand_seconds=60.0,  # nobody plays here: no hand is dealt during a test
+    ) as url:
+        yield url
+
+
+def open_socket(server: str, player: Player) -> RawSocket:
+    path = f"/ws/tables/{player.table_id}/"
+    raw = RawSocket.open(server, path, f"sessionid={player.session_key}")
+    assert raw.status == 101
+    assert raw.receive_json()["type"] == "snapshot"
+    return raw
+
+
+def presence_of(raw: RawSocket, seat: int) -> dict[str, object]:
+    while True:
+        frame = raw.receive_json()
+        if frame["type"] == "presence" and frame["seat"] == seat:
+            return frame
+
+
+def test_answers_crossing_the_servers_close_are_dropped_quietly(
+    server: str, tmp_path: Path
+) -> None:
+    setup = create_tables(1, Random(0), size=2)
+    flooder, neighbour = setup.players
+    services.seat_take(
+        table_id=flooder.table_id, user=User.objects.get(pk=setup.user_ids[0]), seat=0
+    )
+    watching = open_socket(server, neighbour)
+    flooding = open_socket(server, flooder)
+    # One write: Daphne reads it all at once and closes with 4429 before the consumer
+    # has answered the first frames; those answers reach a closing socket.
+    flooding.send_all(["not json"] * 400)
+    assert flooding.close_code() == 4429
+    # The consumer answered what was queued, then cleaned up as after any goodbye:
+    # the other player sees seat 0's connection gone.
+    assert presence_of(watching, seat=0)["disconnected_since"] is not None
+    watching.close()
+    flooding.close()
+    log = (tmp_path / "server.log").read_text()
+    assert "Attempt to send on a closed protocol" not in log
+    assert "Traceback" not in log
