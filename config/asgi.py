@@ -14,13 +14,20 @@ django_application = get_asgi_application()
 from config import frame_guard  # noqa: E402
 from config.origins import SameOriginValidator  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
+from config.socket_limits import SocketLimits, by_address, by_user  # noqa: E402
 
 frame_guard.install()  # Daphne imports this module before it starts serving
 
 application = ProtocolTypeRouter(
     {
         "http": django_application,
-        "websocket": SameOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        # Limits by address before the session is read, by member after.
+        "websocket": SameOriginValidator(
+            SocketLimits(
+                AuthMiddlewareStack(SocketLimits(URLRouter(websocket_urlpatterns), by_user)),
+                by_address,
+            )
+        ),
     }
 )
 

@@ -329,6 +329,14 @@ TABLES_PRESENCE_LEASE_SECONDS = env_float("TABLES_PRESENCE_LEASE_SECONDS", 60.0)
 TABLES_SOCKET_BURST = env_int("TABLES_SOCKET_BURST", 40)
 TABLES_SOCKET_PER_SECOND = env_float("TABLES_SOCKET_PER_SECOND", 20.0)
 TABLES_SOCKET_STRIKES = env_int("TABLES_SOCKET_STRIKES", 200)
+# New websockets (any page's) per member and per address in a window of seconds, and
+# how long a member and an address may open none after a socket of theirs was closed
+# with 4429 (config/socket_limits.py). A member with several tabs reconnecting after a
+# restart opens a few dozen; a club playing from behind one address, a few hundred.
+SOCKET_HANDSHAKE_WINDOW = 60
+SOCKET_HANDSHAKES_PER_USER = env_int("SOCKET_HANDSHAKES_PER_USER", 120)
+SOCKET_HANDSHAKES_PER_ADDRESS = env_int("SOCKET_HANDSHAKES_PER_ADDRESS", 1000)
+SOCKET_COOL_OFF_SECONDS = env_int("SOCKET_COOL_OFF_SECONDS", 30)
 # Tables one member may have open at once, and open in an hour (tables/services/tables.py).
 TABLES_OPEN_PER_USER = env_int("TABLES_OPEN_PER_USER", 5)
 TABLES_CREATED_PER_HOUR = env_int("TABLES_CREATED_PER_HOUR", 20)

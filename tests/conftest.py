@@ -30,6 +30,18 @@ def clean_redis(settings: Any) -> Iterator[None]:
     wipe()
 
 
+@pytest.fixture(autouse=True)
+def fresh_socket_limits() -> None:
+    """Websocket handshake counts and cool-offs (config/socket_limits.py) outlive a
+    test in Redis, and the next test's users may have the same ids: none carry over."""
+    from django.conf import settings
+
+    with redis.Redis.from_url(settings.REDIS_REALTIME_URL) as client:
+        stale = list(client.scan_iter("felt:socket-*"))
+        if stale:
+            client.delete(*stale)
+
+
 @pytest.fixture
 def make_user(db: None) -> Callable[..., Any]:
     from accounts.models import User

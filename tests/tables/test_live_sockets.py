@@ -8,6 +8,7 @@ answers the server's close frame.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from random import Random
@@ -16,6 +17,7 @@ import pytest
 from django.db import connection
 
 from accounts.models import User
+from config.frame_guard import FRAME_BURST, FRAME_HOLD_SECONDS
 from tables import services
 from tables.management.commands.loadtest import Player, create_tables
 from tests.tables.live_server import live_server
@@ -23,7 +25,11 @@ from tests.tables.raw_socket import RawSocket
 
 
 @pytest.fixture
-def server(transactional_db: None, tmp_path: Path) -> Iterator[str]:
+def server(
+    transactional_db: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[str]:
+    # The consumer's own command budget out of the way: these tests are about Daphne's.
+    monkeypatch.setenv("TABLES_SOCKET_BURST", "1000")
     with live_server(
         database_name=str(connection.settings_dict["NAME"]),
         workdir=tmp_path,
@@ -69,3 +75,32 @@ def test_answers_crossing_the_servers_close_are_dropped_quietly(
     log = (tmp_path / "server.log").read_text()
     assert "Attempt to send on a closed protocol" not in log
     assert "Traceback" not in log
+
+
+def test_frames_sent_while_a_connection_is_held_wait_unread_and_are_not_lost(
+    server: str,
+) -> None:
+    [player, _] = create_tables(1, Random(0), size=2).players
+    raw = open_socket(server, player)
+    started = time.monotonic()
+    raw.send_all(["not json"] * (FRAME_BURST + 1))  # one over the budget: the rest wait
+    assert raw.receive_json()["code"] == "bad_json"  # that write was read: it is held now
+    raw.send_all(["not json"] * 40)  # written during the hold, read once it ends
+    codes = [raw.receive_json()["code"] for _ in range(FRAME_BURST - 1 + 40)]
+    assert codes == ["bad_json"] * (FRAME_BURST - 1 + 40)
+    assert time.monotonic() - started >= FRAME_HOLD_SECONDS * 0.9, "nothing read while held"
+    raw.close()
+
+
+def test_a_flood_closed_by_daphne_cools_off_its_member_and_address(server: str) -> None:
+    setup = create_tables(1, Random(0), size=2)
+    flooder, neighbour = setup.players
+    flooding = open_socket(server, flooder)
+    flooding.send_all(["not json"] * 400)
+    assert flooding.close_code() == 4429
+    flooding.close()
+    for player in (flooder, neighbour):  # the member, and anyone at that address
+        path = f"/ws/tables/{player.table_id}/"
+        again = RawSocket.open(server, path, f"sessionid={player.session_key}")
+        assert again.status == 101 and again.close_code() == 4430
+        again.close()

@@ -93,6 +93,29 @@ def test_a_flooding_client_is_cut_off_while_the_other_table_plays_on(server: str
     assert not Table.objects.exists()
 
 
+def test_a_flooder_that_reconnects_is_refused_at_the_handshake_while_the_table_plays_on(
+    server: str,
+) -> None:
+    out = io.StringIO()
+    call_command(
+        "loadtest", "--tables", "1", "--flood", "1", "--reconnect", "--flood-from", "127.0.0.2",
+        "--seconds", "4", "--warmup", "0", "--url", server, stdout=out,
+    )  # fmt: skip
+    report = out.getvalue()
+    print(report)
+    flood = next(line for line in report.splitlines() if line.startswith("flood:"))
+    # closed once for flooding; every new socket in the cool-off refused at once
+    closes = re.search(r"closed by the server: 4429 x1, 4430 x(\d+)$", flood)
+    connections = re.search(r"(\d+) connections", flood)
+    assert closes and connections, flood
+    refused, opened = int(closes[1]), int(connections[1])
+    assert refused >= 1 and opened - 1 - refused in (0, 1), "the last may still be open"
+    numbers = figures(report)
+    assert numbers["answered"] >= 3, report
+    assert numbers["p50"] < 100, report
+    assert "server errors: none" in report and "client errors: 0" in report
+
+
 def test_it_can_keep_what_it_created(server: str) -> None:
     out = io.StringIO()
     call_command(

@@ -11,6 +11,7 @@ import pytest
 
 import accounts.consumers
 import config.frame_guard
+import config.socket_limits
 import tables.consumers
 import tables.services  # noqa: F401 - defines TableErrors of its own
 from tables.errors import TableError
@@ -18,7 +19,12 @@ from tables.errors import TableError
 ROOT = Path(__file__).resolve().parents[2]
 PROTOCOL = (ROOT / "docs" / "protocol.md").read_text()
 ERROR_CODES_SECTION = PROTOCOL.split("### Error codes", 1)[1]
-SOCKET_MODULES: tuple[ModuleType, ...] = (accounts.consumers, tables.consumers, config.frame_guard)
+SOCKET_MODULES: tuple[ModuleType, ...] = (
+    accounts.consumers,
+    tables.consumers,
+    config.frame_guard,
+    config.socket_limits,
+)
 
 
 def table_error_codes() -> set[str]:

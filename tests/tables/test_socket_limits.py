@@ -2,23 +2,27 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 
 import pytest
 from asgiref.sync import sync_to_async
 from channels.auth import AuthMiddlewareStack
 from channels.routing import URLRouter
+from channels.testing import WebsocketCommunicator
 from django.test import Client as HttpClient
 from django.urls import path, reverse
 
 from accounts.sessions import log_in_stands
+from config.asgi import application
+from config.frame_guard import FrameGate, Verdict
 from tables import services
 from tables.consumers import TableConsumer
 from tables.models import ChatMessage, Seat, Table
 from tables.rate_limit import CommandBudget
 from tests.conftest import PASSWORD
 from tests.tables.helpers import act, deal, friends_table, user_to_act
-from tests.tables.sockets import Client
+from tests.tables.sockets import HEADERS, Client, session_cookie
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -36,6 +40,20 @@ def test_the_budget_allows_a_burst_then_a_steady_rate_then_gives_up() -> None:
     assert not budget.take() and budget.is_exhausted  # four refusals in a row
     now[0] += 10
     assert budget.take() and not budget.is_exhausted
+
+
+def test_a_connection_over_its_frame_budget_is_held_then_closed_if_it_keeps_on() -> None:
+    now = [0.0]
+    gate = FrameGate(CommandBudget(burst=3, per_second=2, strikes=5, clock=lambda: now[0]))
+    assert [gate.admit() for _ in range(3)] == [Verdict.PASS] * 3
+    # the first frame over: not read for a while; those read with it are dropped
+    assert [gate.admit() for _ in range(2)] == [Verdict.HOLD, Verdict.DROP]
+    gate.is_holding = False  # the hold ended
+    now[0] += 1.0  # two frames' worth
+    assert [gate.admit() for _ in range(3)] == [Verdict.PASS, Verdict.PASS, Verdict.HOLD]
+    assert [gate.admit() for _ in range(4)] == [Verdict.DROP] * 3 + [Verdict.CLOSE]
+    now[0] += 60
+    assert gate.admit() is Verdict.DROP, "a closing connection is read no more"
 
 
 async def heads_up(alice, bob) -> int:
@@ -207,3 +225,72 @@ def test_a_standing_log_in_is_confirmed_from_the_cache_without_a_query(
         assert log_in_stands(alice.pk, auth_hash)
     assert not log_in_stands(alice.pk, "the hash of an older password")
     assert not log_in_stands(alice.pk, None)
+
+
+async def socket_code(user, path: str = "/ws/lobby/", app=application) -> int | None:
+    """None when ``user``'s new socket at ``path`` is accepted and stays open, else
+    the code it was closed with."""
+    headers = [*HEADERS, (b"cookie", await session_cookie(user))]
+    socket = WebsocketCommunicator(app, path, headers=headers)
+    connected, _ = await socket.connect(timeout=5)  # a refusal pauses a second first
+    assert connected
+    code = None
+    while not await socket.receive_nothing(timeout=0.2):
+        message = await socket.receive_output()
+        if message["type"] == "websocket.close":
+            code = int(message["code"])
+            break
+    await socket.disconnect()
+    return code
+
+
+def from_address(address: str):
+    """The site's websockets, as Daphne serves them to a client at ``address``."""
+
+    async def app(scope, receive, send):
+        return await application({**scope, "client": [address, 50000]}, receive, send)
+
+    return app
+
+
+async def test_a_member_opening_sockets_too_fast_is_refused_for_the_rest_of_the_window(
+    alice, bob, settings
+):
+    settings.SOCKET_HANDSHAKES_PER_USER = 3
+    assert [await socket_code(alice) for _ in range(3)] == [None, None, None]
+    assert await socket_code(alice) == 4430
+    table_id = await heads_up(alice, bob)
+    assert await socket_code(alice, f"/ws/tables/{table_id}/") == 4430, "any page's socket"
+    assert await socket_code(bob) is None, "other members are not held up"
+
+
+async def test_an_address_opening_sockets_too_fast_is_refused(alice, bob, carol, settings):
+    settings.SOCKET_HANDSHAKES_PER_ADDRESS = 2
+    crowded, elsewhere = from_address("10.0.0.7"), from_address("10.0.0.8")
+    assert await socket_code(alice, app=crowded) is None
+    assert await socket_code(bob, app=crowded) is None
+    assert await socket_code(carol, app=crowded) == 4430
+    assert await socket_code(carol, app=elsewhere) is None
+
+
+async def test_after_a_4429_the_member_and_the_address_cool_off(alice, bob, carol, settings):
+    settings.TABLES_SOCKET_BURST = 1
+    settings.TABLES_SOCKET_PER_SECOND = 0.01
+    settings.TABLES_SOCKET_STRIKES = 3
+    settings.SOCKET_COOL_OFF_SECONDS = 2
+    table_id = await heads_up(alice, bob)
+    there = from_address("10.0.0.9")
+    flooder = await Client.open(alice, table_id, app=there)
+    for _ in range(5):
+        await flooder.socket.send_to(text_data=json.dumps({"type": "sit_out"}))
+    assert await closed_with(flooder) == 4429
+    assert await socket_code(alice) == 4430, "the flooding member, from anywhere"
+    assert await socket_code(carol, app=there) == 4430, "anyone from the flooding address"
+    assert await socket_code(bob) is None
+    # the cool-off ends on its own
+    for _ in range(50):
+        if await socket_code(alice) is None:
+            break
+        await asyncio.sleep(0.2)
+    else:
+        pytest.fail("still refused after the cool-off")
