@@ -2,8 +2,8 @@
 
 - ``Watch``: every half second, each soak table's wake-up as the database has
   it: how far past due one still waiting is (a wake-up never applied shows
-  only here) and how long a table has had nothing due at all (``wake_at``
-  null, the signature of a table that dead-ends).
+  only here) and how long a table has had nothing due at all once it has
+  dealt (``wake_at`` null, the signature of a table that dead-ends).
 - ``chip_problems``: after the run, every hand of every soak table adds up,
   a seat's stack changes between its hands only by a rebuy of a busted seat
   to the starting stack, and a friends' table's ledger holds its seats' chips.
@@ -32,11 +32,15 @@ class Watch:
     samples: int = 0
 
     def sample(self, table_ids: Iterable[int], now: datetime) -> None:
-        rows = Table.objects.filter(pk__in=list(table_ids)).values_list("pk", "wake_at")
+        rows = Table.objects.filter(pk__in=list(table_ids)).values_list(
+            "pk", "wake_at", "hand_number"
+        )
         self.samples += 1
-        for table_id, wake_at in rows:
+        for table_id, wake_at, hands in rows:
             self.overdue.setdefault(table_id, 0.0)
             self.idle.setdefault(table_id, 0.0)
+            if wake_at is None and hands == 0:
+                continue  # its players are still sitting down: not a stall
             if wake_at is None:
                 since = self.idle_since.setdefault(table_id, now)
                 self.idle[table_id] = max(self.idle[table_id], (now - since).total_seconds())

@@ -71,14 +71,18 @@ def test_practice_and_friends_tables_deal_on_with_every_wake_up_on_time(server: 
 @pytest.mark.django_db
 def test_the_watch_sees_a_wake_up_left_waiting_and_a_table_with_nothing_due(alice, bob):
     late, idle = friends_table(alice, bob), friends_table(bob, alice, name="Idle")
+    seating = friends_table(alice, bob, name="Sitting down")
+    deal(idle)
     now = timezone.now()
     Table.objects.filter(pk=late.pk).update(wake_at=now - timedelta(seconds=3))
     Table.objects.filter(pk=idle.pk).update(wake_at=None)
+    Table.objects.filter(pk=seating.pk).update(wake_at=None)  # no hand dealt there yet
     watch = Watch()
-    watch.sample([late.pk, idle.pk], now)
-    watch.sample([late.pk, idle.pk], now + timedelta(seconds=1.5))
+    watch.sample([late.pk, idle.pk, seating.pk], now)
+    watch.sample([late.pk, idle.pk, seating.pk], now + timedelta(seconds=1.5))
     assert watch.overdue[late.pk] == pytest.approx(4.5)
     assert watch.idle[idle.pk] == pytest.approx(1.5) and watch.idle[late.pk] == 0
+    assert watch.idle[seating.pk] == 0, "players still sitting down are not a stall"
 
 
 @pytest.mark.django_db
