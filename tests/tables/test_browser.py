@@ -41,6 +41,14 @@ def open_table(page: Page, server_url: str) -> str:
     return link
 
 
+def open_practice_table(page: Page, server_url: str, bots: int) -> None:
+    """Starts a practice table against ``bots`` bots from /tables/practice/."""
+    page.goto(f"{server_url}/tables/practice/")
+    page.fill("#id_bots", str(bots))
+    page.get_by_role("button", name="Start practising").click()
+    page.wait_for_url(re.compile(r"/tables/\d+/$"))
+
+
 def take_seat(page: Page, seat: int) -> None:
     expect(page.locator("[data-connection-status]")).to_have_text("Live")
     page.get_by_role("button", name=f"Sit in seat {seat + 1}").click()
@@ -137,10 +145,7 @@ def test_a_practice_table_deals_at_once_and_the_bots_play_back(
     server_url: str, browser: Browser
 ) -> None:
     carol = sign_up(browser, server_url, "carol", PHONE)
-    carol.goto(f"{server_url}/tables/practice/")
-    carol.fill("#id_bots", "2")
-    carol.get_by_role("button", name="Start practising").click()
-    carol.wait_for_url(re.compile(r"/tables/\d+/$"))
+    open_practice_table(carol, server_url, bots=2)
 
     expect(carol.locator("[data-hand-number]")).to_have_text("Hand #1")
     expect(carol.locator(".seat.occupied")).to_have_count(3)

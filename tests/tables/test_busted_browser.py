@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 import time
 from typing import Any
 
@@ -17,7 +16,12 @@ from tests.browser import (
     outside_the_browser_loop,
     sign_up,
 )
-from tests.tables.test_browser import click_check_or_call, open_table, take_seat
+from tests.tables.test_browser import (
+    click_check_or_call,
+    open_practice_table,
+    open_table,
+    take_seat,
+)
 
 pytestmark = BROWSER_TEST
 
@@ -64,10 +68,7 @@ def test_a_busted_practice_player_rebuys_from_the_page_and_the_game_goes_on(
     server_url: str, browser: Browser
 ) -> None:
     erin = sign_up(browser, server_url, "erin", DESKTOP)
-    erin.goto(f"{server_url}/tables/practice/")
-    erin.fill("#id_bots", "2")
-    erin.get_by_role("button", name="Start practising").click()
-    erin.wait_for_url(re.compile(r"/tables/\d+/$"))
+    open_practice_table(erin, server_url, bots=2)
     # Sat out, the table stops after the hand, and says why.
     erin.get_by_role("button", name="Sit out").click()
     announce = erin.locator("[data-announce]")

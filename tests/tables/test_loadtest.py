@@ -84,7 +84,9 @@ def test_a_flooding_client_is_cut_off_while_the_other_table_plays_on(server: str
     report = out.getvalue()
     print(report)
     flood = next(line for line in report.splitlines() if line.startswith("flood:"))
-    assert "closed by the server: 4429 x1" in flood, flood
+    # 4429; or 1006 when the server drops it before the flooder, busy writing into a
+    # connection no longer read, gets to the close frame (as in the test below).
+    assert re.search(r"closed by the server: (4429|1006) x1$", flood), flood
     numbers = figures(report)
     assert numbers["answered"] >= 3, report
     # unflooded, this table answers in a few ms; a flood the server kept parsing cost ~200
@@ -104,8 +106,11 @@ def test_a_flooder_that_reconnects_is_refused_at_the_handshake_while_the_table_p
     report = out.getvalue()
     print(report)
     flood = next(line for line in report.splitlines() if line.startswith("flood:"))
-    # closed once for flooding; every new socket in the cool-off refused at once
-    closes = re.search(r"closed by the server: 4429 x1, 4430 x(\d+)$", flood)
+    # Closed once for flooding; every new socket in the cool-off refused at once. On a
+    # loaded machine the server may drop the flooding connection before the flooder,
+    # busy writing, reads the 4429 frame: it then sees 1006, and the 4430s that
+    # follow show the server closed it for flooding all the same.
+    closes = re.search(r"closed by the server: (?:1006 x1, |4429 x1, ){1,2}4430 x(\d+)$", flood)
     connections = re.search(r"(\d+) connections", flood)
     assert closes and connections, flood
     refused, opened = int(closes[1]), int(connections[1])

@@ -116,16 +116,7 @@ async def sign_in(user) -> HttpClient:
 async def test_a_password_change_elsewhere_closes_the_old_sockets(alice, bob):
     table_id = await heads_up(alice, bob)
     old_tab = await Client.open(alice, table_id)  # its own session
-    browser = await sign_in(alice)
-    page = await sync_to_async(browser.post)(
-        reverse("accounts:password_change"),
-        {
-            "old_password": PASSWORD,
-            "new_password1": "n3w-horse-battery",
-            "new_password2": "n3w-horse-battery",
-        },
-    )
-    assert page.status_code == 302
+    await change_password_in_a_browser(alice)
     assert await closed_with(old_tab) == 4403
 
 
