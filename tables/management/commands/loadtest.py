@@ -62,7 +62,7 @@ from tables.management.load_clients import (
     percentile,
     random_act,
 )
-from tables.models import Table
+from tables.models import Hand, Table
 from tables.services import table_create
 
 # The clients are in load_clients.py; the tournaments' load tests and the tests
@@ -77,6 +77,7 @@ __all__ = [
     "check_server",
     "clean_up",
     "create_tables",
+    "lock_for_deletion",
     "log_in",
     "percentile",
     "play_all",
@@ -130,13 +131,23 @@ def create_tables(count: int, rng: Random, size: int | None = None) -> Setup:
     return setup
 
 
+def lock_for_deletion(table_ids: list[int]) -> None:
+    """Before deleting tables (in a transaction): their rows, then their hands' rows.
+
+    The server may still be finishing a hand, a wake-up or a hand's all-in EV. The
+    table services lock the table first, so the tables go first, in order. The
+    all-in EV locks its hand, then the hand's players: deleting the players (a
+    cascade deletes them before their hand) while it held the hand deadlocked on
+    PostgreSQL, so the hands are taken before anything is deleted.
+    """
+    list(Table.objects.select_for_update().filter(pk__in=table_ids).order_by("pk"))
+    list(Hand.objects.select_for_update().filter(table_id__in=table_ids).order_by("pk"))
+
+
 def clean_up(setup: Setup) -> None:
     """Delete the run's tables (with their seats and hands), sessions and users."""
     with transaction.atomic():
-        # Lock the table rows first, in order, as every table service does: the server
-        # may still be finishing a hand or a wake-up, and deleting the seats and hands
-        # before holding the table would deadlock with it on PostgreSQL.
-        list(Table.objects.select_for_update().filter(pk__in=setup.table_ids).order_by("pk"))
+        lock_for_deletion(setup.table_ids)
         Table.objects.filter(pk__in=setup.table_ids).delete()
     Session.objects.filter(session_key__in=[p.session_key for p in setup.players]).delete()
     User.objects.filter(pk__in=setup.user_ids).delete()

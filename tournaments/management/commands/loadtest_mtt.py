@@ -42,6 +42,7 @@ from tables.management.commands.loadtest import (
     Player,
     Stats,
     check_server,
+    lock_for_deletion,
     log_in,
     percentile,
 )
@@ -171,8 +172,8 @@ def clean_up(setup: MttSetup) -> None:
     with transaction.atomic():
         found = Tournament.objects.select_for_update().filter(pk=setup.tournament_id)
         if found.exists():
-            tables = Table.objects.filter(tournament_id=setup.tournament_id).order_by("pk")
-            list(tables.select_for_update())
+            tables = Table.objects.filter(tournament_id=setup.tournament_id)
+            lock_for_deletion(list(tables.values_list("pk", flat=True)))
             found.delete()
         Club.objects.filter(pk=setup.club_id).delete()
     Session.objects.filter(session_key__in=[p.session_key for p in setup.players]).delete()

@@ -40,6 +40,7 @@ from tables.management.commands.loadtest import (
     Setup,
     Stats,
     check_server,
+    lock_for_deletion,
     log_in,
 )
 from tables.models import Seat, Table
@@ -116,7 +117,7 @@ def clean_up(setup: Setup, tournament_ids: list[int]) -> None:
 
     with transaction.atomic():
         list(Tournament.objects.select_for_update().filter(pk__in=tournament_ids).order_by("pk"))
-        list(Table.objects.select_for_update().filter(pk__in=setup.table_ids).order_by("pk"))
+        lock_for_deletion(setup.table_ids)
         Tournament.objects.filter(pk__in=tournament_ids).delete()
     Session.objects.filter(session_key__in=[p.session_key for p in setup.players]).delete()
     User.objects.filter(pk__in=setup.user_ids).delete()
