@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Callable
 from typing import Any
+
+from django.db import connections
 
 import engine
 from engine.replay import action_of
@@ -85,3 +89,27 @@ def deal_first_card_from_the_bottom(hand: Hand) -> None:
         if isinstance(event, engine.PlayerActed):
             swapped = engine.apply_action(swapped, action_of(event))
     Hand.objects.filter(pk=hand.pk).update(events=[e.to_dict() for e in swapped.events])
+
+
+def in_threads(workers: list[Callable[[], None]], *, timeout: float) -> list[BaseException]:
+    """Run every worker in its own thread (and database connection) at once; the errors
+    they raised. A thread still running after ``timeout`` seconds fails the test."""
+    errors: list[BaseException] = []
+    barrier = threading.Barrier(len(workers))
+
+    def run(worker: Callable[[], None]) -> None:
+        barrier.wait()
+        try:
+            worker()
+        except BaseException as error:  # noqa: BLE001 - reported by the test
+            errors.append(error)
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=run, args=(w,)) for w in workers]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=timeout)
+    assert not any(t.is_alive() for t in threads), "a thread hung: a deadlock?"
+    return errors

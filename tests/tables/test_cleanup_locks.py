@@ -6,33 +6,18 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable
 
 import pytest
-from django.db import connection, connections, transaction
+from django.db import connection, transaction
 
 from tables.management.commands.loadtest import Setup, clean_up
 from tables.models import Hand, HandPlayer, Table
-from tests.tables.helpers import act, deal, friends_table
+from tests.tables.helpers import act, deal, friends_table, in_threads
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
     pytest.mark.skipif(connection.vendor != "postgresql", reason="row locks: PostgreSQL only"),
 ]
-
-
-def on_a_thread(work: Callable[[], None], errors: list[BaseException]) -> threading.Thread:
-    def run() -> None:
-        try:
-            work()
-        except BaseException as error:  # noqa: BLE001 - the test reports it
-            errors.append(error)
-        finally:
-            connections.close_all()
-
-    thread = threading.Thread(target=run)
-    thread.start()
-    return thread
 
 
 def someone_waits_for_a_lock() -> bool:
@@ -49,7 +34,6 @@ def test_deleting_a_table_waits_for_the_all_in_ev_of_its_hand(alice, bob):
     deal(table)
     act(table, "fold")
     hand = Hand.objects.get(table=table)
-    errors: list[BaseException] = []
     holds_the_hand, go_on = threading.Event(), threading.Event()
 
     def all_in_ev() -> None:
@@ -60,16 +44,19 @@ def test_deleting_a_table_waits_for_the_all_in_ev_of_its_hand(alice, bob):
             go_on.wait(10)
             HandPlayer.objects.filter(hand=hand).update(allin_ev=1.0, is_allin_ev=True)
 
-    filling = on_a_thread(all_in_ev, errors)
-    assert holds_the_hand.wait(10)
-    deleting = on_a_thread(lambda: clean_up(Setup(table_ids=[table.pk])), errors)
-    deadline = time.monotonic() + 10
-    while not someone_waits_for_a_lock():  # the deletion has reached the held hand
-        assert time.monotonic() < deadline and deleting.is_alive()
-        time.sleep(0.05)
-    go_on.set()
-    filling.join(20)
-    deleting.join(20)
+    def delete() -> None:
+        assert holds_the_hand.wait(10)
+        clean_up(Setup(table_ids=[table.pk]))
+
+    def let_go_once_the_deletion_waits() -> None:
+        assert holds_the_hand.wait(10)
+        deadline = time.monotonic() + 10
+        while not someone_waits_for_a_lock():  # the deletion has reached the held hand
+            assert time.monotonic() < deadline, "the deletion never waited"
+            time.sleep(0.05)
+        go_on.set()
+
+    errors = in_threads([all_in_ev, delete, let_go_once_the_deletion_waits], timeout=30)
 
     assert errors == [], errors  # the old order: "deadlock detected" for one of them
     assert not Table.objects.filter(pk=table.pk).exists()

@@ -12,7 +12,6 @@ from __future__ import annotations
 import contextlib
 import itertools
 import random
-import threading
 import time
 from collections.abc import Callable
 from datetime import timedelta
@@ -20,7 +19,6 @@ from typing import Any
 
 import pytest
 from celery.contrib.testing.worker import start_worker
-from django.db import connections
 from django.db.models import Count, Sum
 from django.utils import timezone
 
@@ -29,6 +27,7 @@ from tables import selectors
 from tables import services as table_services
 from tables.errors import TableError
 from tables.models import Hand, Seat, Table
+from tests.tables.helpers import in_threads
 from tests.tournaments.helpers import members, moved_for
 from tests.tournaments.test_multi_table import _step
 from tests.tournaments.test_worker import wait_for
@@ -49,29 +48,6 @@ def scheduled_and_started(players: list[Any], **settings: Any) -> Tournament:
         services.tournament_register(tournament_id=tournament.pk, user=player)
     services.mtt_start(tournament_id=tournament.pk, now=starts_at)
     return Tournament.objects.get(pk=tournament.pk)
-
-
-def in_threads(workers: list[Callable[[], None]]) -> list[BaseException]:
-    """Run every worker in its own thread at once; the errors they raised."""
-    errors: list[BaseException] = []
-    barrier = threading.Barrier(len(workers))
-
-    def run(worker: Callable[[], None]) -> None:
-        barrier.wait()
-        try:
-            worker()
-        except BaseException as error:  # noqa: BLE001 - reported by the test
-            errors.append(error)
-        finally:
-            connections.close_all()
-
-    threads = [threading.Thread(target=run, args=(w,)) for w in workers]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=PLAY_SECONDS + 30)
-    assert not any(t.is_alive() for t in threads), "a thread hung: a deadlock?"
-    return errors
 
 
 def player_of_tables(tournament_id: int, share: int, shares: int) -> Callable[[], None]:
@@ -131,7 +107,8 @@ def test_tables_ending_hands_at_once_balance_without_deadlock_or_lost_chips(make
                 late_outcomes.append(error)
 
     errors = in_threads(
-        [player_of_tables(tournament.pk, share, 3) for share in range(3)] + [register_late]
+        [player_of_tables(tournament.pk, share, 3) for share in range(3)] + [register_late],
+        timeout=PLAY_SECONDS + 30,
     )
 
     assert not errors, errors
