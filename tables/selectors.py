@@ -193,8 +193,9 @@ def rebuy_fields(table: Table) -> dict[str, Any]:
 
 
 def ledger_summary(table: Table, seats: Mapping[int, Seat]) -> list[dict[str, Any]] | None:
-    """Per player who brought chips here: bought in (buy-ins and rebuys), cashed out,
-    stack (as of the last hand's end) and net; None at kinds without a ledger."""
+    """Per player who brought chips here: bought in (buy-ins and rebuys: new chips
+    only), cashed out (for good: a stack brought back is no longer out), stack (as of
+    the last hand's end) and net; None at kinds without a ledger."""
     if not kinds.of(table).keeps_ledger:
         return None
     stacks = {seat.user_id: seat.stack for seat in seats.values() if seat.user_id is not None}
@@ -209,8 +210,12 @@ def ledger_summary(table: Table, seats: Mapping[int, Seat]) -> list[dict[str, An
                 "cashed_out": 0,
             },
         )
-        is_out = movement.kind == ChipMovement.Kind.CASH_OUT
-        row["cashed_out" if is_out else "bought_in"] += movement.amount
+        if movement.kind == ChipMovement.Kind.CASH_OUT:
+            row["cashed_out"] += movement.amount
+        elif movement.kind == ChipMovement.Kind.COMEBACK:  # back from what was cashed out
+            row["cashed_out"] -= movement.amount
+        else:
+            row["bought_in"] += movement.amount
     for user_id, row in rows.items():
         row["stack"] = stacks.get(user_id, 0) if user_id is not None else 0
         row["net"] = row["cashed_out"] + row["stack"] - row["bought_in"]
