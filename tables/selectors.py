@@ -67,7 +67,11 @@ def table_snapshot(*, table_id: int, user: User | AnonymousUser | None) -> dict[
     table = table_get(table_id=table_id)
     seats = table_seats(table)
     viewer = next((s for s in seats.values() if user is not None and s.user_id == user.pk), None)
-    return build_snapshot(table, seats, hand_state(table), viewer, timezone.now())
+    snapshot = build_snapshot(table, seats, hand_state(table), viewer, timezone.now())
+    if viewer is None and user is not None and user.is_authenticated:
+        # A player whose seat was cleared (out of a tournament) still hears how it ended.
+        snapshot["your_result"] = kinds.of(table).results(table, {user.pk: None}).get(user.pk)
+    return snapshot
 
 
 # The sweep reads the clock as it starts, so a wake-up that falls due just
@@ -156,6 +160,8 @@ def build_snapshots(
         for viewer in viewers
     ]
     hand_views = engine.views(state, viewer_seats) if state is not None else {}
+    seated = {viewer.user_id: viewer for viewer in viewers if viewer and viewer.user_id}
+    results = kinds.of(table).results(table, seated) if seated else {}
     # The same for every viewer:
     shared = {
         "ledger": ledger_summary(table, seats),
@@ -164,7 +170,11 @@ def build_snapshots(
         "waiting_for": waiting_for(table, seats, state, now),
     }
     return [
-        {**_snapshot(table, seats, state, viewer, hand_views.get(seat), now), **shared}
+        {
+            **_snapshot(table, seats, state, viewer, hand_views.get(seat), now),
+            **shared,
+            "your_result": results.get(viewer.user_id) if viewer and viewer.user_id else None,
+        }
         for viewer, seat in zip(viewers, viewer_seats, strict=True)
     ]
 
