@@ -9,6 +9,7 @@ is ready (``TournamentsConfig.ready``).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -87,6 +88,12 @@ class TableBehaviour:
 
     def after_hand(self, play: Play) -> None:
         """In the transaction that ends a hand, once the stacks are back on the seats."""
+
+    def results(self, table: Table, viewers: Mapping[int, Seat | None]) -> dict[int, Any]:
+        """How the game ended for those of ``viewers`` (user id -> their seat here, None
+        without one) it has ended for, by user id: a tournament's place and prize
+        (the snapshot's ``your_result``). Nothing here: these tables end for nobody."""
+        return {}
 
     def history_fields(self, table: Table, started_at: datetime) -> dict[str, Any]:
         """Extra PHH fields for a hand started at ``started_at`` (``engine.to_phh``'s)."""

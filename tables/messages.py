@@ -67,3 +67,15 @@ def snapshot_messages(
         }
         messages.append((private_group(table.pk, seat.user_id), private))
     return messages
+
+
+REMOVED_TEXT = "The host removed you from the table"
+
+
+def removed_notices(table_id: int, user_ids: Iterable[int]) -> Messages:
+    """A ``removed`` notice to each player the host removed whose seat was just freed,
+    in their private group: only their pages of this table hear it, after the
+    snapshot that shows them without a seat."""
+    notice = {"kind": "removed", "text": REMOVED_TEXT, "table_id": table_id}
+    message = {"type": "table.notice", "notice": notice}
+    return [(private_group(table_id, user_id), message) for user_id in user_ids]

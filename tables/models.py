@@ -390,16 +390,20 @@ class PlayerTotals(models.Model):
 
 
 class ChipMovement(models.Model):
-    """Chips crossing the edge of a friends' table: bought in, rebought, cashed out.
+    """Chips crossing the edge of a friends' table: bought in, rebought, cashed out,
+    or cashed out earlier and brought back.
 
     Written in the transaction of the seat change that moves them, so the
-    buy-ins less the cash-outs always equal the chips on the table.
+    buy-ins, rebuys and comebacks less the cash-outs always equal the chips on
+    the table. Only buy-ins and rebuys bring new chips; a comeback is a stack
+    this table cashed out to the same player before.
     """
 
     class Kind(models.TextChoices):
         BUY_IN = "buy_in", "Buy-in"
         REBUY = "rebuy", "Rebuy"
         CASH_OUT = "cash_out", "Cash-out"
+        COMEBACK = "comeback", "Came back with the stack cashed out"
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="chip_movements")
     # SET_NULL: a deleted member's chips stay counted (as a former member's).

@@ -67,7 +67,11 @@ def table_snapshot(*, table_id: int, user: User | AnonymousUser | None) -> dict[
     table = table_get(table_id=table_id)
     seats = table_seats(table)
     viewer = next((s for s in seats.values() if user is not None and s.user_id == user.pk), None)
-    return build_snapshot(table, seats, hand_state(table), viewer, timezone.now())
+    snapshot = build_snapshot(table, seats, hand_state(table), viewer, timezone.now())
+    if viewer is None and user is not None and user.is_authenticated:
+        # A player whose seat was cleared (out of a tournament) still hears how it ended.
+        snapshot["your_result"] = kinds.of(table).results(table, {user.pk: None}).get(user.pk)
+    return snapshot
 
 
 # The sweep reads the clock as it starts, so a wake-up that falls due just
@@ -156,6 +160,8 @@ def build_snapshots(
         for viewer in viewers
     ]
     hand_views = engine.views(state, viewer_seats) if state is not None else {}
+    seated = {viewer.user_id: viewer for viewer in viewers if viewer and viewer.user_id}
+    results = kinds.of(table).results(table, seated) if seated else {}
     # The same for every viewer:
     shared = {
         "ledger": ledger_summary(table, seats),
@@ -164,7 +170,11 @@ def build_snapshots(
         "waiting_for": waiting_for(table, seats, state, now),
     }
     return [
-        {**_snapshot(table, seats, state, viewer, hand_views.get(seat), now), **shared}
+        {
+            **_snapshot(table, seats, state, viewer, hand_views.get(seat), now),
+            **shared,
+            "your_result": results.get(viewer.user_id) if viewer and viewer.user_id else None,
+        }
         for viewer, seat in zip(viewers, viewer_seats, strict=True)
     ]
 
@@ -193,8 +203,9 @@ def rebuy_fields(table: Table) -> dict[str, Any]:
 
 
 def ledger_summary(table: Table, seats: Mapping[int, Seat]) -> list[dict[str, Any]] | None:
-    """Per player who brought chips here: bought in (buy-ins and rebuys), cashed out,
-    stack (as of the last hand's end) and net; None at kinds without a ledger."""
+    """Per player who brought chips here: bought in (buy-ins and rebuys: new chips
+    only), cashed out (for good: a stack brought back is no longer out), stack (as of
+    the last hand's end) and net; None at kinds without a ledger."""
     if not kinds.of(table).keeps_ledger:
         return None
     stacks = {seat.user_id: seat.stack for seat in seats.values() if seat.user_id is not None}
@@ -209,8 +220,12 @@ def ledger_summary(table: Table, seats: Mapping[int, Seat]) -> list[dict[str, An
                 "cashed_out": 0,
             },
         )
-        is_out = movement.kind == ChipMovement.Kind.CASH_OUT
-        row["cashed_out" if is_out else "bought_in"] += movement.amount
+        if movement.kind == ChipMovement.Kind.CASH_OUT:
+            row["cashed_out"] += movement.amount
+        elif movement.kind == ChipMovement.Kind.COMEBACK:  # back from what was cashed out
+            row["cashed_out"] -= movement.amount
+        else:
+            row["bought_in"] += movement.amount
     for user_id, row in rows.items():
         row["stack"] = stacks.get(user_id, 0) if user_id is not None else 0
         row["net"] = row["cashed_out"] + row["stack"] - row["bought_in"]

@@ -8,6 +8,7 @@ nobody leaves a running tournament, and the hand's end eliminates players.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any
 
@@ -17,7 +18,7 @@ from tables.models import Seat, Table
 from tables.play import Play
 from tournaments.errors import TournamentError
 from tournaments.models import Tournament
-from tournaments.selectors import check_can_see
+from tournaments.selectors import check_can_see, results_of
 
 
 def tournament_of(table: Table) -> Tournament:
@@ -119,6 +120,18 @@ class TournamentBehaviour(TableBehaviour):
         hand_ended(play, tournament)
         if tournament.is_multi_table and tournament.status == Tournament.Status.RUNNING:
             seating_after_hand(play, tournament)
+
+    def results(self, table: Table, viewers: Mapping[int, Seat | None]) -> dict[int, Any]:
+        # Only a player out of chips (or with no seat) can have a place while it runs:
+        # the others cost no query.
+        tournament = tournament_of(table)
+        is_running = tournament.status == Tournament.Status.RUNNING
+        asked = [
+            user_id
+            for user_id, seat in viewers.items()
+            if not is_running or seat is None or seat.stack == 0
+        ]
+        return results_of(tournament, asked) if asked else {}
 
     def history_fields(self, table: Table, started_at: datetime) -> dict[str, Any]:
         tournament = tournament_of(table)

@@ -13,6 +13,7 @@ from django.db.models import Count, Q, QuerySet, Sum
 from django.urls import reverse
 from django.utils import timezone
 
+from engine.pokerstars import ordinal
 from tables.models import Seat
 from tables.selectors import iso
 from tournaments.errors import AdminsOnly, Banned, MembersOnly
@@ -298,4 +299,37 @@ def club_tournaments(club: Club, now: datetime) -> dict[str, list[dict[str, Any]
         "upcoming": [summary(t, now) for t in upcoming],
         "running": [summary(t, now) for t in running],
         "results": [summary(t, now) for t in finished[:CLUB_RESULTS_SHOWN]],
+    }
+
+
+# --- how it ended for a player ---------------------------------------------------------
+
+
+def place_text(entry: Entry, entrants: int, unit: str) -> str:
+    """ "You finished 4th of 6: 210 points", or "You won the tournament! Prize: ..."."""
+    if entry.place == 1:
+        return f"You won the tournament! Prize: {entry.prize:,} {unit}."
+    text = f"You finished {ordinal(entry.place or 0)} of {entrants}"
+    return text + f": {entry.prize:,} {unit}" if entry.prize else text
+
+
+def results_of(tournament: Tournament, user_ids: list[int]) -> dict[int, dict[str, Any]]:
+    """Each of these members who has a place: place, entrants, prize, the sentence and
+    the tournament's page (the table page's ``your_result``)."""
+    placed = tournament.entries.filter(user_id__in=user_ids, place__isnull=False)
+    entries = list(placed)
+    if not entries:
+        return {}
+    entrants = tournament.entries.count()
+    url = reverse("tournaments:tournament_detail", args=[tournament.pk])
+    return {
+        entry.user_id: {
+            "place": entry.place,
+            "entrants": entrants,
+            "prize": entry.prize,
+            "text": place_text(entry, entrants, tournament.points_unit),
+            "url": url,
+        }
+        for entry in entries
+        if entry.user_id is not None
     }

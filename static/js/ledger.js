@@ -1,6 +1,8 @@
-// A friends' table's money side, drawn from the snapshot (docs/protocol.md):
-// who is up and who is down (TABLE.ledger), and the choices of a player
-// who has run out of chips. Pure functions of the snapshot, no socket.
+// A player's money side and the end of their game, drawn from the snapshot
+// (docs/protocol.md): who is up and who is down at a friends' table
+// (TABLE.ledger); what a player out of chips can do, by the kind of table
+// (rebuy, a new practice table, or a tournament's place and prize); and the
+// word that the host removed them.
 
 function el(tag, text) {
   const node = document.createElement(tag);
@@ -12,6 +14,14 @@ function signed(amount) {
   return amount > 0 ? `+${amount}` : String(amount);
 }
 
+// A tournament's result for this viewer (TABLE.your_result), kept once seen: the
+// snapshots after the busted seat is cleared are a spectator's, without it.
+let knownResult = null;
+
+function sentence(text) {
+  return /[.!?]$/.test(text) ? text : `${text}.`;
+}
+
 /** The viewer's seat if they sit there with no chips, not all-in in a hand in play; else null. */
 export function bustedSeat(table) {
   if (table.your_seat === null || table.your_seat === undefined) return null;
@@ -21,20 +31,69 @@ export function bustedSeat(table) {
   return isInPlay ? null : you;
 }
 
-/** Shows or hides the busted panel: rebuy (where the table allows it), watch, leave. */
+/** The panel for a player out of chips, or out of a tournament: each kind of table its
+ * own end. Friends' and practice tables: rebuy (a practice table also offers a new one),
+ * watch, leave. A tournament: the place and prize, the tournament's page, leave. */
 export function renderBusted(panel, table) {
-  const isBusted = bustedSeat(table) !== null;
-  panel.hidden = !isBusted;
-  if (!isBusted) return;
-  panel.querySelector("[data-busted-choices]").textContent = table.rebuys
-    ? "Rebuy to keep playing, watch from the rail, or leave the table."
-    : "Watch from the rail, or leave the table.";
-  const rebuy = panel.querySelector('[data-command="rebuy"]');
-  rebuy.hidden = !table.rebuys;
-  const you = table.seats[table.your_seat];
+  if (table.your_result) knownResult = table.your_result;
+  const you = bustedSeat(table);
+  const result = knownResult;
+  panel.hidden = you === null && result === null;
+  if (panel.hidden) return;
+  const show = (selector, isShown) => {
+    const node = panel.querySelector(selector);
+    if (node) node.hidden = !isShown;
+    return node;
+  };
+  const title = panel.querySelector("[data-busted-title]");
+  const choices = panel.querySelector("[data-busted-choices]");
+  const link = show("[data-result-link]", result !== null);
+  show('[data-command="watch"]', result === null);
+  show("[data-new-practice]", result === null);
+  const rebuy = show('[data-command="rebuy"]', result === null && table.rebuys);
+  if (result !== null) {
+    panel.setAttribute("aria-label", "Your result");
+    title.textContent = sentence(result.text);
+    choices.textContent = result.place === 1 ? "" : "The others play on: watch from here, or leave.";
+    if (link && result.url) link.href = result.url;
+    return;
+  }
+  panel.setAttribute("aria-label", "Out of chips");
+  title.textContent = "You are out of chips.";
+  const isPractice = Boolean(panel.querySelector("[data-new-practice]"));
+  choices.textContent = !table.rebuys
+    ? "Watch from the rail, or leave the table."
+    : isPractice
+      ? "Rebuy to keep playing, start a new practice table, watch, or leave."
+      : "Rebuy to keep playing, watch from the rail, or leave the table.";
   rebuy.disabled = Boolean(you.wants_rebuy);
   rebuy.textContent = you.wants_rebuy ? "Asked the host for a rebuy…" : `Rebuy ${table.starting_stack}`;
   rebuy.setAttribute("aria-label", `Rebuy ${table.starting_stack} chips`);
+}
+
+/** What a seated player's own controls say about how their game ends: none once
+ * out of a tournament (nothing there can be used); while the host's removal waits
+ * for the hand's end, that they leave after it, with no "Stay". */
+export function renderSeatEnd(seatControls, removedNote, table) {
+  const you = table.your_seat === null || table.your_seat === undefined ? null : table.seats[table.your_seat];
+  if (you) {
+    removedNote.hidden = true; // seated (again): the old word no longer applies
+    if (knownResult !== null) seatControls.hidden = true;
+  }
+  const isRemoved = Boolean(you && you.is_removed);
+  const leaving = seatControls.querySelector("[data-leaving]");
+  if (leaving) {
+    leaving.textContent = isRemoved ? "The host removed you: you leave after this hand" : "Leaving after this hand";
+  }
+  const stay = seatControls.querySelector('[data-command="stay"]');
+  if (stay && isRemoved) stay.hidden = true;
+}
+
+/** The host removed the viewer (a `removed` notice): said where the seat was. */
+export function showRemoved(removedNote, notice, table) {
+  if (notice.table_id !== undefined && table && notice.table_id !== table.id) return;
+  removedNote.textContent = notice.text;
+  removedNote.hidden = false;
 }
 
 /** The ledger as table rows: name, bought in, cashed out, stack, net (+ up, - down). */

@@ -7,7 +7,7 @@ import { Controls } from "./controls.js";
 import { followsMove, showNotice } from "./live.js";
 import { logLines } from "./handlog.js";
 import { addChat, wireChat } from "./chat.js";
-import { renderBusted, renderLedger } from "./ledger.js";
+import { renderBusted, renderLedger, renderSeatEnd, showRemoved } from "./ledger.js";
 import { isHost, markClicked, renderHost, showSetting, wireHost } from "./host.js";
 import { CLOCK_WARNING_SECONDS, play, playAll, soundsFor, wireSoundButton } from "./sounds.js";
 import { moveChips } from "./motion.js";
@@ -44,6 +44,7 @@ const parts = {
   toast: find("[data-toast]"),
   seatControls: find("[data-seat-controls]"),
   busted: find("[data-busted]"),
+  removed: find("[data-removed]"),
   ledger: find("[data-ledger]"),
   chat: find("[data-chat]"),
   chatForm: find("[data-chat-form]"),
@@ -71,7 +72,7 @@ function send(message) {
   }
 }
 
-const controls = new Controls(find("[data-controls]"), send);
+const controls = new Controls(find("[data-controls]"), send, find("[data-pre-actions]"));
 
 function socketUrl() {
   const scheme = window.location.protocol === "https:" ? "wss:" : "ws:";
@@ -119,6 +120,7 @@ function onMessage(data) {
     // A coming blind level passes in a toast; a tournament's start or your place stays
     // in the banner until dismissed.
     if (message.notice.kind === "level") showToast(message.notice.text);
+    else if (message.notice.kind === "removed") showRemoved(parts.removed, message.notice, table);
     else if (!followsMove(message.notice)) showNotice(message.notice);
   } else if (message.type === "error") {
     showToast(message.message || message.code);
@@ -158,6 +160,7 @@ function render() {
   document.title = `${isYourTurn ? "Your turn · " : ""}${pageTitle}`;
   renderSeatControls();
   renderBusted(parts.busted, table);
+  renderSeatEnd(parts.seatControls, parts.removed, table);
   if (parts.ledger) renderLedger(parts.ledger, table);
   if (parts.host) renderHost(parts.host, table, userId);
   if (isGoingToLobby && table.your_seat === null) window.location.assign("/");
@@ -339,6 +342,10 @@ function wirePage() {
   // Watching: the seat is given up and the page stays, as a spectator's.
   parts.busted.querySelector('[data-command="watch"]').addEventListener("click", () => send({ type: "leave" }));
   parts.busted.querySelector('[data-command="leave_table"]').addEventListener("click", () => {
+    if (table && table.your_seat === null) {
+      window.location.assign("/"); // out of a tournament, the seat already cleared
+      return;
+    }
     isGoingToLobby = true;
     send({ type: "leave" });
   });

@@ -126,8 +126,9 @@ def seat_remove(*, table_id: int, user: User, seat: int) -> int:
         play = _lock_as_host(table_id, user)
         removed = _other_player(play, user, seat)
         removed.wants_rebuy = False
+        removed.is_removed = True  # the player is told so once the seat is freed
         if seats.is_in_hand(play, removed):
-            removed.is_leaving = removed.is_removed = True
+            removed.is_leaving = True
             seats.step_aside(play)
         else:
             play.removed.append(play.seats.pop(removed.number))

@@ -11,15 +11,24 @@ from tables import kinds
 from tables.models import ChipMovement, Seat, Table
 
 
-def comeback_stack(table: Table, user: User) -> int:
-    """The stack ``user`` sits down with: what they cashed out here last, unless they
-    left busted (or never played here), then the starting stack. Leaving and coming
-    back is no way to shed a short stack or to bank a big one."""
+def comeback_stack(table: Table, user: User) -> int | None:
+    """What ``user`` cashed out here last, when they left with chips; None when they
+    left busted (or never played here): then they buy the starting stack. Leaving and
+    coming back is no way to shed a short stack or to bank a big one."""
     last = ChipMovement.objects.filter(table=table, user=user).order_by("-created_at", "-id")
     latest = last.first()
     if latest is not None and latest.kind == ChipMovement.Kind.CASH_OUT and latest.amount > 0:
         return latest.amount
-    return table.starting_stack
+    return None
+
+
+def sit_down_stack(table: Table, user: User) -> tuple[int, str]:
+    """The stack ``user`` sits down with and the ledger row it makes: the stack they
+    cashed out here, brought back (a comeback: no new chips), or a fresh buy-in."""
+    carried = comeback_stack(table, user)
+    if carried is not None:
+        return carried, ChipMovement.Kind.COMEBACK
+    return table.starting_stack, ChipMovement.Kind.BUY_IN
 
 
 def record(table: Table, seat: Seat, kind: str, amount: int) -> None:

@@ -88,6 +88,7 @@ def commit(play: Play) -> None:
         if play.loaded.get(seat.pk) != values:
             Seat.objects.filter(pk=seat.pk).update(**dict(zip(SEAT_FIELDS, values, strict=True)))
     gone = [seat.user_id for seat in play.removed if seat.user_id is not None]
+    removed_by_host = [seat.user_id for seat in play.removed if seat.is_removed and seat.user_id]
     wake = wakeups.Wake(table.pk, table.seq, table.wake_at)
 
     def after_commit() -> None:
@@ -98,6 +99,7 @@ def commit(play: Play) -> None:
         # encoding every viewer's snapshot need not hold up other tables' writes.
         broadcast.send(
             messages.snapshot_messages(play.table, play.seats, play.state, play.now, gone)
+            + messages.removed_notices(table.pk, removed_by_host)
         )
 
     transaction.on_commit(after_commit)

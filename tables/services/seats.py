@@ -25,7 +25,7 @@ from tables.services.clock import starting_time_bank
 
 def seat_take(*, table_id: int, user: User, seat: int) -> int:
     """Sit ``user`` in empty seat ``seat``; returns the seq. The stack is the table's
-    starting stack, or what they cashed out here last (``ledger.comeback_stack``).
+    starting stack, or what they cashed out here last (``ledger.sit_down_stack``).
     Where the host approves sit-downs, anyone but the host asks instead (a
     ``SeatRequest`` the host answers with ``seat_request_decide``)."""
     with transaction.atomic():
@@ -55,15 +55,16 @@ def check_free_seat(play: Play, user: User, seat: int) -> None:
 def sit(play: Play, user: User, seat: int) -> None:
     """``user`` takes free seat ``seat`` with their buy-in (checked by ``check_free_seat``)."""
     table = play.table
+    stack, kind = ledger.sit_down_stack(table, user)
     taken = play.seats[seat] = Seat.objects.create(
         table=table,
         number=seat,
         user=user,
-        stack=ledger.comeback_stack(table, user),
+        stack=stack,
         time_bank=starting_time_bank(),
         joined_at_hand=table.hand_number,
     )
-    ledger.record(table, taken, ChipMovement.Kind.BUY_IN, taken.stack)
+    ledger.record(table, taken, kind, taken.stack)
     SeatRequest.objects.filter(table=table, user=user).delete()
     p.plan_next_hand(play)
 

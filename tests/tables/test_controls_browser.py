@@ -14,6 +14,7 @@ CONTROLS = """
   <div data-raise-box>
     <button data-preset="min">Min</button><button data-preset="max">All-in</button>
     <input type="range" data-raise-slider><input type="number" data-raise-amount>
+    <p data-raise-note hidden></p>
   </div>
   <button data-act="fold">Fold</button><button data-act="call">Call</button>
   <button data-act="raise">Raise</button>
@@ -57,6 +58,47 @@ def test_the_raise_box_slider_and_button_agree_inside_the_legal_range(
     assert shown() == ("240", "240", "Raise to 240 R")
     page.locator(slider).fill("1000")
     assert shown() == ("1000", "1000", "Raise to 1000 R")
+
+
+def test_an_amount_the_rules_refuse_is_explained_and_never_sent_unseen(
+    server_url: str, browser: Browser
+) -> None:
+    page = browser.new_page()
+    page.goto(f"{server_url}/healthz")  # any page: the modules load from its /static/
+    page.evaluate(
+        """async ([markup, table]) => {
+          document.body.innerHTML = markup;
+          const { Controls } = await import("/static/js/controls.js");
+          window.sent = [];
+          window.controls = new Controls(document.querySelector("[data-controls]"),
+                                         (message) => window.sent.push(message));
+          window.controls.update(table);
+        }""",
+        [CONTROLS, to_act(facing_a_bet())],
+    )
+    box, note, raise_button = "[data-raise-amount]", "[data-raise-note]", '[data-act="raise"]'
+
+    def sent() -> list:
+        return page.evaluate("window.sent")
+
+    page.fill(box, "3")
+    assert page.inner_text(note) == "The smallest raise is to 240"
+    page.locator(box).press("Enter")  # confirms the raise: corrected in the box, not sent
+    assert sent() == []
+    assert page.input_value(box) == "240"
+    assert page.inner_text(note) == "The smallest raise is to 240"
+    assert page.get_attribute(box, "aria-invalid") == "true"
+    page.click(raise_button)  # now the player has seen 240
+    assert sent() == [{"type": "act", "action": "raise", "decision": "3.9", "amount": 240}]
+
+    page.evaluate("(table) => window.controls.update(table)", to_act(facing_a_bet()))
+    page.fill(box, "99999")  # more than there is: all of it, and why
+    assert page.input_value(box) == "1440"
+    assert page.inner_text(note) == "You have 1,440: all-in is 1,440"
+    page.fill(box, "500")
+    assert not page.locator(note).is_visible()
+    page.click(raise_button)
+    assert sent()[-1]["amount"] == 500
 
 
 def test_the_pot_shown_counts_the_bets_in_front(server_url: str, browser: Browser) -> None:

@@ -19,14 +19,16 @@ pytestmark = pytest.mark.django_db
 
 
 def ledger_balance(table: Table) -> int:
-    """Chips bought in (buy-ins and rebuys) less chips cashed out."""
+    """Chips brought to the table (buy-ins, rebuys, stacks brought back) less chips
+    cashed out."""
     totals = dict(
         ChipMovement.objects.filter(table=table)
         .values_list("kind")
         .annotate(total=Sum("amount"))
         .values_list("kind", "total")
     )
-    return totals.get("buy_in", 0) + totals.get("rebuy", 0) - totals.get("cash_out", 0)
+    brought = totals.get("buy_in", 0) + totals.get("rebuy", 0) + totals.get("comeback", 0)
+    return brought - totals.get("cash_out", 0)
 
 
 def movements(table: Table) -> list[tuple[str, str, int]]:
@@ -95,8 +97,49 @@ def test_coming_back_brings_back_the_stack_cashed_out(alice, bob):
     services.seat_leave(table_id=table.pk, user=short)
     services.seat_take(table_id=table.pk, user=short, seat=3)
     assert stack_of(table, short) == 990, "not a fresh 1000"
-    assert movements(table)[-1] == (short.username, "buy_in", 990)
+    assert movements(table)[-1] == (short.username, "comeback", 990)
     assert ledger_balance(table) == chips_on_table(table) == 2000
+
+
+def test_leaving_and_sitting_down_again_is_no_new_buy_in(alice, bob, client):
+    table = friends_table(alice, bob, starting_stack=1000)
+    deal(table)
+    act(table, "fold")
+    short = min((alice, bob), key=lambda u: stack_of(table, u))
+    for seat in (3, 4):  # out and back in, twice
+        services.seat_leave(table_id=table.pk, user=short)
+        services.seat_take(table_id=table.pk, user=short, seat=seat)
+    row = next(
+        r
+        for r in table_snapshot(table_id=table.pk, user=bob)["ledger"]
+        if r["name"] == short.public_name
+    )
+    assert row == {
+        "name": short.public_name,
+        "bought_in": 1000,  # one buy-in: the 990 came back from the table itself, twice
+        "cashed_out": 0,  # and is at the table again
+        "stack": 990,
+        "net": -10,
+    }
+    services.seat_leave(table_id=table.pk, user=short)
+    row = next(
+        r
+        for r in table_snapshot(table_id=table.pk, user=bob)["ledger"]
+        if r["name"] == short.public_name
+    )
+    assert (row["bought_in"], row["cashed_out"], row["stack"], row["net"]) == (1000, 990, 0, -10)
+    client.force_login(short)
+    text = client.get(f"/tables/{table.pk}/ledger.csv").content.decode()
+    rows = list(csv.reader(io.StringIO(text)))
+    assert [r[2:] for r in rows[1:] if r[1] == short.public_name] == [
+        ["buy_in", "1000"],
+        ["cash_out", "990"],
+        ["comeback", "990"],
+        ["cash_out", "990"],
+        ["comeback", "990"],
+        ["cash_out", "990"],
+    ]
+    assert ledger_balance(table) == chips_on_table(table) == 1010
 
 
 def test_a_busted_player_who_leaves_comes_back_with_the_starting_stack(alice, bob):

@@ -18,12 +18,12 @@ from django.urls import reverse
 import engine
 from accounts import points
 from accounts.models import PointsEntry
-from engine.pokerstars import ordinal
 from tables.models import Hand
 from tables.play import Play
 from tournaments import broadcast
 from tournaments.models import Entry, Tournament
 from tournaments.prizes import split_prizes
+from tournaments.selectors import place_text
 
 
 def hand_ended(play: Play, tournament: Tournament) -> None:
@@ -105,18 +105,12 @@ def _tell_places(tournament: Tournament, out: list[Entry]) -> None:
     for entry in told:
         if entry.user_id is None:
             continue
-        if entry.place == 1:
-            text = f"You won the tournament! Prize: {entry.prize:,} {unit}."
-        else:
-            text = f"You finished {ordinal(entry.place or 0)} of {entrants}"
-            if entry.prize:
-                text += f": {entry.prize:,} {unit}"
         notices.append(
             (
                 entry.user_id,
                 {
                     "kind": "tournament_place",
-                    "text": text,
+                    "text": place_text(entry, entrants, unit),
                     "url": lobby,
                     "place": entry.place,
                     "prize": entry.prize,
