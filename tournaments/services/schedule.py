@@ -75,6 +75,31 @@ def clean_levels(levels: Sequence[Any]) -> list[dict[str, Any]]:
     return cleaned
 
 
+def clean_breaks(breaks: Sequence[Any], level_count: int) -> list[dict[str, int]]:
+    """Breaks placed between levels, as stored: each after a level (1 = the first) and
+    before the next one, in order, at most one between two levels, 1 to 60 minutes."""
+    if not isinstance(breaks, list | tuple) or len(breaks) > MAX_LEVELS:
+        raise BadSettings("bad_breaks", f"Give at most {MAX_LEVELS} breaks.")
+    cleaned: list[dict[str, int]] = []
+    for number, placed in enumerate(breaks, start=1):
+        if not isinstance(placed, dict) or not {"after_level", "minutes"} <= set(placed):
+            raise BadSettings("bad_breaks", f"Break {number} needs a level it follows and minutes.")
+        after = placed["after_level"]
+        if type(after) is not int or not 1 <= after < level_count:
+            raise BadSettings(
+                "bad_breaks", f"Break {number} must come between two of the {level_count} levels."
+            )
+        if cleaned and after <= cleaned[-1]["after_level"]:
+            raise BadSettings(
+                "bad_breaks",
+                f"Break {number} comes after level {after}, where a break already is "
+                "(or before): one break between two levels, in order.",
+            )
+        minutes = _whole(placed["minutes"], 1, MAX_BREAK_MINUTES, "bad_breaks", f"Break {number}")
+        cleaned.append({"after_level": after, "minutes": minutes})
+    return cleaned
+
+
 def clean_payouts(percentages: Sequence[Any] | None) -> list[int] | None:
     if percentages is None:
         return None
@@ -104,6 +129,7 @@ def schedule_tournament(
     late_registration_levels: int = 0,
     break_every_minutes: int = 0,
     break_minutes: int = 0,
+    breaks: Sequence[Any] | None = None,
     payout_percentages: Sequence[Any] | None = None,
     points_scope: str = "site",
     level_seconds: float | None = None,
@@ -114,7 +140,8 @@ def schedule_tournament(
 
     ``levels`` (each ``small_blind``, ``big_blind``, optional ``ante``,
     ``minutes``) replace the built-in ``structure``; breaks of
-    ``break_minutes`` come after every ``break_every_minutes`` of play (0: none).
+    ``break_minutes`` come after every ``break_every_minutes`` of play (0: none), or
+    ``breaks`` (each ``after_level``, ``minutes``) come between the levels they name.
     A ``club``'s tournament is paid in the club's points and seen by its members only.
     Refuses a bad setting with ``BadSettings`` (its code names it) and saves nothing.
     """
@@ -142,6 +169,11 @@ def schedule_tournament(
         raise BadSettings("bad_breaks", "Give both how often breaks come and how long they last.")
     if 0 < break_every_minutes < 10:
         raise BadSettings("bad_breaks", "Breaks come at most every 10 minutes.")
+    placed = clean_breaks(breaks, level_count) if breaks else None
+    if placed and break_every_minutes:
+        raise BadSettings(
+            "bad_breaks", "Give breaks between levels or a break every so many minutes, not both."
+        )
     percentages = clean_payouts(payout_percentages)
     if not isinstance(points_scope, str) or not _SCOPE.match(points_scope):
         raise BadSettings("bad_points_scope", 'Points come from "site" or "club:<id>".')
@@ -163,6 +195,7 @@ def schedule_tournament(
             late_registration_levels=late_registration_levels,
             break_every_minutes=break_every_minutes,
             break_minutes=break_minutes,
+            level_breaks=placed,
             payout_percentages=percentages,
             points_scope=club.scope if club is not None else points_scope,
             club=club,
