@@ -14,11 +14,12 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.views.decorators.http import require_http_methods, require_POST
 
+import engine
 from accounts.models import PointsAccount
 from accounts.requests import signed_in_user
-from tournaments import selectors, services
+from tournaments import level_rows, selectors, services
 from tournaments.errors import TournamentError
-from tournaments.forms import ClubForm, JoinByLinkForm, PointsAdjustmentForm, ScheduleTournamentForm
+from tournaments.forms import ClubForm, ClubScheduleForm, JoinByLinkForm, PointsAdjustmentForm
 from tournaments.leaderboard import SEASONS, club_leaderboard
 from tournaments.models import Club, Membership
 
@@ -227,16 +228,45 @@ def club_invitation_reset(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def club_schedule(request: HttpRequest, slug: str) -> HttpResponse:
-    """An admin schedules a tournament of the club."""
+    """An admin schedules a tournament of the club. A preset button posts too (without
+    the page's script): it loads that structure's levels into the rows, scheduling
+    nothing."""
     club = _club(slug)
     try:
         selectors.require_admin(club, request.user)
     except TournamentError as error:
         refused = {"club": club, "message": error.message}
         return render(request, "tournaments/members_only.html", refused, status=403)
-    form = ScheduleTournamentForm(request.POST or None, club_slug=slug, admin=request.user)
-    if request.method == "POST" and form.is_valid():
-        tournament = form.scheduled
-        messages.success(request, f"{tournament.title} is scheduled: members may register.")
-        return redirect("tournaments:tournament_detail", tournament_id=tournament.pk)
-    return render(request, "tournaments/club_schedule.html", {"club": club, "form": form})
+    preset = request.POST.get("preset")
+    if preset in engine.STRUCTURES:
+        form = _with_preset(request, slug, preset)
+    else:
+        form = ClubScheduleForm(request.POST or None, club_slug=slug, admin=request.user)
+        if request.method == "POST" and form.is_valid():
+            tournament = form.scheduled
+            messages.success(request, f"{tournament.title} is scheduled: members may register.")
+            return redirect("tournaments:tournament_detail", tournament_id=tournament.pk)
+    context = {
+        "club": club,
+        "form": form,
+        "rows": level_rows.shown(form.rows),
+        "blank_level": level_rows.Row(),
+        "blank_break": level_rows.Row("break", minutes=str(level_rows.DEFAULT_BREAK_MINUTES)),
+        "presets": level_rows.presets(),
+    }
+    return render(request, "tournaments/club_schedule.html", context)
+
+
+def _with_preset(request: HttpRequest, slug: str, preset: str) -> ClubScheduleForm:
+    """The form as posted (not checked: nothing is scheduled) with a preset's levels."""
+    initial: dict[str, Any] = {n: request.POST.get(n, "") for n in ClubScheduleForm.base_fields}
+    initial |= {
+        "structure": preset,
+        "starting_stack": engine.STRUCTURES[preset].starting_stack,
+    }
+    return ClubScheduleForm(
+        initial=initial,
+        club_slug=slug,
+        admin=request.user,
+        rows=level_rows.preset_rows(preset),
+    )

@@ -35,9 +35,10 @@ def set_start_scheduler(scheduler: StartScheduler) -> None:
     _start_scheduler = scheduler
 
 
-def _whole(value: Any, low: int, high: int, code: str, what: str) -> int:
+def _whole(value: Any, low: int, high: int, code: str, what: str, number: int | None = None) -> int:
     if type(value) is not int or not low <= value <= high:
-        raise BadSettings(code, f"{what} must be a whole number from {low:,} to {high:,}.")
+        message = f"{what} must be a whole number from {low:,} to {high:,}."
+        raise BadSettings(code, message, number)
     return value
 
 
@@ -50,16 +51,18 @@ def clean_levels(levels: Sequence[Any]) -> list[dict[str, Any]]:
     for number, level in enumerate(levels, start=1):
         if not isinstance(level, dict) or not {"small_blind", "big_blind", "minutes"} <= set(level):
             raise BadSettings(
-                "bad_levels", f"Level {number} needs a small blind, a big blind and minutes."
+                "bad_levels",
+                f"Level {number} needs a small blind, a big blind and minutes.",
+                number,
             )
         what = f"Level {number}'s"
-        small = _whole(level["small_blind"], 1, 10**9, "bad_levels", f"{what} small blind")
-        big = _whole(level["big_blind"], small, 10**9, "bad_levels", f"{what} big blind")
-        ante = _whole(level.get("ante", 0), 0, big, "bad_levels", f"{what} ante")
+        small = _whole(level["small_blind"], 1, 10**9, "bad_levels", f"{what} small blind", number)
+        big = _whole(level["big_blind"], small, 10**9, "bad_levels", f"{what} big blind", number)
+        ante = _whole(level.get("ante", 0), 0, big, "bad_levels", f"{what} ante", number)
         minutes = level["minutes"]
         if type(minutes) not in (int, float) or not 1 <= minutes <= MAX_LEVEL_MINUTES:
             raise BadSettings(
-                "bad_levels", f"Level {number} lasts from 1 to {MAX_LEVEL_MINUTES} minutes."
+                "bad_levels", f"Level {number} lasts from 1 to {MAX_LEVEL_MINUTES} minutes.", number
             )
         current = {"small_blind": small, "big_blind": big, "ante": ante, "minutes": minutes}
         if cleaned:
@@ -69,7 +72,9 @@ def clean_levels(levels: Sequence[Any]) -> list[dict[str, Any]]:
                 current[k] == before[k] for k in blinds
             ):
                 raise BadSettings(
-                    "bad_levels", f"Level {number}'s blinds must rise above level {number - 1}'s."
+                    "bad_levels",
+                    f"Level {number}'s blinds must rise above level {number - 1}'s.",
+                    number,
                 )
         cleaned.append(current)
     return cleaned
@@ -83,19 +88,31 @@ def clean_breaks(breaks: Sequence[Any], level_count: int) -> list[dict[str, int]
     cleaned: list[dict[str, int]] = []
     for number, placed in enumerate(breaks, start=1):
         if not isinstance(placed, dict) or not {"after_level", "minutes"} <= set(placed):
-            raise BadSettings("bad_breaks", f"Break {number} needs a level it follows and minutes.")
+            raise BadSettings(
+                "bad_breaks", f"Break {number} needs a level it follows and minutes.", number
+            )
         after = placed["after_level"]
         if type(after) is not int or not 1 <= after < level_count:
             raise BadSettings(
-                "bad_breaks", f"Break {number} must come between two of the {level_count} levels."
+                "bad_breaks",
+                f"Break {number} must come between two of the {level_count} levels.",
+                number,
             )
         if cleaned and after <= cleaned[-1]["after_level"]:
             raise BadSettings(
                 "bad_breaks",
                 f"Break {number} comes after level {after}, where a break already is "
                 "(or before): one break between two levels, in order.",
+                number,
             )
-        minutes = _whole(placed["minutes"], 1, MAX_BREAK_MINUTES, "bad_breaks", f"Break {number}")
+        minutes = _whole(
+            placed["minutes"],
+            1,
+            MAX_BREAK_MINUTES,
+            "bad_breaks",
+            f"Break {number}'s minutes",
+            number,
+        )
         cleaned.append({"after_level": after, "minutes": minutes})
     return cleaned
 
