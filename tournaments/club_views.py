@@ -11,7 +11,6 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
-from django.utils.dateparse import parse_datetime
 from django.views.decorators.http import require_http_methods, require_POST
 
 import engine
@@ -21,7 +20,7 @@ from tournaments import level_rows, selectors, services
 from tournaments.errors import TournamentError
 from tournaments.forms import ClubForm, ClubScheduleForm, JoinByLinkForm, PointsAdjustmentForm
 from tournaments.leaderboard import SEASONS, club_leaderboard
-from tournaments.models import Club, Membership
+from tournaments.models import Club, Membership, Tournament
 
 # What each button of a member's row does (the owner's role buttons among them).
 MEMBER_ACTIONS = ("approve", "decline", "make_admin", "make_member", "remove", "ban")
@@ -47,10 +46,20 @@ def club_list(request: HttpRequest) -> HttpResponse:
     user = signed_in_user(request)
     memberships = user.club_memberships.select_related("club").order_by("club__name")
     balances = dict(PointsAccount.objects.filter(user=user).values_list("scope", "balance"))
+    shown = [m for m in memberships if m.status != Membership.Status.BANNED]
+    upcoming = Tournament.objects.filter(
+        club__in=[m.club_id for m in shown if m.status == Membership.Status.ACTIVE],
+        status=Tournament.Status.REGISTERING,
+    ).order_by("-starts_at")
+    soonest = {t.club_id: t for t in upcoming}  # the soonest comes last, and stays
     clubs = [
-        {"club": m.club, "membership": m, "balance": int(balances.get(m.club.scope, 0))}
-        for m in memberships
-        if m.status != Membership.Status.BANNED
+        {
+            "club": m.club,
+            "membership": m,
+            "balance": int(balances.get(m.club.scope, 0)),
+            "next": soonest.get(m.club_id),
+        }
+        for m in shown
     ]
     context = {"clubs": clubs, "form": form, "join_form": join_form}
     return render(request, "tournaments/club_list.html", context)
@@ -79,7 +88,7 @@ def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "club": club,
         "membership": membership,
         "members": members,
-        "tournaments": _with_times(selectors.club_tournaments(club, now)),
+        "tournaments": selectors.club_tournaments(club, now),
         "season": season,
         "seasons": SEASONS,
         "leaderboard": club_leaderboard(club=club, season=season, now=now),
@@ -99,15 +108,6 @@ def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
             ),
         }
     return render(request, "tournaments/club_detail.html", context)
-
-
-def _with_times(tournaments: dict[str, list[dict[str, Any]]]) -> dict[str, list[dict[str, Any]]]:
-    """The summaries' times as datetimes, for the page to show in the site's zone."""
-    for rows in tournaments.values():
-        for row in rows:
-            for key in ("starts_at", "ended_at"):
-                row[f"{key}_time"] = parse_datetime(row[key]) if row[key] else None
-    return tournaments
 
 
 @login_required

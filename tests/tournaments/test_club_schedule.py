@@ -237,3 +237,22 @@ def test_a_preset_button_without_the_script_loads_its_levels_and_schedules_nothi
     page = response.content.decode()
     assert 'value="Kept"' in page and 'name="starting_stack" value="500"' in page
     assert 'name="structure" value="hyper"' in page
+
+
+def test_club_pages_send_the_start_in_utc_said_so_for_the_browser_to_show_in_its_zone(
+    admin_client, club
+):
+    post(admin_client, club, starts_at=f"{NEXT_YEAR}-07-15T18:30", time_zone="America/New_York")
+    tournament = Tournament.objects.get()
+    utc = datetime(NEXT_YEAR, 7, 15, 22, 30, tzinfo=UTC)
+    shown = (
+        f'<time datetime="{NEXT_YEAR}-07-15T22:30:00Z" data-local>{utc:%a} 15 Jul, 22:30 (UTC)'
+        "</time>"
+    )
+
+    for path in ("/clubs/", f"/clubs/{club.slug}/", f"/tournaments/{tournament.pk}/"):
+        page = admin_client.get(path).content.decode()
+        assert shown in page, path
+        assert "js/localtime.js" in page
+    clubs = admin_client.get("/clubs/").content.decode()
+    assert "Club Night</a>, <time" in clubs
