@@ -16,16 +16,13 @@ const GLYPHS = { up: "↑", down: "↓", remove: "×" };
 
 let lastRow = null; // the row last worked on: a new break goes after it
 
-showZone();
-enhance();
-
 /** The start is typed in the browser's zone; the server reads it there (time_zone). */
 function showZone() {
   const zone = Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
   form.querySelector('input[name="time_zone"]').value = zone;
   form.querySelector("[data-zone-name]").textContent = zone;
   form.querySelector("[data-zone-help]").textContent =
-    `In your time zone (${zone}). Felt keeps the start in UTC and shows it to each member in their own zone.`;
+    "Your own time. Felt keeps the start in UTC and shows it to each member in their own zone.";
 }
 
 function enhance() {
@@ -151,7 +148,7 @@ function onRowButton(event) {
 
 /** A row from its template, with values. */
 function makeRow(template, values) {
-  const row = editor.querySelector(template).content.firstElementChild.cloneNode(true);
+  const row = form.querySelector(template).content.firstElementChild.cloneNode(true);
   for (const [name, value] of Object.entries(values)) {
     row.querySelector(`[name="row_${name}"]`).value = String(value);
   }
@@ -201,3 +198,6 @@ function addBreak() {
   lastRow = row;
   announce(`${row.dataset.name} added.`);
 }
+
+showZone();
+enhance();
