@@ -11,16 +11,16 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
-from django.utils.dateparse import parse_datetime
 from django.views.decorators.http import require_http_methods, require_POST
 
+import engine
 from accounts.models import PointsAccount
 from accounts.requests import signed_in_user
-from tournaments import selectors, services
+from tournaments import level_rows, selectors, services
 from tournaments.errors import TournamentError
-from tournaments.forms import ClubForm, JoinByLinkForm, PointsAdjustmentForm, ScheduleTournamentForm
+from tournaments.forms import ClubForm, ClubScheduleForm, JoinByLinkForm, PointsAdjustmentForm
 from tournaments.leaderboard import SEASONS, club_leaderboard
-from tournaments.models import Club, Membership
+from tournaments.models import Club, Membership, Tournament
 
 # What each button of a member's row does (the owner's role buttons among them).
 MEMBER_ACTIONS = ("approve", "decline", "make_admin", "make_member", "remove", "ban")
@@ -46,10 +46,20 @@ def club_list(request: HttpRequest) -> HttpResponse:
     user = signed_in_user(request)
     memberships = user.club_memberships.select_related("club").order_by("club__name")
     balances = dict(PointsAccount.objects.filter(user=user).values_list("scope", "balance"))
+    shown = [m for m in memberships if m.status != Membership.Status.BANNED]
+    upcoming = Tournament.objects.filter(
+        club__in=[m.club_id for m in shown if m.status == Membership.Status.ACTIVE],
+        status=Tournament.Status.REGISTERING,
+    ).order_by("-starts_at")
+    soonest = {t.club_id: t for t in upcoming}  # the soonest comes last, and stays
     clubs = [
-        {"club": m.club, "membership": m, "balance": int(balances.get(m.club.scope, 0))}
-        for m in memberships
-        if m.status != Membership.Status.BANNED
+        {
+            "club": m.club,
+            "membership": m,
+            "balance": int(balances.get(m.club.scope, 0)),
+            "next": soonest.get(m.club_id),
+        }
+        for m in shown
     ]
     context = {"clubs": clubs, "form": form, "join_form": join_form}
     return render(request, "tournaments/club_list.html", context)
@@ -78,7 +88,7 @@ def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "club": club,
         "membership": membership,
         "members": members,
-        "tournaments": _with_times(selectors.club_tournaments(club, now)),
+        "tournaments": selectors.club_tournaments(club, now),
         "season": season,
         "seasons": SEASONS,
         "leaderboard": club_leaderboard(club=club, season=season, now=now),
@@ -98,15 +108,6 @@ def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
             ),
         }
     return render(request, "tournaments/club_detail.html", context)
-
-
-def _with_times(tournaments: dict[str, list[dict[str, Any]]]) -> dict[str, list[dict[str, Any]]]:
-    """The summaries' times as datetimes, for the page to show in the site's zone."""
-    for rows in tournaments.values():
-        for row in rows:
-            for key in ("starts_at", "ended_at"):
-                row[f"{key}_time"] = parse_datetime(row[key]) if row[key] else None
-    return tournaments
 
 
 @login_required
@@ -227,16 +228,45 @@ def club_invitation_reset(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def club_schedule(request: HttpRequest, slug: str) -> HttpResponse:
-    """An admin schedules a tournament of the club."""
+    """An admin schedules a tournament of the club. A preset button posts too (without
+    the page's script): it loads that structure's levels into the rows, scheduling
+    nothing."""
     club = _club(slug)
     try:
         selectors.require_admin(club, request.user)
     except TournamentError as error:
         refused = {"club": club, "message": error.message}
         return render(request, "tournaments/members_only.html", refused, status=403)
-    form = ScheduleTournamentForm(request.POST or None, club_slug=slug, admin=request.user)
-    if request.method == "POST" and form.is_valid():
-        tournament = form.scheduled
-        messages.success(request, f"{tournament.title} is scheduled: members may register.")
-        return redirect("tournaments:tournament_detail", tournament_id=tournament.pk)
-    return render(request, "tournaments/club_schedule.html", {"club": club, "form": form})
+    preset = request.POST.get("preset")
+    if preset in engine.STRUCTURES:
+        form = _with_preset(request, slug, preset)
+    else:
+        form = ClubScheduleForm(request.POST or None, club_slug=slug, admin=request.user)
+        if request.method == "POST" and form.is_valid():
+            tournament = form.scheduled
+            messages.success(request, f"{tournament.title} is scheduled: members may register.")
+            return redirect("tournaments:tournament_detail", tournament_id=tournament.pk)
+    context = {
+        "club": club,
+        "form": form,
+        "rows": level_rows.shown(form.rows),
+        "blank_level": level_rows.Row(),
+        "blank_break": level_rows.Row("break", minutes=str(level_rows.DEFAULT_BREAK_MINUTES)),
+        "presets": level_rows.presets(),
+    }
+    return render(request, "tournaments/club_schedule.html", context)
+
+
+def _with_preset(request: HttpRequest, slug: str, preset: str) -> ClubScheduleForm:
+    """The form as posted (not checked: nothing is scheduled) with a preset's levels."""
+    initial: dict[str, Any] = {n: request.POST.get(n, "") for n in ClubScheduleForm.base_fields}
+    initial |= {
+        "structure": preset,
+        "starting_stack": engine.STRUCTURES[preset].starting_stack,
+    }
+    return ClubScheduleForm(
+        initial=initial,
+        club_slug=slug,
+        admin=request.user,
+        rows=level_rows.preset_rows(preset),
+    )

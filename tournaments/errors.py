@@ -57,13 +57,14 @@ class CannotCancel(TournamentError):
 
 
 class BadSettings(TournamentError):
-    """A scheduled tournament's setting refused; ``code`` names the setting."""
+    """A scheduled tournament's setting refused; ``code`` names the setting, and
+    ``number`` which level or break it is about (1 = the first), when one is."""
 
     status = 400
     default_message = "That setting is not possible."
 
-    def __init__(self, code: str, message: str) -> None:
-        self.code = code
+    def __init__(self, code: str, message: str, number: int | None = None) -> None:
+        self.code, self.number = code, number
         super().__init__(message)
 
 

@@ -7,7 +7,8 @@ first, then its tables in id order, then points accounts.
 
 from __future__ import annotations
 
-import math
+import itertools
+from collections.abc import Iterator
 from datetime import datetime, timedelta
 
 from django.conf import settings
@@ -140,6 +141,9 @@ class Tournament(models.Model):
     # A break of ``break_minutes`` after every ``break_every_minutes`` of play (0: none).
     break_every_minutes = models.PositiveSmallIntegerField(default=0)
     break_minutes = models.PositiveSmallIntegerField(default=0)
+    # Or breaks placed between levels: [{"after_level": 4, "minutes": 10}, ...] (1 = the
+    # first level), as a club's level editor lists them. Never both kinds at once.
+    level_breaks = models.JSONField(null=True, blank=True)
     # Whose points pay buy-ins, refunds and prizes: "site", or a club's ("club:<id>").
     points_scope = models.CharField(max_length=40, default="site")
     # A club's tournament is seen and played by its members only (its scope is the club's).
@@ -225,33 +229,52 @@ class Tournament(models.Model):
         levels = self.blind_structure.levels
         return levels[min(index, len(levels) - 1)].minutes * 60
 
+    def _breaks(self) -> Iterator[tuple[float, float]]:
+        """Each break in order: (seconds of play before it, seconds it lasts). Breaks
+        every so many minutes never end; breaks between levels are as listed."""
+        if self.level_breaks:
+            for placed in self.level_breaks:
+                play = sum(self.level_length(i) for i in range(placed["after_level"]))
+                yield play, placed["minutes"] * 60
+        elif self.break_every_minutes:
+            every, pause = self.break_every_minutes * 60, self.break_minutes * 60
+            for number in itertools.count(1):
+                yield number * every, pause
+
+    def _break_at(self, elapsed: float) -> tuple[float, float | None]:
+        """Seconds of play after ``elapsed`` seconds since the start, and when the break
+        in progress then ends (seconds since the start; None when play is on)."""
+        paused = 0.0
+        for play, pause in self._breaks():
+            begins = play + paused
+            if elapsed < begins:
+                break
+            if elapsed < begins + pause:
+                return play, begins + pause
+            paused += pause
+        return elapsed - paused, None
+
     def play_seconds(self, moment: datetime) -> float:
         """Seconds of play since the start at ``moment``: the clock stops during breaks."""
         assert self.started_at is not None
-        elapsed = max(0.0, (moment - self.started_at).total_seconds())
-        if not self.break_every_minutes:
-            return elapsed
-        every, pause = self.break_every_minutes * 60, self.break_minutes * 60
-        cycles, rest = divmod(elapsed, every + pause)
-        return cycles * every + min(rest, every)
+        return self._break_at(max(0.0, (moment - self.started_at).total_seconds()))[0]
 
     def break_ends_at(self, moment: datetime) -> datetime | None:
         """When the break in progress at ``moment`` ends; None when play is on."""
-        if not self.break_every_minutes or self.started_at is None:
+        if self.started_at is None:
             return None
-        every, pause = self.break_every_minutes * 60, self.break_minutes * 60
-        cycles, rest = divmod(max(0.0, (moment - self.started_at).total_seconds()), every + pause)
-        if rest < every:
-            return None
-        return self.started_at + timedelta(seconds=(cycles + 1) * (every + pause))
+        ends = self._break_at(max(0.0, (moment - self.started_at).total_seconds()))[1]
+        return None if ends is None else self.started_at + timedelta(seconds=ends)
 
     def _wall_seconds(self, play_seconds: float) -> float:
         """Seconds since the start when ``play_seconds`` of play have passed (breaks added)."""
-        if not self.break_every_minutes:
-            return play_seconds
-        every, pause = self.break_every_minutes * 60, self.break_minutes * 60
-        # a level ending when a break begins ends then (the next hand comes after the break)
-        return play_seconds + max(0, math.ceil(play_seconds / every) - 1) * pause
+        paused = 0.0
+        for play, pause in self._breaks():
+            # a level ending when a break begins ends then (the next hand comes after it)
+            if play >= play_seconds:
+                break
+            paused += pause
+        return play_seconds + paused
 
     def level_at(self, moment: datetime) -> tuple[int, engine.BlindLevel]:
         """The level in play at ``moment`` (engine's level_at, on this SNG's clock)."""

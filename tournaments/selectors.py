@@ -104,19 +104,25 @@ def level_info(tournament: Tournament, now: datetime) -> dict[str, Any] | None:
 
 
 def structure_levels(tournament: Tournament, now: datetime) -> list[dict[str, Any]]:
-    """Every level of the structure, the one in play marked."""
+    """Every level of the structure, the one in play marked, with the breaks placed
+    between levels as rows of their own (``is_break``, ``minutes``)."""
     current = tournament.level_at(now)[0] if tournament.status == "running" else None
-    return [
-        {
-            "level": index + 1,
-            "small_blind": level.small_blind,
-            "big_blind": level.big_blind,
-            "ante": level.ante,
-            "minutes": round(tournament.level_length(index) / 60, 2),
-            "is_current": index == current,
-        }
-        for index, level in enumerate(tournament.blind_structure.levels)
-    ]
+    breaks = {b["after_level"]: b["minutes"] for b in tournament.level_breaks or ()}
+    rows: list[dict[str, Any]] = []
+    for index, level in enumerate(tournament.blind_structure.levels):
+        rows.append(
+            {
+                "level": index + 1,
+                "small_blind": level.small_blind,
+                "big_blind": level.big_blind,
+                "ante": level.ante,
+                "minutes": round(tournament.level_length(index) / 60, 2),
+                "is_current": index == current,
+            }
+        )
+        if index + 1 in breaks:
+            rows.append({"is_break": True, "minutes": breaks[index + 1]})
+    return rows
 
 
 def payouts_of(tournament: Tournament) -> list[int]:

@@ -26,6 +26,11 @@ class LevelSerializer(serializers.Serializer[Any]):
     minutes = serializers.FloatField()
 
 
+class BreakSerializer(serializers.Serializer[Any]):
+    after_level = serializers.IntegerField(help_text="The level it follows (1 = the first).")
+    minutes = serializers.IntegerField()
+
+
 class TournamentScheduleSerializer(serializers.Serializer[Any]):
     """The body of ``POST /api/tournaments/`` (staff): the shape only; the service
     (``schedule_tournament``) checks every value."""
@@ -41,6 +46,9 @@ class TournamentScheduleSerializer(serializers.Serializer[Any]):
     late_registration_levels = serializers.IntegerField(required=False, default=0)
     break_every_minutes = serializers.IntegerField(required=False, default=0)
     break_minutes = serializers.IntegerField(required=False, default=0)
+    breaks = BreakSerializer(
+        many=True, required=False, help_text="Between levels, instead of a break every so often."
+    )
     payout_percentages = serializers.ListField(
         child=serializers.IntegerField(), required=False, help_text="Adding up to 100."
     )

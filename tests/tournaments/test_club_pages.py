@@ -153,16 +153,20 @@ def test_an_admin_schedules_from_the_form_in_the_club_s_points(client, club):
     form = client.get(f"/clubs/{club.slug}/schedule/").content.decode()
     response = client.post(
         f"/clubs/{club.slug}/schedule/",
-        {"name": "Club Night", "starts_at": starts, "buy_in": "100", "seats_per_table": "6",
-         "max_entrants": "30", "structure": "regular", "late_registration_levels": "2",
-         "break_every_minutes": "60", "break_minutes": "5", "payout_percentages": "60, 40"},
+        {"name": "Club Night", "starts_at": starts, "time_zone": "UTC", "buy_in": "100",
+         "seats_per_table": "6", "max_entrants": "30", "structure": "regular",
+         "starting_stack": "1500", "late_registration_levels": "2",
+         "payout_percentages": "60, 40", "row_kind": ["level", "break", "level"],
+         "row_small_blind": ["10", "", "20"], "row_big_blind": ["20", "", "40"],
+         "row_ante": ["0", "", "0"], "row_minutes": ["30", "5", "30"]},
     )  # fmt: skip
 
     assert 'type="datetime-local"' in form and "points_scope" not in form
     tournament = Tournament.objects.get()
     assert response["Location"] == f"/tournaments/{tournament.pk}/"
     assert (tournament.club, tournament.points_scope) == (club, club.scope)
-    assert tournament.payout_percentages == [60, 40] and tournament.break_minutes == 5
+    assert tournament.payout_percentages == [60, 40]
+    assert tournament.level_breaks == [{"after_level": 1, "minutes": 5}]
     club_page = client.get(f"/clubs/{club.slug}/").content.decode()
     assert "Club Night" in club_page and "data-register>Register<" in club_page
 

@@ -89,6 +89,22 @@ def test_without_percentages_the_field_size_decides_the_payouts() -> None:
         ({"late_registration_levels": 99}, "bad_late_registration"),
         ({"break_every_minutes": 60}, "bad_breaks"),
         ({"break_every_minutes": 5, "break_minutes": 5}, "bad_breaks"),
+        ({"breaks": [{"after_level": 0, "minutes": 5}]}, "bad_breaks"),
+        ({"breaks": [{"after_level": 18, "minutes": 5}]}, "bad_breaks"),  # after the last
+        ({"breaks": [{"after_level": 4, "minutes": 61}]}, "bad_breaks"),
+        ({"breaks": [{"after_level": 4}]}, "bad_breaks"),
+        (
+            {"breaks": [{"after_level": 4, "minutes": 5}, {"after_level": 4, "minutes": 5}]},
+            "bad_breaks",
+        ),
+        (
+            {
+                "breaks": [{"after_level": 4, "minutes": 5}],
+                "break_every_minutes": 60,
+                "break_minutes": 5,
+            },
+            "bad_breaks",
+        ),
         ({"payout_percentages": [50, 30]}, "bad_payouts"),
         ({"payout_percentages": [30, 70]}, "bad_payouts"),
         ({"payout_percentages": [100.0]}, "bad_payouts"),
@@ -103,6 +119,33 @@ def test_each_bad_setting_is_refused_with_its_code_and_nothing_is_saved(
     assert refused.value.code == code
     assert refused.value.message.endswith(".")
     assert not Tournament.objects.exists()
+
+
+def test_breaks_between_levels_are_kept_in_order() -> None:
+    breaks = [{"after_level": 2, "minutes": 5}, {"after_level": 6, "minutes": 15}]
+
+    tournament = scheduled(breaks=breaks)
+
+    assert Tournament.objects.get(pk=tournament.pk).level_breaks == breaks
+
+
+def test_the_level_clock_stops_for_breaks_placed_between_levels() -> None:
+    start = timezone.now()
+    tournament = Tournament(
+        kind="mtt",
+        started_at=start,
+        level_breaks=[{"after_level": 2, "minutes": 5}, {"after_level": 3, "minutes": 10}],
+    )  # the regular structure: 10-minute levels
+    at = lambda minutes: start + timedelta(minutes=minutes)  # noqa: E731
+
+    assert tournament.break_ends_at(at(19)) is None and tournament.level_at(at(19))[0] == 1
+    assert tournament.level_ends_at(1) == at(20)  # the break begins as level 2 ends
+    assert tournament.break_ends_at(at(22)) == at(25)
+    assert tournament.level_at(at(22))[0] == tournament.level_at(at(25))[0] == 2
+    assert tournament.level_ends_at(2) == at(35) and tournament.break_ends_at(at(40)) == at(45)
+    assert tournament.level_at(at(45))[0] == 3 and tournament.level_ends_at(3) == at(55)
+    assert tournament.break_ends_at(at(200)) is None  # no more breaks: play runs on
+    assert tournament.play_seconds(at(200)) == 185 * 60  # 15 minutes of breaks
 
 
 def test_a_club_s_points_scope_makes_it_the_club_s_tournament(make_user) -> None:
@@ -138,8 +181,7 @@ def test_staff_schedule_a_tournament_through_the_api(make_user) -> None:
         ],
         "starting_stack": 20_000,
         "late_registration_levels": 2,
-        "break_every_minutes": 60,
-        "break_minutes": 5,
+        "breaks": [{"after_level": 1, "minutes": 10}],
         "payout_percentages": [50, 30, 20],
     }
 
@@ -155,6 +197,7 @@ def test_staff_schedule_a_tournament_through_the_api(make_user) -> None:
         "minutes": 20,
     }
     assert made.payout_percentages == [50, 30, 20]
+    assert made.level_breaks == [{"after_level": 1, "minutes": 10}]
     listed = _api(make_user("reader")).get("/api/tournaments/?status=registering").json()
     assert made.pk in [t["id"] for t in listed]
 

@@ -35,9 +35,10 @@ def set_start_scheduler(scheduler: StartScheduler) -> None:
     _start_scheduler = scheduler
 
 
-def _whole(value: Any, low: int, high: int, code: str, what: str) -> int:
+def _whole(value: Any, low: int, high: int, code: str, what: str, number: int | None = None) -> int:
     if type(value) is not int or not low <= value <= high:
-        raise BadSettings(code, f"{what} must be a whole number from {low:,} to {high:,}.")
+        message = f"{what} must be a whole number from {low:,} to {high:,}."
+        raise BadSettings(code, message, number)
     return value
 
 
@@ -50,16 +51,18 @@ def clean_levels(levels: Sequence[Any]) -> list[dict[str, Any]]:
     for number, level in enumerate(levels, start=1):
         if not isinstance(level, dict) or not {"small_blind", "big_blind", "minutes"} <= set(level):
             raise BadSettings(
-                "bad_levels", f"Level {number} needs a small blind, a big blind and minutes."
+                "bad_levels",
+                f"Level {number} needs a small blind, a big blind and minutes.",
+                number,
             )
         what = f"Level {number}'s"
-        small = _whole(level["small_blind"], 1, 10**9, "bad_levels", f"{what} small blind")
-        big = _whole(level["big_blind"], small, 10**9, "bad_levels", f"{what} big blind")
-        ante = _whole(level.get("ante", 0), 0, big, "bad_levels", f"{what} ante")
+        small = _whole(level["small_blind"], 1, 10**9, "bad_levels", f"{what} small blind", number)
+        big = _whole(level["big_blind"], small, 10**9, "bad_levels", f"{what} big blind", number)
+        ante = _whole(level.get("ante", 0), 0, big, "bad_levels", f"{what} ante", number)
         minutes = level["minutes"]
         if type(minutes) not in (int, float) or not 1 <= minutes <= MAX_LEVEL_MINUTES:
             raise BadSettings(
-                "bad_levels", f"Level {number} lasts from 1 to {MAX_LEVEL_MINUTES} minutes."
+                "bad_levels", f"Level {number} lasts from 1 to {MAX_LEVEL_MINUTES} minutes.", number
             )
         current = {"small_blind": small, "big_blind": big, "ante": ante, "minutes": minutes}
         if cleaned:
@@ -69,9 +72,48 @@ def clean_levels(levels: Sequence[Any]) -> list[dict[str, Any]]:
                 current[k] == before[k] for k in blinds
             ):
                 raise BadSettings(
-                    "bad_levels", f"Level {number}'s blinds must rise above level {number - 1}'s."
+                    "bad_levels",
+                    f"Level {number}'s blinds must rise above level {number - 1}'s.",
+                    number,
                 )
         cleaned.append(current)
+    return cleaned
+
+
+def clean_breaks(breaks: Sequence[Any], level_count: int) -> list[dict[str, int]]:
+    """Breaks placed between levels, as stored: each after a level (1 = the first) and
+    before the next one, in order, at most one between two levels, 1 to 60 minutes."""
+    if not isinstance(breaks, list | tuple) or len(breaks) > MAX_LEVELS:
+        raise BadSettings("bad_breaks", f"Give at most {MAX_LEVELS} breaks.")
+    cleaned: list[dict[str, int]] = []
+    for number, placed in enumerate(breaks, start=1):
+        if not isinstance(placed, dict) or not {"after_level", "minutes"} <= set(placed):
+            raise BadSettings(
+                "bad_breaks", f"Break {number} needs a level it follows and minutes.", number
+            )
+        after = placed["after_level"]
+        if type(after) is not int or not 1 <= after < level_count:
+            raise BadSettings(
+                "bad_breaks",
+                f"Break {number} must come between two of the {level_count} levels.",
+                number,
+            )
+        if cleaned and after <= cleaned[-1]["after_level"]:
+            raise BadSettings(
+                "bad_breaks",
+                f"Break {number} comes after level {after}, where a break already is "
+                "(or before): one break between two levels, in order.",
+                number,
+            )
+        minutes = _whole(
+            placed["minutes"],
+            1,
+            MAX_BREAK_MINUTES,
+            "bad_breaks",
+            f"Break {number}'s minutes",
+            number,
+        )
+        cleaned.append({"after_level": after, "minutes": minutes})
     return cleaned
 
 
@@ -104,6 +146,7 @@ def schedule_tournament(
     late_registration_levels: int = 0,
     break_every_minutes: int = 0,
     break_minutes: int = 0,
+    breaks: Sequence[Any] | None = None,
     payout_percentages: Sequence[Any] | None = None,
     points_scope: str = "site",
     level_seconds: float | None = None,
@@ -114,7 +157,8 @@ def schedule_tournament(
 
     ``levels`` (each ``small_blind``, ``big_blind``, optional ``ante``,
     ``minutes``) replace the built-in ``structure``; breaks of
-    ``break_minutes`` come after every ``break_every_minutes`` of play (0: none).
+    ``break_minutes`` come after every ``break_every_minutes`` of play (0: none), or
+    ``breaks`` (each ``after_level``, ``minutes``) come between the levels they name.
     A ``club``'s tournament is paid in the club's points and seen by its members only.
     Refuses a bad setting with ``BadSettings`` (its code names it) and saves nothing.
     """
@@ -142,6 +186,11 @@ def schedule_tournament(
         raise BadSettings("bad_breaks", "Give both how often breaks come and how long they last.")
     if 0 < break_every_minutes < 10:
         raise BadSettings("bad_breaks", "Breaks come at most every 10 minutes.")
+    placed = clean_breaks(breaks, level_count) if breaks else None
+    if placed and break_every_minutes:
+        raise BadSettings(
+            "bad_breaks", "Give breaks between levels or a break every so many minutes, not both."
+        )
     percentages = clean_payouts(payout_percentages)
     if not isinstance(points_scope, str) or not _SCOPE.match(points_scope):
         raise BadSettings("bad_points_scope", 'Points come from "site" or "club:<id>".')
@@ -163,6 +212,7 @@ def schedule_tournament(
             late_registration_levels=late_registration_levels,
             break_every_minutes=break_every_minutes,
             break_minutes=break_minutes,
+            level_breaks=placed,
             payout_percentages=percentages,
             points_scope=club.scope if club is not None else points_scope,
             club=club,
