@@ -16,7 +16,7 @@ from tables.errors import BadSeat
 from tables.models import Table
 
 if TYPE_CHECKING:
-    from tables.models import Seat
+    from tables.models import Hand, Seat
     from tables.play import Play
 
 
@@ -88,8 +88,9 @@ class TableBehaviour:
     def after_hand(self, play: Play) -> None:
         """In the transaction that ends a hand, once the stacks are back on the seats."""
 
-    def history_fields(self, table: Table, started_at: datetime) -> dict[str, Any]:
-        """Extra PHH fields for a hand started at ``started_at`` (``engine.to_phh``'s)."""
+    def history_fields(self, hand: Hand) -> dict[str, Any]:
+        """The kind's own PHH fields for ``hand`` (``engine.to_phh``'s), beyond the table,
+        the hand's number and its time, which every hand has (tables/hand_history.py)."""
         return {}
 
 
