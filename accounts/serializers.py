@@ -4,10 +4,17 @@ from rest_framework import serializers
 from accounts.models import User
 from accounts.names import check_display_name
 from accounts.points import points_balance
+from config.api_fields import TextField
 
 
 class ProfileSerializer(serializers.ModelSerializer[User]):
     points = serializers.SerializerMethodField()
+    display_name = TextField(
+        max_length=40,
+        allow_blank=True,
+        required=False,
+        help_text=User._meta.get_field("display_name").help_text,
+    )
 
     class Meta:
         model = User

@@ -11,6 +11,8 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.views import defaults
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
@@ -55,3 +57,13 @@ def _invalid(body: dict[str, Any]) -> tuple[str, str]:
 def _sentence(text: str) -> str:
     text = text.strip()
     return text if text.endswith((".", "!", "?")) else text + "."
+
+
+def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """Django's 404 handler (config/urls.py): under /api/ an address that names no
+    endpoint (``/api/hands/abc/``, ``/api/hands/1/phh/``) is answered as JSON too."""
+    if request.path.startswith("/api/"):
+        return JsonResponse(
+            {"code": "not_found", "message": "No API endpoint at this address."}, status=404
+        )
+    return defaults.page_not_found(request, exception)

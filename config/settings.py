@@ -404,9 +404,12 @@ STORAGES = {
 # --- REST API -----------------------------------------------------------------
 
 REST_FRAMEWORK = {
+    # The token first: its scheme is what a 401's WWW-Authenticate names, so a caller
+    # without credentials gets a 401 saying how to send them (with the session first,
+    # DRF answers 403, since a cookie has no challenge to name).
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.SessionAuthentication",
         "accounts.authentication.PersonalTokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_PARSER_CLASSES": [

@@ -73,3 +73,5 @@ urlpatterns = [
     ),
     path("admin/", admin.site.urls),
 ]
+
+handler404 = "config.api_errors.not_found"

@@ -20,6 +20,7 @@ from __future__ import annotations
 import datetime
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from zoneinfo import ZoneInfo
 
 from engine.cards import card_str
 from engine.evaluator import describe, evaluate
@@ -39,6 +40,8 @@ from engine.state import HandState
 
 __all__ = ["to_pokerstars"]
 
+_EASTERN = ZoneInfo("America/New_York")
+_NOT_IN_SCREEN_NAMES = str.maketrans(dict.fromkeys("()[]:", " "))
 _STREET_TITLES = {"flop": "FLOP", "turn": "TURN", "river": "RIVER"}
 _FOLDED_ON = {
     "preflop": "folded before Flop",
@@ -84,11 +87,24 @@ class _Header:
             stake = f" {self.buy_in}" if self.buy_in else ""
             stage = blinds if self.level is None else f"Level {_roman(self.level)} {blinds}"
             game = f"Tournament #{self.tournament_id},{stake} Hold'em No Limit - {stage}"
-        when = "" if self.time is None else f" - {self.time:%Y/%m/%d %H:%M:%S} {self.time_zone}"
         return [
-            f"PokerStars Hand #{self.hand_id}: {game}{when}",
-            f"Table '{self.table}' {state.seat_count}-max Seat #{state.button + 1} is the button",
+            f"PokerStars Hand #{self.hand_id}: {game}{self.when()}",
+            f"Table '{_quoted(self.table)}' {state.seat_count}-max"
+            f" Seat #{state.button + 1} is the button",
         ]
+
+    def when(self) -> str:
+        """`` - <time> <zone>``; a time that knows its zone is followed by Eastern Time
+        in brackets, as PokerStars writes it for players outside that zone (trackers
+        read the bracketed ET time)."""
+        if self.time is None:
+            return ""
+        if self.time.tzinfo is None:
+            return f" - {self.time:%Y/%m/%d %H:%M:%S} {self.time_zone}"
+        eastern = f"{self.time.astimezone(_EASTERN):%Y/%m/%d %H:%M:%S} ET"
+        if self.time_zone == "ET":
+            return f" - {eastern}"
+        return f" - {self.time:%Y/%m/%d %H:%M:%S} {self.time_zone} [{eastern}]"
 
 
 def to_pokerstars(
@@ -111,10 +127,15 @@ def to_pokerstars(
     ``viewer`` is the seat whose hole cards are printed ("Dealt to"), or
     ``None`` for an observer. With a ``tournament_id`` the header is a
     tournament's (``buy_in`` such as ``"$10+$1 USD"`` and ``level``
-    optional); otherwise a cash game's. ``time`` is printed as given, in
-    ``time_zone``. ``places`` maps the seats that finished a tournament in
-    this hand to their places: "finished the tournament in 4th place", and
-    "wins the tournament" for 1st.
+    optional); otherwise a cash game's. A naive ``time`` is printed as given,
+    named ``time_zone``; an aware one is printed as given and named
+    ``time_zone``, then in Eastern Time in brackets (``... 17:05:13 UTC
+    [2026/11/25 12:05:13 ET]``), the form trackers' parsers read, or only in
+    Eastern Time when ``time_zone`` is ``"ET"``. Names are written as screen
+    names (no parentheses, brackets or colons: "Ada (bot)" is "Ada bot") and
+    quotes in the table's name are escaped (``\\'``). ``places`` maps the
+    seats that finished a tournament in this hand to their places: "finished
+    the tournament in 4th place", and "wins the tournament" for 1st.
     """
     if not state.is_over:
         raise ValueError("only a finished hand can be written as PokerStars text")
@@ -156,7 +177,23 @@ def _names(state: HandState, players: Sequence[str | None] | None) -> list[str]:
     given = list(players) if players is not None else [None] * count
     if len(given) != count:
         raise ValueError(f"players must name {count} seats, not {len(given)}")
-    return [name or f"Player{seat + 1}" for seat, name in enumerate(given)]
+    names = [_screen_name(name) if name else f"Player{seat + 1}" for seat, name in enumerate(given)]
+    taken: dict[str, int] = {}
+    for name in names:
+        taken[name] = taken.get(name, 0) + 1
+    # Two names that became one (rare): the seat number keeps them apart.
+    return [f"{name}_{seat + 1}" if taken[name] > 1 else name for seat, name in enumerate(names)]
+
+
+def _screen_name(name: str) -> str:
+    """A name as a PokerStars screen name can be: parsers read ``(...)`` after a name as
+    its position or stack and ``[...]`` as cards, so a bot's "Ada (bot)" is "Ada bot"."""
+    return " ".join(name.translate(_NOT_IN_SCREEN_NAMES).split()) or "Player"
+
+
+def _quoted(table: str) -> str:
+    """A table name inside the header's single quotes, its own quotes escaped."""
+    return table.replace("\\", "\\\\").replace("'", "\\'")
 
 
 def _roman(number: int) -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
+from urllib.parse import quote
 
 from django.contrib.auth import get_user_model
 from django.db import connection, transaction
@@ -41,11 +42,14 @@ from tournaments.selectors import tournament_stats
 
 ERRORS = {
     400: OpenApiResponse(ErrorSerializer, description="A bad filter value, named."),
-    401: OpenApiResponse(ErrorSerializer, description="Not signed in."),
-    403: OpenApiResponse(ErrorSerializer, description="Not signed in (session callers)."),
+    401: OpenApiResponse(ErrorSerializer, description="No credentials, or a bad token."),
+    403: OpenApiResponse(
+        ErrorSerializer, description="A session caller's write without its CSRF token."
+    ),
     429: OpenApiResponse(ErrorSerializer, description="Over the rate limit."),
 }
 NOT_FOUND = {404: OpenApiResponse(ErrorSerializer, description="No such hand you were dealt.")}
+BAD_CURSOR = {404: OpenApiResponse(ErrorSerializer, description="A cursor this list never gave.")}
 EXPORT_FORMATS = {"phh": "phhs", "pokerstars": "txt"}
 # What a list row never reads: the hand's full log and texts (kilobytes each).
 HEAVY_HAND_FIELDS = ("hand__events", "hand__phh", "hand__pots", "hand__final_stacks")
@@ -82,6 +86,27 @@ class HandCursor(CursorPagination):
     page_size = 50
     page_size_query_param = "page_size"
     max_page_size = 200
+    # What a next/previous link carries over: an unknown parameter is dropped, not echoed.
+    carried = frozenset(HandFilters().fields) | {"page_size", "cursor"}
+
+    def get_page_size(self, request: Request) -> int:
+        """The asked size, refused (not silently clamped) outside 1..max_page_size."""
+        asked = request.query_params.get(self.page_size_query_param)
+        if asked is None:
+            return self.page_size
+        if not (asked.isdigit() and 1 <= int(asked) <= self.max_page_size):
+            problem = f"must be a whole number from 1 to {self.max_page_size}"
+            raise BadFilter(exceptions.ValidationError({"page_size": [problem]}))
+        return int(asked)
+
+    def paginate_queryset(
+        self, queryset: Any, request: Request, view: APIView | None = None
+    ) -> list[Any] | None:
+        page: list[Any] | None = super().paginate_queryset(queryset, request, view)
+        kept = [(k, v) for k, v in request.query_params.lists() if k in self.carried]
+        query = "&".join(f"{k}={quote(v, safe='')}" for k, values in kept for v in values)
+        self.base_url = request.build_absolute_uri(request.path) + (f"?{query}" if query else "")
+        return page
 
 
 def _not_found(error: hand_history.HandNotVisible) -> exceptions.NotFound:
@@ -95,7 +120,9 @@ def _viewed(request: Request, hand_id: int) -> hand_history.ViewedHand:
         raise _not_found(error) from None
 
 
-@extend_schema(parameters=[HandFilters], responses={200: HandListItemSerializer, **ERRORS})
+@extend_schema(
+    parameters=[HandFilters], responses={200: HandListItemSerializer, **ERRORS, **BAD_CURSOR}
+)
 class HandListView(generics.ListAPIView[HandPlayer]):
     """Your finished hands, newest first (cursor-paginated), narrowed by the filters."""
 
@@ -253,7 +280,7 @@ class TableCursor(CursorPagination):
     page_size = 50
 
 
-@extend_schema(responses={200: TableSerializer, **ERRORS})
+@extend_schema(responses={200: TableSerializer, **ERRORS, **BAD_CURSOR})
 class TableListView(generics.ListAPIView[Table]):
     """Tables you own, sit at or played a hand at (staff: every table), newest first."""
 

@@ -18,14 +18,22 @@ from tables.hand_facts import POSITION_CHOICES
 from tables.models import HandPlayer, Table
 
 RESULTS = ("won", "lost")
+# The databases' integers are 64-bit: a larger id or amount matches nothing, and
+# SQLite refuses to compare with it at all (OverflowError), so it is a bad value.
+LARGEST_INTEGER = 2**63 - 1
 
 
 class HandFilters(serializers.Serializer[Any]):
     """Query parameters: every one optional, all of them combined with AND."""
 
-    table = serializers.IntegerField(required=False, min_value=1, help_text="A table's id.")
+    table = serializers.IntegerField(
+        required=False, min_value=1, max_value=LARGEST_INTEGER, help_text="A table's id."
+    )
     tournament = serializers.IntegerField(
-        required=False, min_value=1, help_text="A tournament's id: hands at its tables."
+        required=False,
+        min_value=1,
+        max_value=LARGEST_INTEGER,
+        help_text="A tournament's id: hands at its tables.",
     )
     kind = serializers.ChoiceField(
         choices=Table.Kind.values, required=False, help_text="The table's kind."
@@ -46,7 +54,10 @@ class HandFilters(serializers.Serializer[Any]):
         choices=RESULTS, required=False, help_text="won: net above 0; lost: net below 0."
     )
     min_pot = serializers.IntegerField(
-        required=False, min_value=0, help_text="Hands whose pots came to at least this."
+        required=False,
+        min_value=0,
+        max_value=LARGEST_INTEGER,
+        help_text="Hands whose pots came to at least this.",
     )
 
     def to_internal_value(self, data: Any) -> dict[str, Any]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from datetime import UTC
 from typing import Any, Final, Literal
 
 from django.db.models import Prefetch, QuerySet
@@ -26,6 +27,7 @@ from engine.events import (
     PotAwarded,
     UncalledBetReturned,
 )
+from tables import kinds
 from tables.models import Hand, HandPlayer
 from tournaments.histories import pokerstars_meta
 
@@ -119,7 +121,7 @@ def hand_detail(viewed: ViewedHand) -> dict[str, Any]:
         "number": hand.number,
         "started_at": hand.started_at,
         "ended_at": hand.ended_at,
-        "level": hand.level,
+        "level": hand.level + 1 if hand.table.tournament_id is not None else None,
         "small_blind": hand.small_blind,
         "big_blind": hand.big_blind,
         "ante": hand.ante,
@@ -214,22 +216,32 @@ def _pots(state: engine.HandState) -> list[dict[str, Any]]:
     ]
 
 
+def phh_fields(hand: Hand) -> dict[str, Any]:
+    """What a hand's PHH says beyond the play (``engine.to_phh``'s keywords): the table,
+    the hand's number, its start in UTC, and its kind's own (a tournament's event and
+    level). The stored history and every viewer's text are written with the same."""
+    moment = hand.started_at.astimezone(UTC)
+    return {
+        "table": hand.table.name,
+        "hand": hand.number,
+        "time": moment.time().replace(microsecond=0),
+        "time_zone": "UTC",
+        "day": moment.day,
+        "month": moment.month,
+        "year": moment.year,
+        **kinds.of(hand.table).history_fields(hand),
+    }
+
+
 def hand_phh(viewed: ViewedHand) -> str:
     """PHH text with ``????`` for every hole card the viewer did not see."""
     names = {p.seat: p.name for p in viewed.players}
-    hand = viewed.hand
     return engine.to_phh(
         viewed.state,
         viewer=viewed.viewer,
         players=[names[s] for s in engine.phh_order(viewed.state)],
-        table=hand.table.name,
-        hand=hand.number,
-        time=hand.started_at.time().replace(microsecond=0),
-        time_zone="UTC",
-        day=hand.started_at.day,
-        month=hand.started_at.month,
-        year=hand.started_at.year,
-        _felt_hand_id=hand.pk,
+        _felt_hand_id=viewed.hand.pk,
+        **phh_fields(viewed.hand),
     )
 
 

@@ -17,7 +17,7 @@ from tables.errors import BadSeat
 from tables.models import Table
 
 if TYPE_CHECKING:
-    from tables.models import Seat
+    from tables.models import Hand, Seat
     from tables.play import Play
 
 
@@ -95,8 +95,9 @@ class TableBehaviour:
         (the snapshot's ``your_result``). Nothing here: these tables end for nobody."""
         return {}
 
-    def history_fields(self, table: Table, started_at: datetime) -> dict[str, Any]:
-        """Extra PHH fields for a hand started at ``started_at`` (``engine.to_phh``'s)."""
+    def history_fields(self, hand: Hand) -> dict[str, Any]:
+        """The kind's own PHH fields for ``hand`` (``engine.to_phh``'s), beyond the table,
+        the hand's number and its time, which every hand has (tables/hand_history.py)."""
         return {}
 
 

@@ -144,7 +144,9 @@ class HandDetailSerializer(serializers.Serializer[Any]):
     number = serializers.IntegerField()
     started_at = serializers.DateTimeField()
     ended_at = serializers.DateTimeField()
-    level = serializers.IntegerField(help_text="Blind level (0 outside tournaments).")
+    level = serializers.IntegerField(
+        allow_null=True, help_text="A tournament's blind level, from 1; null outside tournaments."
+    )
     small_blind = serializers.IntegerField()
     big_blind = serializers.IntegerField()
     ante = serializers.IntegerField()

@@ -27,11 +27,11 @@ REFUSALS = {
     status: OpenApiResponse(ErrorSerializer, description=description)
     for status, description in (
         (400, "A malformed body or a bad value: `bad_<field>` names it."),
-        (401, "Not signed in."),
+        (401, "No credentials, or a bad token."),
         (
             403,
             "Not allowed here (`members_only`, `admins_only`, `banned`, `bad_token`, ...),"
-            " or not signed in, for session callers.",
+            " or a session caller's write without its CSRF token.",
         ),
         (
             404,

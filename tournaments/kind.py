@@ -9,12 +9,12 @@ nobody leaves a running tournament, and the hand's end eliminates players.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from tables.errors import BadSeat, CannotLeave, MembersOnly
 from tables.kinds import TableBehaviour
-from tables.models import Seat, Table
+from tables.models import Hand, Seat, Table
 from tables.play import Play
 from tournaments.errors import TournamentError
 from tournaments.models import Tournament
@@ -133,15 +133,9 @@ class TournamentBehaviour(TableBehaviour):
         ]
         return results_of(tournament, asked) if asked else {}
 
-    def history_fields(self, table: Table, started_at: datetime) -> dict[str, Any]:
-        tournament = tournament_of(table)
-        moment = started_at.astimezone(UTC)
+    def history_fields(self, hand: Hand) -> dict[str, Any]:
+        tournament = tournament_of(hand.table)
         return {
             "event": f"Felt Tournament #{tournament.pk}, {tournament.title}",
-            "level": table.level + 1,
-            "time": moment.time().replace(microsecond=0),
-            "time_zone": "UTC",
-            "day": moment.day,
-            "month": moment.month,
-            "year": moment.year,
+            "level": hand.level + 1,  # stored from 0; histories count levels from 1
         }

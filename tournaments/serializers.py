@@ -6,6 +6,7 @@ from typing import Any
 
 from rest_framework import serializers
 
+from config.api_fields import TextField
 from tournaments.models import Tournament
 
 LISTED = (
@@ -35,12 +36,12 @@ class TournamentScheduleSerializer(serializers.Serializer[Any]):
     """The body of ``POST /api/tournaments/`` (staff): the shape only; the service
     (``schedule_tournament``) checks every value."""
 
-    name = serializers.CharField(max_length=200)
+    name = TextField(max_length=200)
     starts_at = serializers.DateTimeField(help_text="ISO 8601 with its zone, still to come.")
     buy_in = serializers.IntegerField(required=False, default=0)
     seats_per_table = serializers.IntegerField(required=False, default=9, help_text="2 to 9.")
     max_entrants = serializers.IntegerField(required=False, default=60)
-    structure = serializers.CharField(required=False, default="regular")
+    structure = TextField(required=False, default="regular")
     levels = LevelSerializer(many=True, required=False, help_text="Instead of ``structure``.")
     starting_stack = serializers.IntegerField(required=False)
     late_registration_levels = serializers.IntegerField(required=False, default=0)
@@ -52,28 +53,26 @@ class TournamentScheduleSerializer(serializers.Serializer[Any]):
     payout_percentages = serializers.ListField(
         child=serializers.IntegerField(), required=False, help_text="Adding up to 100."
     )
-    points_scope = serializers.CharField(required=False, default="site")
+    points_scope = TextField(required=False, default="site")
 
 
 class ClubCreateSerializer(serializers.Serializer[Any]):
     """The body of ``POST /api/clubs/``: the shape only; ``club_create`` checks values."""
 
-    name = serializers.CharField(max_length=200, trim_whitespace=False)
-    description = serializers.CharField(
-        max_length=2000, required=False, default="", allow_blank=True
-    )
+    name = TextField(max_length=200, trim_whitespace=False)
+    description = TextField(max_length=2000, required=False, default="", allow_blank=True)
 
 
 class ClubJoinSerializer(serializers.Serializer[Any]):
-    token = serializers.CharField(
+    token = TextField(
         max_length=200, required=False, help_text="The invitation link's; without it: ask to join."
     )
 
 
 class ClubPointsSerializer(serializers.Serializer[Any]):
-    username = serializers.CharField(max_length=150)
+    username = TextField(max_length=150)
     amount = serializers.IntegerField(help_text="Negative to take points.")
-    reason = serializers.CharField(max_length=2000)
+    reason = TextField(max_length=2000)
 
 
 class ClubScheduleSerializer(TournamentScheduleSerializer):

@@ -16,8 +16,8 @@ from django.db import transaction
 
 import engine
 from engine.phh import phh_order
-from tables import kinds
 from tables.hand_facts import hand_facts, has_allin_ev
+from tables.hand_history import phh_fields
 from tables.models import Hand, HandPlayer, Seat, Table
 from tables.services import allin_ev
 from tables.stats import totals_add
@@ -57,11 +57,7 @@ def hand_finish(
     hand.events = events
     hand.final_stacks = list(state.stacks)
     hand.phh = engine.to_phh(
-        state,
-        players=[names[n] for n in phh_order(state)],
-        table=table.name,
-        hand=hand.number,
-        **kinds.of(table).history_fields(table, hand.started_at),
+        state, players=[names[n] for n in phh_order(state)], **phh_fields(hand)
     )
     hand.pot = sum(e["amount"] for e in hand.pots)
     # The all-in EV's equity would hold the table's lock too long: filled in after.

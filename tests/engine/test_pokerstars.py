@@ -260,3 +260,29 @@ def test_unshown_cards_never_appear_in_random_hands() -> None:
         shown = {c for e in state.events if isinstance(e, engine.CardsShown) for c in e.cards}
         visible = shown | set(state.hole_cards(viewer)) | set(state.board)
         assert printed == {card_str(c) for c in visible}
+
+
+def test_an_aware_time_is_followed_by_eastern_time_as_trackers_read_it() -> None:
+    state = _recorded("rule07_uncalled_bet_returned")
+    moment = datetime.datetime(2026, 11, 25, 17, 5, 13, tzinfo=datetime.UTC)
+    header = _lines(state, hand_id=1, time=moment, time_zone="UTC")[0]
+    assert header.endswith(" - 2026/11/25 17:05:13 UTC [2026/11/25 12:05:13 ET]")
+    summer = datetime.datetime(2026, 7, 1, 3, 0, 0, tzinfo=datetime.UTC)  # daylight time, -4 h
+    header = _lines(state, hand_id=1, time=summer, time_zone="UTC")[0]
+    assert header.endswith(" - 2026/07/01 03:00:00 UTC [2026/06/30 23:00:00 ET]")
+    assert _lines(state, hand_id=1, time=moment)[0].endswith(" - 2026/11/25 12:05:13 ET")
+
+
+def test_names_are_written_as_screen_names_and_kept_apart() -> None:
+    state = _recorded("rule07_uncalled_bet_returned")  # three seats; seat 2 raises, both fold
+    text = to_pokerstars(state, players=["Ada (bot)", "Ada [bot]", "(:)"])
+    assert "Seat 1: Ada bot_1 (" in text and "Seat 2: Ada bot_2 (" in text
+    assert "Seat 3: Player (" in text
+    assert "Player collected" in text  # seat 3 raised and both folded
+    assert "(bot)" not in text and "[bot]" not in text
+
+
+def test_quotes_in_a_table_name_are_escaped() -> None:
+    state = _recorded("rule07_uncalled_bet_returned")
+    line = _lines(state, table="Bob's \\ game")[1]
+    assert line.startswith("Table 'Bob\\'s \\\\ game' 3-max")

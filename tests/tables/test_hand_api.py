@@ -153,6 +153,13 @@ def test_the_list_pages_with_a_cursor(alice, table):
     assert seen == [h.pk for h in reversed(hands)] and third["next"] is None
 
 
+def test_the_next_link_keeps_the_filters_and_drops_unknown_parameters(alice, folded):
+    body = api_for(alice).get("/api/hands/?page_size=1&kind=friends&junk=%3Cx%3E").json()
+    query = body["next"].split("?", 1)[1]
+    assert "junk" not in query and "kind=friends" in query and "page_size=1" in query
+    assert [h["id"] for h in api_for(alice).get(body["next"]).json()["results"]] != []
+
+
 @pytest.mark.parametrize(
     ("query", "expected"),
     [

@@ -66,3 +66,39 @@ def test_the_api_gives_a_player_the_tournament_text_of_their_hand(make_user):
     assert f"Tournament #{tournament.pk}, 100+0 Hold'em No Limit - Level " in text.splitlines()[0]
     assert f"{winner.name} wins the tournament" in text
     assert f"Dealt to {winner.name} [" in text
+
+
+@pytest.mark.usefixtures("clean_redis")
+def test_a_tournament_hand_counts_its_level_from_one_in_the_json_and_both_texts(make_user):
+    from rest_framework.test import APIClient
+
+    tournament = play_to_the_end(register(sng(buy_in=100), members(make_user, 6)))
+    first = Hand.objects.get(table=table_of(tournament), number=1)
+    assert first.level == 0  # stored from 0: the structure's first level
+    api = APIClient()
+    api.force_authenticate(first.players.first().user)
+
+    detail = api.get(f"/api/hands/{first.pk}/").json()
+    phh = api.get(f"/api/hands/{first.pk}/phh").content.decode()
+    pokerstars = api.get(f"/api/hands/{first.pk}/pokerstars").content.decode()
+
+    assert detail["level"] == 1
+    assert "level = 1\n" in phh
+    assert f'event = "Felt Tournament #{tournament.pk}, {tournament.title}"' in phh
+    assert " - Level I (" in pokerstars.splitlines()[0]
+
+
+def test_a_hand_outside_a_tournament_has_no_level(make_user):
+    from rest_framework.test import APIClient
+
+    from tests.tables.helpers import act, deal, friends_table
+
+    alice = make_user("alice")
+    table = friends_table(alice, make_user("bob"))
+    deal(table)
+    act(table, "fold")
+    api = APIClient()
+    api.force_authenticate(alice)
+    hand = Hand.objects.get(table=table, number=1)
+    assert api.get(f"/api/hands/{hand.pk}/").json()["level"] is None
+    assert "level =" not in api.get(f"/api/hands/{hand.pk}/phh").content.decode()
