@@ -199,6 +199,13 @@ def test_the_invite_button_copies_the_link_or_shows_it(server_url: str, browser:
     page = sign_up(browser, server_url, "dov", {"width": 1280, "height": 720})
     page.context.grant_permissions(["clipboard-read", "clipboard-write"])
     link = open_table(page, server_url)
+    # Waiting for players: no deck exists, so no "Deck sealed" (a button's display rule
+    # once showed it through its hidden attribute).
+    expect(page.locator("[data-hand-number]")).to_have_text("Waiting for players")
+    expect(page.locator("[data-sealed]")).to_be_hidden()
+    sound = page.get_by_role("button", name="Turn sound on")  # an SVG speaker, not an emoji
+    expect(sound.locator("svg")).to_have_count(1)
+    assert "🔇" not in sound.inner_text()
     invite = page.get_by_role("button", name="Invite: copy the table's link")
     invite.click()
     expect(invite).to_have_text("Copied")
@@ -228,6 +235,7 @@ def test_a_dropped_connection_shows_over_the_felt_and_stops_the_clock(
     expect(to_act.locator("[data-controls]")).to_be_visible()
     banner = to_act.locator("[data-connection-status]")
     expect(banner).to_be_hidden()
+    expect(to_act.locator("[data-sealed] svg")).to_be_visible()  # with a hand: the lock
 
     stop_web_server(server_url)
     expect(banner).to_be_visible(timeout=BANNER_SECONDS * 1000)
@@ -246,3 +254,28 @@ def test_a_dropped_connection_shows_over_the_felt_and_stops_the_clock(
     # The button is switched off: a click reaches nothing.
     to_act.locator('[data-act="call"]').click(force=True)
     expect(to_act.locator("[data-toast]")).to_be_hidden()
+
+
+# Few sockets a minute per member: a few reloads of the table are refused with 4430.
+FEW_SOCKETS = {"next_hand_seconds": 0.5, "environment": {"SOCKET_HANDSHAKES_PER_USER": "3"}}
+
+
+@pytest.mark.parametrize("live_server_options", [FEW_SOCKETS])
+def test_a_socket_refused_for_too_many_connections_says_it_will_reconnect(
+    server_url: str, browser: Browser
+) -> None:
+    page = sign_up(browser, server_url, "gil", {"width": 390, "height": 844})
+    page.goto(f"{server_url}/tables/new/")
+    page.get_by_role("button", name="Open the table").click()
+    banner = page.locator("[data-connection-status]")
+    refused = re.compile(r"^Too many connections just now — reconnecting")
+    for _ in range(6):
+        page.reload()
+        try:
+            expect(banner).to_have_text(refused, timeout=3_000)
+            break
+        except AssertionError:
+            expect(banner).to_have_text("Live")
+    expect(banner).to_have_text(refused)
+    expect(banner).to_be_visible()
+    expect(page.locator("[data-dock]")).to_have_attribute("inert", "")
