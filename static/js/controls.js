@@ -386,12 +386,14 @@ export class Controls {
     } else if (lower === "r") {
       this.amountBox.focus();
       this.amountBox.select();
+    } else if (key.startsWith("Arrow") && target.closest?.("[role=tablist]")) {
+      return false; // the arrows move between the side panel's tabs there
     } else if (key === "ArrowUp" || key === "ArrowRight") {
       this.nudge(1);
     } else if (key === "ArrowDown" || key === "ArrowLeft") {
       this.nudge(-1);
-    } else if (key === "Enter" && !target.closest?.(".action-buttons, [data-seat-controls], .share")) {
-      // Enter on a focused action button presses it; anywhere else it confirms the raise.
+    } else if (key === "Enter" && !target.closest?.("button, a, [role=tab], .share")) {
+      // Enter on a focused button, link or tab presses that; anywhere else it confirms the raise.
       this.act("raise");
     } else {
       return false;

@@ -5,6 +5,8 @@
 // Muted or not is remembered in this browser (localStorage); off by default
 // until the player turns sound on, since a page may not play sound unasked.
 
+import { icon } from "./icons.js";
+
 const STORAGE_KEY = "felt.sound";
 let context = null;
 
@@ -85,7 +87,7 @@ export function wireSoundButton(button) {
     const words = document.createElement("span");
     words.className = "pill-words"; // hidden on a phone: the icon says it
     words.textContent = isOn ? " Sound on" : " Sound off";
-    button.replaceChildren(isOn ? "🔊" : "🔇", words);
+    button.replaceChildren(icon(isOn ? "sound-on" : "sound-off"), words);
     button.setAttribute("aria-label", isOn ? "Turn sound off" : "Turn sound on");
   };
   button.addEventListener("click", () => {

@@ -10,7 +10,9 @@ import { addChat, wireChat } from "./chat.js";
 import { renderBusted, renderLedger, renderSeatEnd, showRemoved } from "./ledger.js";
 import { isHost, markClicked, renderHost, showSetting, wireHost } from "./host.js";
 import { CLOCK_WARNING_SECONDS, play, playAll, soundsFor, wireSoundButton } from "./sounds.js";
+import { icon } from "./icons.js";
 import { moveChips } from "./motion.js";
+import { SidePanel } from "./panel.js";
 import { highlightWinningCards, playerName, potText, renderBoard, renderSeats, winnersText } from "./render.js";
 
 const FIRST_PAUSE_MS = 500;
@@ -25,6 +27,9 @@ const FINAL_CLOSE_CODES = {
   4406: "This is a club's table: only its members see it.",
   4429: "Too many messages from this page: reload it to reconnect.",
 };
+// Refused at the handshake for opening too many sockets (config/socket_limits.py): it
+// passes, so the page tries again later as after a drop, and says so.
+const CLOSE_TOO_MANY_SOCKETS = 4430;
 
 const root = document.getElementById("table");
 const find = (selector) => root.querySelector(selector);
@@ -40,6 +45,8 @@ const parts = {
   level: find("[data-level]"),
   nextLevel: find("[data-next-level]"),
   status: find("[data-connection-status]"),
+  dock: find("[data-dock]"),
+  dockReason: find("[data-dock-reason]"),
   log: find("[data-log]"),
   toast: find("[data-toast]"),
   seatControls: find("[data-seat-controls]"),
@@ -62,6 +69,9 @@ const runOutStreetMs = Number(root.dataset.runoutStreetMs || 0);
 let isGoingToLobby = false; // "Leave" on the busted panel: to the lobby once the seat is gone
 const handLogs = new Map(); // hand number -> lines
 const pageTitle = document.title;
+// The socket's state, shown over the felt: "connecting" (the first time), "live",
+// "waiting" (closed, trying again at retryAt), "reconnecting" (trying) or "closed" (for good).
+const connection = { state: "connecting", retryAt: 0, wasRefused: false, finalText: "" };
 
 function send(message) {
   if (socket && socket.readyState === WebSocket.OPEN) {
@@ -73,6 +83,7 @@ function send(message) {
 }
 
 const controls = new Controls(find("[data-controls]"), send, find("[data-pre-actions]"));
+const panel = new SidePanel(find("[data-panel]"), find("[data-panel-toggle]"));
 
 function socketUrl() {
   const scheme = window.location.protocol === "https:" ? "wss:" : "ws:";
@@ -80,23 +91,59 @@ function socketUrl() {
 }
 
 function connect() {
+  if (connection.state === "waiting") connection.state = "reconnecting";
+  showConnection();
   socket = new WebSocket(socketUrl());
   socket.addEventListener("open", () => {
     pauseMs = FIRST_PAUSE_MS;
-    parts.status.textContent = "Live";
-    root.dataset.connected = "true";
+    connection.state = "live";
+    showConnection();
   });
   socket.addEventListener("message", (event) => onMessage(event.data));
   socket.addEventListener("close", (event) => {
-    root.dataset.connected = "false";
     if (FINAL_CLOSE_CODES[event.code]) {
-      parts.status.textContent = FINAL_CLOSE_CODES[event.code];
-      return;
+      connection.state = "closed";
+      connection.finalText = FINAL_CLOSE_CODES[event.code];
+    } else {
+      connection.state = "waiting";
+      connection.wasRefused = event.code === CLOSE_TOO_MANY_SOCKETS;
+      connection.retryAt = Date.now() + pauseMs;
+      window.setTimeout(connect, pauseMs);
+      pauseMs = Math.min(pauseMs * 2, MAX_PAUSE_MS);
     }
-    parts.status.textContent = `Disconnected; retrying in ${Math.ceil(pauseMs / 1000)} s…`;
-    window.setTimeout(connect, pauseMs);
-    pauseMs = Math.min(pauseMs * 2, MAX_PAUSE_MS);
+    showConnection();
   });
+}
+
+/** What the banner over the felt says; "Live" (and no banner) while connected. */
+function connectionText() {
+  const cause = connection.wasRefused ? "Too many connections just now" : "Connection lost";
+  switch (connection.state) {
+    case "live":
+      return "Live";
+    case "connecting":
+      return "Connecting…";
+    case "closed":
+      return connection.finalText;
+    case "reconnecting":
+      return `${cause} — reconnecting…`;
+    default:
+      return `${cause} — reconnecting in ${Math.max(1, Math.ceil((connection.retryAt - Date.now()) / 1000))} s…`;
+  }
+}
+
+/** The banner, and the dock's controls switched off (with why) while not connected. */
+function showConnection() {
+  const isLive = connection.state === "live";
+  root.dataset.connected = String(isLive);
+  root.dataset.connection = connection.state;
+  parts.status.textContent = connectionText();
+  parts.dock.inert = !isLive;
+  parts.dockReason.hidden = isLive || connection.state === "connecting";
+  parts.dockReason.textContent =
+    connection.state === "closed"
+      ? "Not connected: nothing you click here is sent."
+      : "Not connected: your buttons work again once the table is back.";
 }
 
 function onMessage(data) {
@@ -116,6 +163,7 @@ function onMessage(data) {
     }
   } else if (message.type === "chat") {
     addChat(parts.chat, [message]);
+    panel.noteChat();
   } else if (message.type === "notice") {
     // A coming blind level passes in a toast; a tournament's start or your place stays
     // in the banner until dismissed.
@@ -163,6 +211,7 @@ function render() {
   renderSeatEnd(parts.seatControls, parts.removed, table);
   if (parts.ledger) renderLedger(parts.ledger, table);
   if (parts.host) renderHost(parts.host, table, userId);
+  panel.sync();
   if (isGoingToLobby && table.your_seat === null) window.location.assign("/");
   renderLog();
   controls.update(table);
@@ -196,7 +245,7 @@ function showSeal(isOpen) {
   words.className = isOpen ? "" : "pill-words";
   words.textContent = isOpen ? ` ${table.commitment}` : " Deck sealed";
   parts.sealed.dataset.open = String(isOpen);
-  parts.sealed.replaceChildren("🔒", words);
+  parts.sealed.replaceChildren(icon("lock"), words);
 }
 
 parts.sealed.addEventListener("click", () => showSeal(parts.sealed.dataset.open !== "true"));
@@ -260,8 +309,15 @@ function warnIfYourClockRunsOut(left, total) {
 /** Runs a few times a second: the action clock and the next-hand countdown. */
 function tick() {
   if (!table) return;
+  if (connection.state === "waiting") parts.status.textContent = connectionText(); // the countdown
   const clock = parts.seats.querySelector("[data-clock]");
-  if (clock && table.deadline) {
+  const isLive = connection.state === "live";
+  if (clock) clock.classList.toggle("paused", !isLive);
+  if (clock && !isLive) {
+    // Offline, the page cannot know the server's clock: it stops, never counting to red.
+    clock.classList.remove("urgent");
+    clock.querySelector(".clock-text").textContent = "Paused: offline";
+  } else if (clock && table.deadline) {
     const left = Math.max(0, secondsUntil(table.deadline));
     const actor = table.seats[table.to_act] || {};
     const total = table.is_time_bank ? Math.max(actor.time_bank || left, 1) : table.action_seconds || 20;
@@ -291,7 +347,7 @@ function announcement() {
   const handRunning = table.hand && !table.hand.is_over;
   if (table.closed_at) {
     lines.push(
-      table.kind === "friends" ? "The host ended the game: the final ledger is below" : "This game has ended",
+      table.kind === "friends" ? "The host ended the game: the final ledger is in the Ledger tab" : "This game has ended",
     );
   } else if (handRunning && table.closes_after_hand) {
     lines.push("The host is ending the game: this is the last hand");
@@ -349,18 +405,34 @@ function wirePage() {
     isGoingToLobby = true;
     send({ type: "leave" });
   });
+  wireInvite();
+}
+
+const COPIED_MS = 2000;
+
+/** The head's Invite button copies the table's link; where the clipboard cannot be
+ * written (no clipboard API outside https, or refused), it shows the link to copy. */
+function wireInvite() {
   const link = find("[data-share-link]");
   if (!link) return; // practice and tournament tables are not shared
-  find("[data-copy-link]").addEventListener("click", async (event) => {
+  const button = find("[data-copy-link]");
+  const fallback = find("[data-invite-fallback]");
+  button.addEventListener("click", async () => {
     try {
+      if (!navigator.clipboard) throw new Error("no clipboard here");
       await navigator.clipboard.writeText(link.value);
     } catch {
-      link.select(); // no clipboard API outside https: leave it selected to copy by hand
-      document.execCommand("copy");
+      fallback.hidden = false;
+      link.focus();
+      link.select();
+      return;
     }
-    event.target.textContent = "Copied";
-    window.setTimeout(() => (event.target.textContent = "Copy"), 2000);
+    button.textContent = "Copied";
+    window.setTimeout(() => (button.textContent = "Invite"), COPIED_MS);
   });
+  const close = () => (fallback.hidden = true);
+  link.addEventListener("blur", close);
+  link.addEventListener("keydown", (event) => event.key === "Escape" && close());
 }
 
 wirePage();

@@ -56,6 +56,20 @@ def wait_until_listening(port: int, children: list[subprocess.Popen[bytes]]) -> 
     raise RuntimeError(f"nothing listens on port {port} after {START_TIMEOUT} s")
 
 
+# The Daphne process serving each running live server, by its base URL: a test stops it
+# to see what the page does when the server goes away (stop_web_server).
+_web_servers: dict[str, subprocess.Popen[bytes]] = {}
+
+
+def stop_web_server(url: str) -> None:
+    """Kill the Daphne behind ``url`` at once, as a crash or a lost network would: every
+    open socket drops without a closing handshake. Celery and Redis stay up."""
+    daphne = _web_servers[url]
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(daphne.pid, signal.SIGKILL)
+    daphne.wait()
+
+
 def stop(children: list[subprocess.Popen[bytes]]) -> None:
     for child in children:
         with contextlib.suppress(ProcessLookupError):
@@ -78,8 +92,11 @@ def live_server(
     bot_delay: tuple[float, float] = (0.8, 2.0),
     showdown_seconds: float | None = None,
     runout_street_seconds: float = 0.0,
+    environment: dict[str, str] | None = None,
 ) -> Iterator[str]:
-    """Serve Felt until the block ends; yields the base URL (``http://host:port``)."""
+    """Serve Felt until the block ends; yields the base URL (``http://host:port``).
+    ``environment`` adds variables to the server's (settings read from it, such as
+    ``SOCKET_HANDSHAKES_PER_USER``)."""
     (workdir / "live_server_settings.py").write_text(SERVER_SETTINGS)
     env = dict(
         os.environ,
@@ -96,6 +113,7 @@ def live_server(
         # Every browser test signs its players up from 127.0.0.1, and the session's
         # Redis keeps the count from test to test.
         SIGNUP_ADDRESS_LIMIT="10000",
+        **(environment or {}),
     )
     celery_app.control.purge()  # wake tasks left by earlier tests would only be skipped
     port = free_port()
@@ -119,9 +137,12 @@ def live_server(
             )
             for command in commands
         ]
+        url = f"http://{host}:{port}"
+        _web_servers[url] = children[0]
         try:
             wait_until_listening(port, children)
-            yield f"http://{host}:{port}"
+            yield url
         finally:
+            del _web_servers[url]
             stop(children)
             print(log_path.read_text()[-3000:])  # shown only when a test fails

@@ -55,6 +55,15 @@ def take_seat(page: Page, seat: int) -> None:
     expect(page.locator(".seat.you")).to_have_count(1)
 
 
+def show_panel_tab(page: Page, tab: str) -> None:
+    """Shows one tab of the side panel ("Chat", "Hand log", "Ledger", "Host"), opening
+    the panel first where it is a drawer (a narrow screen)."""
+    toggle = page.locator("[data-panel-toggle]")
+    if toggle.is_visible() and toggle.get_attribute("aria-expanded") != "true":
+        toggle.click()
+    page.get_by_role("tab", name=tab).click()
+
+
 def own_cards(page: Page) -> list[str]:
     """The viewer's two face-up hole cards; the opponent's seat shows only backs."""
     mine = page.locator(".seat.you .hole .card.face")

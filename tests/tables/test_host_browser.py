@@ -11,7 +11,7 @@ from django.db.models import F
 from playwright.sync_api import Browser, expect
 
 from tests.browser import BROWSER_TEST, DESKTOP, PASSWORD, outside_the_browser_loop, sign_up
-from tests.tables.test_browser import open_table, take_seat
+from tests.tables.test_browser import open_table, show_panel_tab, take_seat
 
 pytestmark = BROWSER_TEST
 
@@ -25,6 +25,7 @@ def test_the_host_pauses_changes_the_blinds_and_resumes(server_url: str, browser
     host = sign_up(browser, server_url, "hazel", DESKTOP)
     link = open_table(host, server_url)
     take_seat(host, 0)
+    show_panel_tab(host, "Host")  # the host's controls: a tab of the side panel
     panel = host.get_by_role("region", name="Host controls")
     expect(panel).to_be_visible()
     panel.get_by_role("button", name="Pause the game").click()
@@ -80,6 +81,7 @@ def test_the_host_lets_a_friend_sit_and_mutes_them(server_url: str, browser: Bro
     host = sign_up(browser, server_url, "quinn", DESKTOP)
     link = open_table(host, server_url)
     take_seat(host, 0)
+    show_panel_tab(host, "Host")  # the host's controls: a tab of the side panel
     panel = host.get_by_role("region", name="Host controls")
     panel.get_by_label("Approve sit-downs").check()
     expect(panel.get_by_label("Approve sit-downs")).to_be_checked()
@@ -105,6 +107,7 @@ def test_the_host_lets_a_friend_sit_and_mutes_them(server_url: str, browser: Bro
     expect(guest.locator("[data-toast]")).to_contain_text("muted")
     expect(host.locator("[data-chat]")).not_to_contain_text("hello?")
     guest.get_by_role("button", name="gg").click()  # a reaction is chat: muted too
+    show_panel_tab(host, "Chat")
     host.get_by_label("Chat message").fill("ok")
     host.get_by_label("Chat message").press("Enter")
     expect(host.locator("[data-chat] li").last).to_have_text("quinn: ok")
@@ -129,6 +132,7 @@ def test_a_busted_friend_rebuys_when_the_host_allows_and_the_ledger_nets_to_zero
     host = sign_up(browser, server_url, "hana", DESKTOP)
     link = open_table(host, server_url)
     take_seat(host, 0)
+    show_panel_tab(host, "Host")  # the host's controls: a tab of the side panel
     panel = host.get_by_role("region", name="Host controls")
     panel.get_by_role("button", name="Pause the game").click()  # no hand while chips move
     panel.get_by_label("Approve rebuys").check()  # at once: the pause's snapshot must not untick it
@@ -163,6 +167,7 @@ def test_the_host_ends_the_game_and_everyone_sees_the_final_ledger(
     host = sign_up(browser, server_url, "olga", DESKTOP)
     link = open_table(host, server_url)
     take_seat(host, 0)
+    show_panel_tab(host, "Host")  # the host's controls: a tab of the side panel
     panel = host.get_by_role("region", name="Host controls")
     panel.get_by_role("button", name="Pause the game").click()  # no hand: it ends at once
     expect(panel.get_by_role("button", name="Resume the game")).to_be_visible()
@@ -176,7 +181,7 @@ def test_the_host_ends_the_game_and_everyone_sees_the_final_ledger(
 
     for page in (host, guest):
         expect(page.locator("[data-announce]")).to_have_text(
-            "The host ended the game: the final ledger is below"
+            "The host ended the game: the final ledger is in the Ledger tab"
         )
         expect(page.locator(".seat.occupied")).to_have_count(0)
         expect(page.get_by_role("button", name=re.compile(r"^Sit in seat"))).to_have_count(0)

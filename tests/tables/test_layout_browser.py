@@ -14,7 +14,7 @@ from accounts.models import User
 from tables import services
 from tables.models import Seat
 from tests.browser import BROWSER_TEST, DESKTOP, PHONE, outside_the_browser_loop, sign_up
-from tests.tables.test_browser import take_seat
+from tests.tables.test_browser import show_panel_tab, take_seat
 
 pytestmark = BROWSER_TEST
 
@@ -107,12 +107,14 @@ def test_nine_seats_sit_round_the_oval_without_covering_each_other(
     expect(page.get_by_role("button", name=re.compile(r"^Sit in seat \d$"))).to_have_count(9)
     assert overlapping(seat_boxes(page)) == []
     take_seat(page, 4)
+    show_panel_tab(page, "Host")  # the host's controls: a tab of the side panel
     host = page.get_by_role("region", name="Host controls")
     host.get_by_role("button", name="Pause the game").click()  # the first hand for all nine
     expect(host.get_by_role("button", name="Resume the game")).to_be_visible()
     fill_the_other_seats(int(page.url.rstrip("/").split("/")[-1]))
     page.reload()
     expect(page.locator("[data-seats] .seat.occupied")).to_have_count(9)
+    show_panel_tab(page, "Host")
     host.get_by_role("button", name="Resume the game").click()
     # In a hand, when every seat holds cards and they take the most room.
     expect(page.locator("[data-seats] .card.back")).to_have_count(16)
