@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import Browser, expect
 
 from tests.browser import BROWSER_TEST, DESKTOP, PHONE, SCREENSHOTS, sign_up
-from tests.tables.test_browser import click_check_or_call, take_seat
+from tests.tables.test_browser import click_check_or_call, show_panel_tab, take_seat
 
 pytestmark = BROWSER_TEST
 
@@ -30,6 +30,7 @@ def test_a_player_removed_during_a_hand_is_told_at_each_step(
     host.get_by_role("button", name="Open the table").click()
     host.wait_for_url(re.compile(r"/tables/\d+/$"))
     take_seat(host, 0)
+    show_panel_tab(host, "Host")
     panel = host.get_by_role("region", name="Host controls")
     panel.get_by_role("button", name="Pause the game").click()  # until all three sit
     third = sign_up(browser, server_url, "jules", DESKTOP)
