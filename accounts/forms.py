@@ -99,6 +99,12 @@ class ProfileForm(forms.ModelForm[User]):
         model = User
         fields = ("display_name",)
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if self.instance.is_guest:  # its username is made up: the nickname is its name
+            self.fields["display_name"].label = "Nickname"
+            self.fields["display_name"].help_text = "What the other players see."
+
     def clean_display_name(self) -> str:
         name = check_display_name(self.cleaned_data["display_name"], self.instance)
         if not name and self.instance.is_guest:  # a guest's username is made up, not a name
