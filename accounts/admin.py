@@ -35,13 +35,15 @@ class UserAdmin(SidebarFiltersOnly, DjangoUserAdmin[User]):
     """Members: the query string filters only as the sidebar does (the password hash
     and the API tokens are never a lookup; config/admin_lookups.py)."""
 
-    list_display = ("username", "display_name", "email", "is_staff", "date_joined")
+    list_display = ("username", "display_name", "email", "is_guest", "is_staff", "date_joined")
+    list_filter = (*DjangoUserAdmin.list_filter, "is_guest")
     search_fields = ("username", "display_name", "email")
     fieldsets = (
         *(DjangoUserAdmin.fieldsets or ()),
-        ("Felt", {"fields": ("display_name",)}),
+        ("Felt", {"fields": ("display_name", "is_guest")}),
     )
     actions = ["grant_points"]
+    readonly_fields = ("is_guest",)  # a guest becomes a member by saving its own account
 
     @admin.action(description="Grant site points to the selected members")
     def grant_points(self, request: HttpRequest, queryset: QuerySet[User]) -> HttpResponse | None:
@@ -58,13 +60,19 @@ class UserAdmin(SidebarFiltersOnly, DjangoUserAdmin[User]):
             }
             return TemplateResponse(request, "admin/accounts/grant_points.html", context)
         amount = form.cleaned_data["amount"]
+        members = queryset.filter(is_guest=False)  # guests hold no points (accounts/guests.py)
         with transaction.atomic():
-            for member in queryset.order_by("pk"):
+            for member in members.order_by("pk"):
                 points.points_move(user=member, amount=amount, reason=PointsEntry.Reason.GRANT)
-        count = queryset.count()
+        count = members.count()
         self.message_user(
             request, f"Granted {amount:,} points to {count} member(s).", messages.SUCCESS
         )
+        guests = queryset.filter(is_guest=True).count()
+        if guests:
+            self.message_user(
+                request, f"Skipped {guests} guest(s): guests hold no points.", messages.WARNING
+            )
         return None
 
     # A member deleted or deactivated here first lets go of what they hold in play

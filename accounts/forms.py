@@ -24,7 +24,7 @@ class SignUpForm(UserCreationForm[User]):
     def clean_username(self) -> str:
         username: str = super().clean_username()  # empty: already refused as taken
         if username:
-            check_new_username(username)
+            check_new_username(username, self.instance if self.instance.pk else None)
         return username
 
     def clean_email(self) -> str:
@@ -32,6 +32,29 @@ class SignUpForm(UserCreationForm[User]):
         # not an address is registered, so it cannot be used to find out.
         email: str = self.cleaned_data["email"].strip()
         return email
+
+
+class GuestForm(forms.Form):
+    """Join a friends' table as a guest: a nickname is all it takes."""
+
+    nickname = forms.CharField(
+        max_length=40,
+        help_text="What the other players see. You can save the account later.",
+        error_messages={"required": "Choose a nickname to play under."},
+    )
+
+    def clean_nickname(self) -> str:
+        return check_display_name(self.cleaned_data["nickname"], None)
+
+
+class UpgradeForm(SignUpForm):
+    """A guest's account made full: a username, an email and a password. Bound to the
+    guest (``instance``), whose id, nickname and hands stay; accounts.guests saves it."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.initial["username"] = ""  # not the made-up guest-... one
+        self.fields["username"].help_text = "You log in with it; others still see your nickname."
 
 
 class ThrottledLoginMixin:
@@ -76,5 +99,14 @@ class ProfileForm(forms.ModelForm[User]):
         model = User
         fields = ("display_name",)
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if self.instance.is_guest:  # its username is made up: the nickname is its name
+            self.fields["display_name"].label = "Nickname"
+            self.fields["display_name"].help_text = "What the other players see."
+
     def clean_display_name(self) -> str:
-        return check_display_name(self.cleaned_data["display_name"], self.instance)
+        name = check_display_name(self.cleaned_data["display_name"], self.instance)
+        if not name and self.instance.is_guest:  # a guest's username is made up, not a name
+            raise ValidationError("A guest plays under a nickname: keep one.", code="required")
+        return name

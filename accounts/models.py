@@ -11,6 +11,13 @@ class User(AbstractUser):
         blank=True,
         help_text="Shown to other players instead of your username.",
     )
+    # A guest joined a friends' table by its link with a nickname only: no email, no
+    # usable password, no points; it lives in one browser's session until it is made
+    # a full account (accounts/guests.py, docs/accounts.md).
+    is_guest = models.BooleanField(
+        default=False,
+        help_text="Made from a table's link with a nickname only; plays at friends' tables.",
+    )
 
     class Meta:
         constraints = [

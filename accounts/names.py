@@ -44,7 +44,9 @@ def check_display_name(name: str, user: User | None) -> str:
     return name
 
 
-def check_new_username(username: str) -> None:
-    """A new username may not equal (ignoring case) a member's display name."""
-    if User.objects.filter(display_name__iexact=username.strip()).exists():
+def check_new_username(username: str, user: User | None = None) -> None:
+    """A new username may not equal (ignoring case) another member's display name (a
+    guest taking a username may take its own nickname, ``user`` being that guest)."""
+    others = User.objects.exclude(pk=user.pk) if user is not None else User.objects.all()
+    if others.filter(display_name__iexact=username.strip()).exists():
         raise ValidationError("Another member already goes by that name.", code="name_taken")

@@ -5,7 +5,9 @@ transaction of whatever moved them (a buy-in, a refund, a prize, an admin's
 grant), so the row and its cause commit or roll back together. It locks the
 member's account row; callers that also lock a tournament lock that first.
 A member's account is opened with the welcome grant of ``STARTING_POINTS``,
-at sign-up or, for members made otherwise, when points first move.
+at sign-up or, for members made otherwise, when points first move. A guest
+(accounts/guests.py) has no account and none is opened for it: it gets its
+grant when it becomes a member.
 """
 
 from __future__ import annotations
@@ -29,11 +31,17 @@ class NotEnoughPoints(PointsError):
     code = "not_enough_points"
 
 
+class GuestHasNoPoints(PointsError):
+    code = "guest"
+
+
 def _locked_account(user: Any, scope: str) -> PointsAccount:
     """The member's account, locked; opened with the welcome grant if it is new."""
     account = PointsAccount.objects.select_for_update().filter(user=user, scope=scope).first()
     if account is not None:
         return account
+    if getattr(user, "is_guest", False):  # opening it would hand a guest the welcome grant
+        raise GuestHasNoPoints("A guest account has no points: save it as a full account first.")
     account = PointsAccount.objects.create(user=user, scope=scope, balance=0)
     if scope == SITE_SCOPE:
         _write(account, STARTING_POINTS, PointsEntry.Reason.WELCOME, None)
@@ -112,12 +120,14 @@ def points_record_without_account(
 
 
 def points_balance(*, user: Any, scope: str = SITE_SCOPE) -> int:
-    """The member's balance (an account not yet opened holds the welcome grant to come)."""
+    """The member's balance (an account not yet opened holds the welcome grant to come;
+    a guest's holds nothing)."""
     balance = (
         PointsAccount.objects.filter(user=user, scope=scope)
         .values_list("balance", flat=True)
         .first()
     )
     if balance is None:
-        return STARTING_POINTS if scope == SITE_SCOPE else 0
+        is_granted = scope == SITE_SCOPE and not getattr(user, "is_guest", False)
+        return STARTING_POINTS if is_granted else 0
     return int(balance)

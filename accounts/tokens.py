@@ -14,6 +14,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from accounts.guests import GUESTS_REFUSED, is_guest
 from accounts.models import ApiToken
 
 KEY_PREFIX = "felt_"
@@ -33,6 +34,8 @@ def hash_key(key: str) -> str:
 
 def token_create(*, user: Any, name: str) -> tuple[ApiToken, str]:
     """A new token and its key (the only time the key exists outside the client)."""
+    if is_guest(user):  # the API is for full accounts (accounts/guest_limits.py)
+        raise TokenRefused(GUESTS_REFUSED)
     name = name.strip()
     if not name:
         raise TokenRefused("Give the token a name, so you know later what uses it.")
@@ -54,12 +57,13 @@ def token_revoke(*, user: Any, token_id: int) -> bool:
 
 
 def token_user(key: str) -> Any | None:
-    """The active member a key belongs to, noting when it was last used; None if unknown."""
+    """The active member a key belongs to, noting when it was last used; None if unknown
+    (or a guest's, which only the admin could have made: the API is for full accounts)."""
     if not key.startswith(KEY_PREFIX):
         return None
     token = (
         ApiToken.objects.select_related("user")
-        .filter(key_hash=hash_key(key), user__is_active=True)
+        .filter(key_hash=hash_key(key), user__is_active=True, user__is_guest=False)
         .first()
     )
     if token is None:

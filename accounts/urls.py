@@ -9,6 +9,7 @@ urlpatterns = [
     path("login/", views.LoginView.as_view(), name="login"),
     path("logout/", views.LogoutView.as_view(), name="logout"),
     path("profile/", views.profile, name="profile"),
+    path("profile/save/", views.upgrade, name="upgrade"),
     path("password/", views.PasswordChangeView.as_view(), name="password_change"),
     path("tokens/", token_views.api_token_create, name="api_token_create"),
     path("tokens/<int:token_id>/revoke/", token_views.api_token_revoke, name="api_token_revoke"),

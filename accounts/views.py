@@ -1,10 +1,11 @@
 from typing import Any
 
 from django.contrib import messages
-from django.contrib.auth import login
+from django.contrib.auth import login, update_session_auth_hash
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.contrib.messages.views import SuccessMessageMixin
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Count, F, QuerySet
 from django.http import HttpRequest, HttpResponse
@@ -14,7 +15,9 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods
 
 from accounts import throttling
-from accounts.forms import LoginForm, ProfileForm, SignUpForm
+from accounts.forms import LoginForm, ProfileForm, SignUpForm, UpgradeForm
+from accounts.guests import SESSION_DAY_KEY, NotAGuest, guest_upgrade
+from accounts.models import STARTING_POINTS
 from accounts.points import points_account_open
 from accounts.requests import client_address, signed_in_user
 from accounts.sessions import session_changed
@@ -96,9 +99,53 @@ def profile(request: HttpRequest) -> HttpResponse:
 
 
 def render_profile(request: HttpRequest, form: ProfileForm, **extra: Any) -> HttpResponse:
-    """The profile page, with the member's API tokens (names and prefixes, never keys)."""
-    tokens = request.user.api_tokens.all()  # type: ignore[union-attr]
+    """The profile page, with the member's API tokens (names and prefixes, never keys);
+    a guest's, with the form that saves the account instead."""
+    user = signed_in_user(request)
+    if user.is_guest:
+        extra.setdefault("upgrade_form", UpgradeForm(instance=user))
+    tokens = user.api_tokens.all()
     return render(request, "accounts/profile.html", {"form": form, "tokens": tokens, **extra})
+
+
+@login_required
+@require_http_methods(["POST"])
+def upgrade(request: HttpRequest) -> HttpResponse:
+    """A guest saves the account: a username, an email and a password, on the same id
+    (its hands stay its own), and from now on a member with the welcome grant."""
+    user = signed_in_user(request)
+    if not user.is_guest:
+        messages.info(request, NotAGuest.message)
+        return redirect("accounts:profile")
+    form = UpgradeForm(request.POST, instance=user)
+    if form.is_valid():
+        try:
+            member = guest_upgrade(
+                user=user,
+                username=form.cleaned_data["username"],
+                email=form.cleaned_data["email"],
+                password=form.cleaned_data["password1"],
+            )
+        except ValidationError as error:
+            form.add_error(None, error)
+        except NotAGuest:  # a second tab saved it a moment ago
+            messages.info(request, NotAGuest.message)
+            return redirect("accounts:profile")
+        else:
+            update_session_auth_hash(request, member)  # this browser stays logged in
+            request.session.set_expiry(None)  # a member's log-in lasts as long as anyone's
+            request.session.pop(SESSION_DAY_KEY, None)
+            session_changed(member.pk)  # open sockets take the new password's log-in
+            messages.success(
+                request,
+                f"Your account is saved: log in as {member.username} with your password. "
+                f"Your hands are still yours, and {STARTING_POINTS:,} points are yours to play "
+                "sit-n-gos with.",
+            )
+            return redirect("accounts:profile")
+    user.refresh_from_db()  # the form wrote its fields onto the guest it was bound to
+    profile_form = ProfileForm(instance=user)
+    return render_profile(request, profile_form, upgrade_form=form)
 
 
 class PasswordChangeView(SuccessMessageMixin[Any], auth_views.PasswordChangeView):

@@ -210,6 +210,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    "accounts.guest_limits.GuestLimitsMiddleware",  # a guest: friends' tables only
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
 

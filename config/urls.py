@@ -70,6 +70,7 @@ urlpatterns = [
     path(
         "favicon.ico",
         RedirectView.as_view(url=f"{settings.STATIC_URL}favicon.svg", permanent=True),
+        name="favicon",
     ),
     path("admin/", admin.site.urls),
 ]

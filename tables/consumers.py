@@ -163,9 +163,9 @@ def _run_table_command(table_id: int, user: User, command: dict[str, Any]) -> No
 @database_sync_to_async
 def check_watch(table_id: int, user: User) -> None:
     """Refuse a table that does not exist (``TableNotFound``) or is not the member's to
-    see (``MembersOnly``: a club's table)."""
+    see (``MembersOnly``: a club's table, or a guest at any but a friends' table)."""
     table = selectors.table_get(table_id=table_id)
-    kinds.of(table).check_watch(table, user)
+    kinds.check_watch(table, user)
 
 
 @database_sync_to_async

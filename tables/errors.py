@@ -6,6 +6,8 @@ The consumer turns any ``TableError`` into ``{"type": "error", "code": ...,
 
 from __future__ import annotations
 
+from accounts.guests import GUESTS_REFUSED
+
 
 class TableError(Exception):
     """A refused command; ``message`` is a sentence for the player."""
@@ -26,6 +28,14 @@ class TableNotFound(TableError):
 class MembersOnly(TableError):
     code = "members_only"
     default_message = "Only the club's members see its tables."
+
+
+class GuestsRefused(MembersOnly):
+    """A guest at a table that is not a friends' one (or opening a table): refused like
+    an outsider at a club's table, the same close code on the socket."""
+
+    code = "guest"
+    default_message = GUESTS_REFUSED
 
 
 class StaleSeq(TableError):

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from tables.errors import BadSeat
+from tables.errors import BadSeat, GuestsRefused
 from tables.models import Table
 
 if TYPE_CHECKING:
@@ -35,6 +35,8 @@ class TableBehaviour:
     allows_rebuys = True
     # The player may have a fresh stack dealt to them whenever they bust (Table.auto_rebuy).
     offers_auto_rebuy = False
+    # Guests (accounts/guests.py: a nickname, from the table's link) may watch and sit.
+    admits_guests = True
 
     def lock_first(self, table: dict[str, Any]) -> None:
         """Lock any row that must be locked before this table (``table``: its kind and ids)."""
@@ -130,6 +132,7 @@ class PracticeBehaviour(TableBehaviour):
     keeps_ledger = False  # bots' chips come from nowhere; nobody settles up
     has_host = False  # one member alone with bots: nothing to run
     offers_auto_rebuy = True
+    admits_guests = False  # a member's own table; a guest cannot open one
 
     def check_sit(self, table: Table, user: Any) -> None:
         if table.owner_id != user.pk:
@@ -153,6 +156,21 @@ def register(kind: str, behaviour: TableBehaviour) -> None:
 
 def of(table: Table) -> TableBehaviour:
     return _behaviours[table.kind]
+
+
+def check_watch(table: Table, user: Any) -> None:
+    """Refuse (a ``TableError``) when ``user`` may not see the table: a guest where its
+    kind admits none (``GuestsRefused``), or whom the kind itself turns away."""
+    behaviour = of(table)
+    if getattr(user, "is_guest", False) and not behaviour.admits_guests:
+        raise GuestsRefused()
+    behaviour.check_watch(table, user)
+
+
+def check_sit(table: Table, user: Any) -> None:
+    """Refuse (a ``TableError``) when ``user`` may not take a seat here."""
+    check_watch(table, user)
+    of(table).check_sit(table, user)
 
 
 # A table's kind and tournament never change once it exists (and an id is never given

@@ -9,14 +9,21 @@ everything that happens at the table goes over the websocket.
 import csv
 
 from django.conf import settings
+from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.views.decorators.http import require_http_methods
+from django.urls import reverse
+from django.views.decorators.http import require_http_methods, require_POST
 
-from accounts.requests import signed_in_user
+from accounts import throttling
+from accounts.forms import GuestForm
+from accounts.guests import guest_create, keep_signed_in
+from accounts.requests import client_address, signed_in_user
 from tables import kinds, selectors, services
-from tables.errors import MembersOnly, TableNotFound
+from tables.errors import GuestsRefused, MembersOnly, TableNotFound
 from tables.forms import NewTableForm, PracticeForm
 from tables.models import DEPARTED_NAME, Table
 
@@ -54,11 +61,16 @@ def table_practice(request: HttpRequest) -> HttpResponse:
     return render(request, "tables/table_practice.html", {"form": form})
 
 
-@login_required
 def table_detail(request: HttpRequest, table_id: int) -> HttpResponse:
     table = get_object_or_404(Table, pk=table_id)
+    if not request.user.is_authenticated:  # a friend with the link: a guest, or log in
+        return _join_page(request, table, GuestForm()) or redirect_to_login(request.path)
     try:
-        kinds.of(table).check_watch(table, request.user)  # a club's: its members only
+        kinds.check_watch(table, request.user)  # a club's: its members; guests: friends'
+    except GuestsRefused as error:
+        return render(
+            request, "accounts/guest_refused.html", {"message": error.message}, status=403
+        )
     except MembersOnly as error:
         return render(
             request, "tournaments/members_only.html", {"message": error.message}, status=403
@@ -72,6 +84,54 @@ def table_detail(request: HttpRequest, table_id: int) -> HttpResponse:
         "reactions": QUICK_REACTIONS,
     }
     return render(request, "tables/table.html", context)
+
+
+def _join_page(
+    request: HttpRequest, table: Table, form: GuestForm, status: int = 200
+) -> HttpResponse | None:
+    """The link's page for a visitor not signed in: join as a guest with a nickname, or
+    log in or sign up; None where guests may not play (the log-in page, then)."""
+    if not _admits_guests(table):
+        return None
+    context = {"table": table, "form": form, "next": request.path}
+    return render(request, "tables/table_join.html", context, status=status)
+
+
+def _admits_guests(table: Table) -> bool:
+    return kinds.of(table).admits_guests and table.closed_at is None
+
+
+@require_POST
+def table_join_guest(request: HttpRequest, table_id: int) -> HttpResponse:
+    """A guest account for the nickname, signed in in this browser, back to the table.
+
+    Counted with sign-ups from the same address (accounts/throttling.py): a guest is an
+    account like any other, and may become a member with the welcome grant."""
+    table = get_object_or_404(Table, pk=table_id)
+    if request.user.is_authenticated or not _admits_guests(table):
+        return redirect("tables:table_detail", table_id=table.pk)
+    form = GuestForm(request.POST)
+    status = 400
+    if form.is_valid():
+        seconds = throttling.signup_seconds_refused(client_address(request))
+        if seconds:
+            form.add_error(None, throttling.signup_refused_message(seconds))
+            status = 429
+        else:
+            try:
+                guest = guest_create(nickname=form.cleaned_data["nickname"])
+            except ValidationError as error:
+                form.add_error("nickname", error)
+            else:
+                login(request, guest, backend="django.contrib.auth.backends.ModelBackend")
+                keep_signed_in(request)  # a year in this browser: its only way back in
+                return redirect("tables:table_detail", table_id=table.pk)
+    context = {"table": table, "form": form, "next": table_path(table)}
+    return render(request, "tables/table_join.html", context, status=status)
+
+
+def table_path(table: Table) -> str:
+    return str(reverse("tables:table_detail", kwargs={"table_id": table.pk}))
 
 
 @login_required

@@ -3,6 +3,8 @@ sentence for the member. A refused command changed nothing."""
 
 from __future__ import annotations
 
+from accounts.guests import GUESTS_REFUSED
+
 
 class TournamentError(Exception):
     code = "error"
@@ -24,6 +26,12 @@ class SignInRequired(TournamentError):
     code = "not_signed_in"
     status = 403
     default_message = "Sign in to register for tournaments."
+
+
+class GuestsRefused(TournamentError):
+    code = "guest"
+    status = 403
+    default_message = GUESTS_REFUSED
 
 
 class Full(TournamentError):

@@ -30,6 +30,7 @@ def tournament_of(table: Table) -> Tournament:
 class TournamentBehaviour(TableBehaviour):
     keeps_departed_seats = True  # its chips stay in play until blinded off, then it places
     keeps_ledger = False  # the entry fee and prizes are the tournament's own ledger
+    admits_guests = False  # guests play at friends' tables only (accounts/guests.py)
     has_host = False  # the tournament's structure runs it
     allows_rebuys = False  # out of chips is out of the tournament
 

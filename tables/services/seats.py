@@ -31,7 +31,7 @@ def seat_take(*, table_id: int, user: User, seat: int) -> int:
     with transaction.atomic():
         play = p.lock(table_id)
         table = play.table
-        kinds.of(table).check_sit(table, user)
+        kinds.check_sit(table, user)
         check_free_seat(play, user, seat)
         if table.is_seating_approved_by_host and table.host_id != user.pk:
             SeatRequest.objects.update_or_create(table=table, user=user, defaults={"number": seat})

@@ -10,7 +10,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from accounts.models import User
-from tables.errors import TableError
+from tables.errors import GuestsRefused, TableError
 from tables.models import (
     DEFAULT_SEATS,
     MAX_ACTION_SECONDS,
@@ -110,6 +110,8 @@ def table_create(
         starting_stack=starting_stack,
         action_seconds=action_seconds,
     )
+    if owner is not None and owner.is_guest:  # guests join tables; members open them
+        raise GuestsRefused()
     with transaction.atomic():
         if owner is not None:  # a member's table (Felt's own, e.g. for tests, have none)
             User.objects.select_for_update().filter(pk=owner.pk).exists()  # one at a time

@@ -33,7 +33,7 @@ def test_a_member_sets_a_display_name_that_the_lobby_greets(client, make_user):
     assert b"Your profile was saved." in response.content
     user.refresh_from_db()
     assert user.display_name == "Alice the Rock"
-    assert b"Welcome back, Alice the Rock." in client.get(reverse("lobby")).content
+    assert b"Signed in as Alice the Rock." in client.get(reverse("lobby")).content
 
 
 @pytest.mark.django_db

@@ -65,7 +65,7 @@ def test_a_table_link_opened_signed_out_comes_back_to_the_table_after_sign_up(
     friend = browser.new_context(viewport=DESKTOP).new_page()
     friend.set_default_timeout(20_000)
     friend.goto(link)
-    expect(friend.get_by_role("heading", name="Log in")).to_be_visible()
+    expect(friend.get_by_role("heading", name="Join Browser game")).to_be_visible()
     friend.get_by_role("navigation", name="Main").get_by_role("link", name="Sign up").click()
     friend.fill("#id_username", "judy")
     friend.fill("#id_email", "judy@example.com")

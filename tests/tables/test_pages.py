@@ -39,11 +39,21 @@ def test_the_table_forms_send_visitors_to_log_in(client: Client, name: str) -> N
     assert response["Location"].startswith(reverse("accounts:login"))
 
 
-def test_the_table_page_sends_visitors_to_log_in(client: Client, alice: Any) -> None:
-    table = services.table_create(owner=alice, name="Friday game")
+def test_a_practice_tables_page_sends_visitors_to_log_in(client: Client, alice: Any) -> None:
+    table = services.table_create_practice(user=alice, bots=1)
     response = client.get(reverse("tables:table_detail", args=[table.pk]))
     assert response.status_code == 302
     assert response["Location"].startswith(reverse("accounts:login"))
+
+
+def test_a_friends_tables_link_offers_visitors_a_guest_seat_or_a_log_in(
+    client: Client, alice: Any
+) -> None:
+    table = services.table_create(owner=alice, name="Friday game")
+    path = reverse("tables:table_detail", args=[table.pk])
+    page = client.get(path).content.decode()
+    assert "Join as a guest" in page
+    assert f"{reverse('accounts:login')}?next={path}" in page
 
 
 def test_opening_a_table_creates_it_and_shows_it(client: Client, alice: Any) -> None:

@@ -21,6 +21,7 @@ from tournaments.errors import (
     AlreadyRegistered,
     CannotCancel,
     Full,
+    GuestsRefused,
     NotEnoughPoints,
     NotRegistered,
     NotRegistering,
@@ -80,8 +81,11 @@ def sngs_ensure_open() -> int:
 
 
 def check_member(user: Any) -> None:
+    """A signed-in, active member; a guest plays at friends' tables only."""
     if user is None or not user.is_authenticated or not user.is_active:
         raise SignInRequired()
+    if user.is_guest:
+        raise GuestsRefused()
 
 
 def closed_message(tournament: Tournament, message: str | None) -> str | None:
