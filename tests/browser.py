@@ -83,8 +83,16 @@ def outside_the_browser_loop(call: Callable[..., Result], *args: Any, **kwargs: 
         return pool.submit(call, *args, **kwargs).result()
 
 
-def sign_up(browser: Browser, server_url: str, username: str, viewport: dict[str, int]) -> Page:
-    page = browser.new_context(viewport=viewport).new_page()
+def sign_up(
+    browser: Browser,
+    server_url: str,
+    username: str,
+    viewport: dict[str, int],
+    **context_options: Any,
+) -> Page:
+    """A new member signed up in a browser context of their own (``context_options``:
+    Playwright's, such as ``timezone_id``)."""
+    page = browser.new_context(viewport=viewport, **context_options).new_page()
     page.set_default_timeout(20_000)
     page.goto(f"{server_url}/accounts/signup/")
     page.fill("#id_username", username)

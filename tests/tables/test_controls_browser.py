@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from playwright.sync_api import Browser
+from playwright.sync_api import Browser, Page
 
 from tests.browser import BROWSER_TEST
 from tests.tables.test_browser import facing_a_bet
@@ -28,20 +28,29 @@ def to_act(table: dict) -> dict:
     return table
 
 
-def test_the_raise_box_slider_and_button_agree_inside_the_legal_range(
-    server_url: str, browser: Browser
-) -> None:
+def controls_page(server_url: str, browser: Browser, table: dict) -> Page:
+    """A page holding only the action bar, drawn for ``table``; what it sends is kept
+    in ``window.sent``."""
     page = browser.new_page()
     page.goto(f"{server_url}/healthz")  # any page: the modules load from its /static/
     page.evaluate(
         """async ([markup, table]) => {
           document.body.innerHTML = markup;
           const { Controls } = await import("/static/js/controls.js");
-          window.controls = new Controls(document.querySelector("[data-controls]"), () => {});
+          window.sent = [];
+          window.controls = new Controls(document.querySelector("[data-controls]"),
+                                         (message) => window.sent.push(message));
           window.controls.update(table);
         }""",
-        [CONTROLS, to_act(facing_a_bet())],
+        [CONTROLS, table],
     )
+    return page
+
+
+def test_the_raise_box_slider_and_button_agree_inside_the_legal_range(
+    server_url: str, browser: Browser
+) -> None:
+    page = controls_page(server_url, browser, to_act(facing_a_bet()))
     box, slider, button = "[data-raise-amount]", "[data-raise-slider]", '[data-act="raise"]'
 
     def shown() -> tuple[str, str, str]:
@@ -63,19 +72,7 @@ def test_the_raise_box_slider_and_button_agree_inside_the_legal_range(
 def test_an_amount_the_rules_refuse_is_explained_and_never_sent_unseen(
     server_url: str, browser: Browser
 ) -> None:
-    page = browser.new_page()
-    page.goto(f"{server_url}/healthz")  # any page: the modules load from its /static/
-    page.evaluate(
-        """async ([markup, table]) => {
-          document.body.innerHTML = markup;
-          const { Controls } = await import("/static/js/controls.js");
-          window.sent = [];
-          window.controls = new Controls(document.querySelector("[data-controls]"),
-                                         (message) => window.sent.push(message));
-          window.controls.update(table);
-        }""",
-        [CONTROLS, to_act(facing_a_bet())],
-    )
+    page = controls_page(server_url, browser, to_act(facing_a_bet()))
     box, note, raise_button = "[data-raise-amount]", "[data-raise-note]", '[data-act="raise"]'
 
     def sent() -> list:

@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 from django.utils import timezone
 from playwright.sync_api import Browser, Locator, Page, expect
 
-from tests.browser import BROWSER_TEST, PASSWORD, SCREENSHOTS, outside_the_browser_loop
+from tests.browser import BROWSER_TEST, SCREENSHOTS, outside_the_browser_loop, sign_up
 from tournaments.models import Tournament
 
 pytestmark = BROWSER_TEST
@@ -25,17 +25,9 @@ def sign_up_in(
     browser: Browser, server_url: str, username: str, zone: str, *, has_script: bool = True
 ) -> Page:
     """A member whose browser is set to ``zone``."""
-    context = browser.new_context(viewport=WIDE, timezone_id=zone, java_script_enabled=has_script)
-    page = context.new_page()
-    page.set_default_timeout(20_000)
-    page.goto(f"{server_url}/accounts/signup/")
-    page.fill("#id_username", username)
-    page.fill("#id_email", f"{username}@example.com")
-    page.fill("#id_password1", PASSWORD)
-    page.fill("#id_password2", PASSWORD)
-    page.get_by_role("button", name="Create account").click()
-    expect(page.get_by_text(f"Welcome to Felt, {username}.")).to_be_visible()
-    return page
+    return sign_up(
+        browser, server_url, username, WIDE, timezone_id=zone, java_script_enabled=has_script
+    )
 
 
 def level_rows(page: Page) -> Locator:
