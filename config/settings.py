@@ -211,6 +211,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "config.api_throttles.RateLimitHeadersMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"

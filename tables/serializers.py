@@ -45,6 +45,9 @@ class HandListItemSerializer(serializers.ModelSerializer[HandPlayer]):
         child=serializers.CharField(help_text=CARD_HELP), source="hand.board"
     )
     pot = serializers.IntegerField(source="hand.pot")
+    ended_at = serializers.DateTimeField(
+        source="hand.ended_at", help_text="When the hand ended: the ended_since filter's key."
+    )
     big_blind = serializers.IntegerField(source="hand.big_blind")
     hole_cards = serializers.ListField(
         child=serializers.CharField(help_text=CARD_HELP), help_text="Your own two cards."
@@ -58,6 +61,7 @@ class HandListItemSerializer(serializers.ModelSerializer[HandPlayer]):
             "table_name",
             "kind",
             "number",
+            "ended_at",
             "started_at",
             "seat",
             "position",
