@@ -450,6 +450,12 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
+    # One name per choice set, so a generated client gets one enum for each.
+    "ENUM_NAME_OVERRIDES": {
+        "ClubRoleEnum": "tournaments.models.Membership.Role",
+        "TournamentKindEnum": "tournaments.models.Tournament.Kind",
+        "TournamentStatusEnum": "tournaments.models.Tournament.Status",
+    },
 }
 
 # --- Locale and logging ----------------------------------------------------

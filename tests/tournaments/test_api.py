@@ -26,8 +26,8 @@ def test_the_list_filters_by_status(make_user):
     running = register(sng(structure="turbo", buy_in=100), members(make_user, 6))
     api = api_for(make_user("reader"))
 
-    registering = api.get("/api/tournaments/?status=registering").json()
-    started = api.get("/api/tournaments/?status=running").json()
+    registering = api.get("/api/tournaments/?status=registering").json()["results"]
+    started = api.get("/api/tournaments/?status=running").json()["results"]
 
     assert open_one.pk in [t["id"] for t in registering]
     assert running.pk not in [t["id"] for t in registering]
