@@ -13,11 +13,18 @@ from typing import Any
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views import defaults
-from rest_framework import exceptions, status
+from rest_framework import exceptions, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
 logger = logging.getLogger(__name__)
+
+
+class ErrorSerializer(serializers.Serializer[Any]):
+    """A refusal's body as the schema documents it (DRF's own keys may come beside)."""
+
+    code = serializers.CharField(help_text="A stable machine-readable code.")
+    message = serializers.CharField(help_text="A sentence saying what went wrong.")
 
 
 def api_exception_handler(error: Exception, context: dict[str, Any]) -> Response:

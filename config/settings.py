@@ -212,6 +212,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "accounts.guest_limits.GuestLimitsMiddleware",  # a guest: friends' tables only
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "config.api_throttles.RateLimitHeadersMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -450,6 +451,12 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
+    # One name per choice set, so a generated client gets one enum for each.
+    "ENUM_NAME_OVERRIDES": {
+        "ClubRoleEnum": "tournaments.models.Membership.Role",
+        "TournamentKindEnum": "tournaments.models.Tournament.Kind",
+        "TournamentStatusEnum": "tournaments.models.Tournament.Status",
+    },
 }
 
 # --- Locale and logging ----------------------------------------------------

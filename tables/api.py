@@ -8,6 +8,7 @@ from the caller's projection (tables/hand_history.py).
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -16,20 +17,23 @@ from urllib.parse import quote
 from django.contrib.auth import get_user_model
 from django.db import connection, transaction
 from django.db.models import Q, QuerySet
-from django.http import HttpResponse, StreamingHttpResponse
+from django.http import HttpResponse, HttpResponseNotModified, StreamingHttpResponse
+from django.utils.cache import get_conditional_response
+from django.utils.http import http_date
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import exceptions, generics
 from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.pagination import CursorPagination
 from rest_framework.permissions import IsAuthenticated
+from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from tables import hand_history
 from tables.hand_filters import HandFilters, apply_filters, finished_rows, parse_filters
-from tables.models import HandPlayer, Table
+from tables.models import Hand, HandPlayer, Table
 from tables.serializers import (
     ErrorSerializer,
     HandDetailSerializer,
@@ -57,6 +61,7 @@ HEAVY_HAND_FIELDS = ("hand__events", "hand__phh", "hand__pots", "hand__final_sta
 LIST_FIELDS = (
     *("id", "hand_id", "started_at", "seat", "position", "hole_cards", "net"),
     *("went_to_showdown", "hand__table_id", "hand__number", "hand__board", "hand__pot"),
+    "hand__ended_at",
     *("hand__big_blind", "hand__table__name", "hand__table__kind"),
 )
 
@@ -109,6 +114,26 @@ class HandCursor(CursorPagination):
         return page
 
 
+def _validated(request: Request, hand: Hand, body: bytes, response: HttpResponse) -> HttpResponse:
+    """A finished hand's answer with its validators, or a 304 when the caller has it.
+
+    A finished hand changes only when its all-in EV is filled in, moments after it
+    ends (or when a player's account is deleted), so the ETag is the body's own hash,
+    Last-Modified is the end once the EV is in, and a copy may be kept an hour.
+    """
+    etag = f'"{hashlib.sha256(body).hexdigest()[:32]}"'
+    ended = None if hand.allin_ev_pending or hand.ended_at is None else hand.ended_at
+    last_modified = int(ended.timestamp()) if ended else None
+    if get_conditional_response(request, etag=etag, last_modified=last_modified) is not None:
+        response = HttpResponseNotModified()
+    response["ETag"] = etag
+    if last_modified is not None:
+        response["Last-Modified"] = http_date(last_modified)
+    # private: each viewer's projection differs, so no shared cache may keep it.
+    response["Cache-Control"] = "private, no-cache" if ended is None else "private, max-age=3600"
+    return response
+
+
 def _not_found(error: hand_history.HandNotVisible) -> exceptions.NotFound:
     return exceptions.NotFound("No finished hand with this id that you were dealt into.")
 
@@ -141,9 +166,10 @@ class HandDetailView(APIView):
 
     permission_classes = [IsAuthenticated]
 
-    def get(self, request: Request, hand_id: int) -> Response:
-        detail = hand_history.hand_detail(_viewed(request, hand_id))
-        return Response(HandDetailSerializer(detail).data)
+    def get(self, request: Request, hand_id: int) -> HttpResponse:
+        viewed = _viewed(request, hand_id)
+        data = HandDetailSerializer(hand_history.hand_detail(viewed)).data
+        return _validated(request, viewed.hand, JSONRenderer().render(data), Response(data))
 
 
 class HandTextView(APIView):
@@ -159,7 +185,7 @@ class HandTextView(APIView):
         response = HttpResponse(write(viewed), content_type="text/plain; charset=utf-8")
         name = f"felt-hand-{viewed.hand.pk}.{EXPORT_FORMATS[self.text_format]}"
         response["Content-Disposition"] = f'attachment; filename="{name}"'
-        return response
+        return _validated(request, viewed.hand, response.content, response)
 
 
 class HandPhhView(HandTextView):

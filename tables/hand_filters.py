@@ -44,6 +44,11 @@ class HandFilters(serializers.Serializer[Any]):
     until = serializers.DateTimeField(
         required=False, help_text="Hands started before this time (ISO 8601, or a date)."
     )
+    ended_since = serializers.DateTimeField(
+        required=False,
+        help_text="Hands that ended at or after this time: a poller passes the latest end"
+        " it has seen (ended_at) to fetch only what is new.",
+    )
     position = serializers.ChoiceField(
         choices=POSITION_CHOICES, required=False, help_text="The player's position."
     )
@@ -62,7 +67,7 @@ class HandFilters(serializers.Serializer[Any]):
 
     def to_internal_value(self, data: Any) -> dict[str, Any]:
         data = {k: v for k, v in data.items() if k in self.fields}
-        for key in ("since", "until"):  # a bare date means its midnight, UTC
+        for key in ("since", "until", "ended_since"):  # a bare date means its midnight, UTC
             value = data.get(key)
             if isinstance(value, str) and len(value) == 10:
                 data[key] = f"{value}T00:00:00Z"
@@ -96,6 +101,8 @@ def apply_filters(rows: QuerySet[HandPlayer], filters: dict[str, Any]) -> QueryS
         condition &= Q(started_at__gte=_aware(filters["since"]))
     if "until" in filters:
         condition &= Q(started_at__lt=_aware(filters["until"]))
+    if "ended_since" in filters:
+        condition &= Q(hand__ended_at__gte=_aware(filters["ended_since"]))
     if "position" in filters:
         condition &= Q(position=filters["position"])
     if filters.get("showdown") is not None:

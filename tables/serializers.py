@@ -11,6 +11,8 @@ from typing import Any
 
 from rest_framework import serializers
 
+# The refusals' body, documented by every API view (tables.api imports it from here).
+from config.api_errors import ErrorSerializer as ErrorSerializer
 from tables.models import HandPlayer, Table
 
 CARD_HELP = 'A card as rank and suit, e.g. "As", "Td".'
@@ -45,6 +47,9 @@ class HandListItemSerializer(serializers.ModelSerializer[HandPlayer]):
         child=serializers.CharField(help_text=CARD_HELP), source="hand.board"
     )
     pot = serializers.IntegerField(source="hand.pot")
+    ended_at = serializers.DateTimeField(
+        source="hand.ended_at", help_text="When the hand ended: the ended_since filter's key."
+    )
     big_blind = serializers.IntegerField(source="hand.big_blind")
     hole_cards = serializers.ListField(
         child=serializers.CharField(help_text=CARD_HELP), help_text="Your own two cards."
@@ -58,6 +63,7 @@ class HandListItemSerializer(serializers.ModelSerializer[HandPlayer]):
             "table_name",
             "kind",
             "number",
+            "ended_at",
             "started_at",
             "seat",
             "position",
@@ -169,19 +175,37 @@ class StatSerializer(serializers.Serializer[Any]):
     denominator = serializers.IntegerField()
 
 
+# Each stat of a player (tables/stats.py RATIOS, then the tournaments' ROI and ITM),
+# with what its value counts.
+STATS_HELP = {
+    "vpip": "Voluntarily put chips in preflop, in %.",
+    "pfr": "Raised preflop, in %.",
+    "three_bet": "Re-raised preflop when able, in %.",
+    "fold_to_three_bet": "Folded to a preflop re-raise, in %.",
+    "af": "Aggression factor: postflop bets and raises per call (a ratio).",
+    "afq": "Aggression frequency: postflop bets and raises over all postflop actions, in %.",
+    "cbet": "Bet the flop after raising preflop, in %.",
+    "fold_to_cbet": "Folded to a flop continuation bet, in %.",
+    "wtsd": "Went to showdown after seeing the flop, in %.",
+    "wsd": "Won at showdown, in %.",
+    "wwsf": "Won the hand after seeing the flop, in %.",
+    "bb_per_100": "Big blinds won per 100 hands (numerator in big blinds).",
+    "allin_ev_bb_per_100": "All-in EV big blinds won per 100 hands.",
+    "roi": "Over finished tournaments (the hand filters do not narrow it): prizes less "
+    "buy-ins, over buy-ins, in %; null with only freerolls.",
+    "itm": "Over finished tournaments: tournaments paid over played, in %.",
+}
+
+
+class StatValuesSerializer(serializers.Serializer[Any]):
+    """Every stat by name, each ``{value, numerator, denominator}``."""
+
+    def get_fields(self) -> dict[str, serializers.Field[Any, Any, Any, Any]]:
+        return {name: StatSerializer(help_text=text) for name, text in STATS_HELP.items()}
+
+
 class StatsSerializer(serializers.Serializer[Any]):
     player = serializers.CharField(help_text="The player's username.")
     hands = serializers.IntegerField(help_text="Hands counted (after the filters).")
     net = serializers.IntegerField(help_text="Chips won over those hands.")
-    stats = serializers.DictField(
-        child=StatSerializer(),
-        help_text="vpip, pfr, three_bet, fold_to_three_bet, af, afq, cbet, fold_to_cbet, "
-        "wtsd, wsd, wwsf, bb_per_100, allin_ev_bb_per_100; and over finished tournaments "
-        "(the hand filters do not narrow them): roi (prizes less buy-ins, over buy-ins, in %; "
-        "null with only freerolls) and itm (tournaments paid / played, in %).",
-    )
-
-
-class ErrorSerializer(serializers.Serializer[Any]):
-    code = serializers.CharField(help_text="A stable machine-readable code.")
-    message = serializers.CharField(help_text="A sentence saying what went wrong.")
+    stats = StatValuesSerializer()

@@ -9,19 +9,28 @@ and a 4xx status; nothing changed.
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import urlencode
 
-from drf_spectacular.types import OpenApiTypes
+from django.db.models import QuerySet
 from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import exceptions, generics
+from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from tables.api import BadFilter
 from tables.serializers import ErrorSerializer
 from tournaments import selectors, services
 from tournaments.errors import TournamentError, TournamentNotFound
-from tournaments.serializers import TournamentFilterSerializer, TournamentScheduleSerializer
+from tournaments.models import Tournament
+from tournaments.serializers import (
+    SCHEDULE_CODES,
+    TournamentFilterSerializer,
+    TournamentScheduleSerializer,
+    TournamentSerializer,
+)
 
-LIST_LIMIT = 100
 # Every tournament and club view may refuse so ({"code", "message"}; nothing changed).
 REFUSALS = {
     status: OpenApiResponse(ErrorSerializer, description=description)
@@ -48,28 +57,100 @@ def refusal(error: TournamentError) -> Response:
     return Response({"code": error.code, "message": error.message}, status=error.status)
 
 
-class TournamentListView(APIView):
-    """GET /api/tournaments/?status=registering|running|finished (newest first, 100 at
-    most): the site's, and those of the caller's clubs."""
+MOST_ROWS = 2**63 - 1  # an offset past what a database row count can be is refused
 
-    @extend_schema(responses={200: OpenApiTypes.OBJECT, **REFUSALS})
-    def get(self, request: Request) -> Response:
-        query = TournamentFilterSerializer(data=request.query_params)
+
+class TournamentPage(LimitOffsetPagination):
+    """``limit`` (1 to 200, 50 unless asked) rows from ``offset`` (0 first), with the
+    ``count`` of all. Limit/offset rather than a cursor: the registering list is sorted
+    by kind, start, structure and buy-in, which no single cursor column follows."""
+
+    default_limit = 50
+    max_limit = 200
+    carried = ("status", "limit")
+
+    def get_limit(self, request: Request) -> int:
+        return self._whole(request, self.limit_query_param, 1, self.max_limit, self.default_limit)
+
+    def get_offset(self, request: Request) -> int:
+        return self._whole(request, self.offset_query_param, 0, MOST_ROWS, 0)
+
+    def _whole(self, request: Request, name: str, low: int, high: int, default: int) -> int:
+        """The parameter as asked, refused (not silently changed) outside low..high."""
+        asked = request.query_params.get(name)
+        if asked is None:
+            return default
+        is_whole = asked.isascii() and asked.isdigit() and len(asked) <= len(str(high))
+        if not (is_whole and low <= int(asked) <= high):
+            problem = f"must be a whole number from {low} to {high}"
+            raise BadFilter(exceptions.ValidationError({name: [problem]}))
+        return int(asked)
+
+    def paginate_queryset(
+        self, queryset: Any, request: Request, view: APIView | None = None
+    ) -> list[Any] | None:
+        page: list[Any] | None = super().paginate_queryset(queryset, request, view)
+        self.kept = [(k, v) for k, v in request.query_params.items() if k in self.carried]
+        self.path = request.build_absolute_uri(request.path)
+        return page
+
+    def get_next_link(self) -> str | None:
+        offset, limit = self.offset or 0, self.limit or 0
+        return self._link(offset + limit) if offset + limit < (self.count or 0) else None
+
+    def get_previous_link(self) -> str | None:
+        offset, limit = self.offset or 0, self.limit or 0
+        return self._link(max(0, offset - limit)) if offset > 0 else None
+
+    def _link(self, offset: int) -> str:
+        """The same list from ``offset``: only the list's own parameters carried over."""
+        query = [*self.kept, ("offset", str(offset))] if offset else self.kept
+        return f"{self.path}?{urlencode(query)}" if query else self.path
+
+    def get_schema_operation_parameters(self, view: Any) -> list[dict[str, Any]]:
+        parameters: list[dict[str, Any]] = super().get_schema_operation_parameters(view)
+        ranges = {"limit": (1, self.max_limit), "offset": (0, MOST_ROWS)}
+        for parameter in parameters:
+            low, high = ranges[parameter["name"]]
+            parameter["schema"].update(minimum=low, maximum=high)
+        return parameters
+
+
+class BadStatus(exceptions.APIException):
+    status_code = 400
+    default_code = "bad_status"
+    default_detail = "status must be registering, running or finished."
+
+
+class TournamentListView(generics.ListAPIView[Tournament]):
+    """GET /api/tournaments/?status=registering|running|finished: the site's and the
+    caller's clubs' tournaments (registering ones soonest first, else newest first),
+    a page at a time (``limit``, ``offset``)."""
+
+    serializer_class = TournamentSerializer
+    pagination_class = TournamentPage
+
+    def get_queryset(self) -> QuerySet[Tournament]:
+        query = TournamentFilterSerializer(data=self.request.query_params)
         if not query.is_valid():
-            return Response(
-                {
-                    "code": "bad_status",
-                    "message": "status must be registering, running or finished.",
-                },
-                status=400,
-            )
-        found = selectors.tournaments_list(
-            status=query.validated_data.get("status"), viewer=request.user
-        )
-        return Response([selectors.summary(t) for t in found[:LIST_LIMIT]])
+            raise BadStatus()
+        status = query.validated_data.get("status")
+        return selectors.tournaments_list(status=status, viewer=self.request.user)
 
     @extend_schema(
-        request=TournamentScheduleSerializer, responses={201: OpenApiTypes.OBJECT, **REFUSALS}
+        operation_id="tournaments_list",
+        parameters=[TournamentFilterSerializer],
+        responses={200: TournamentSerializer, **REFUSALS},
+    )
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        page = self.paginate_queryset(self.get_queryset())
+        found = [selectors.summary(t) for t in page or []]
+        return self.get_paginated_response(TournamentSerializer(found, many=True).data)
+
+    @extend_schema(
+        operation_id="tournaments_schedule",
+        request=TournamentScheduleSerializer,
+        responses={201: TournamentSerializer, **REFUSALS},
     )
     def post(self, request: Request) -> Response:
         """Staff only: schedule a multi-table tournament (its summary, 201)."""
@@ -80,19 +161,21 @@ class TournamentListView(APIView):
             )
         body = TournamentScheduleSerializer(data=request.data)
         if not body.is_valid():
-            return bad_body(body.errors)
+            return bad_body(body.errors, SCHEDULE_CODES)
         settings = dict(body.validated_data)
         try:
             tournament = services.schedule_tournament(**settings)
         except TournamentError as error:
             return refusal(error)
-        return Response(selectors.summary(tournament), status=201)
+        return Response(TournamentSerializer(selectors.summary(tournament)).data, status=201)
 
 
-def bad_body(errors: Any) -> Response:
-    """A 400 naming the first field a body got wrong (``bad_<field>``)."""
+def bad_body(errors: Any, codes: dict[str, str] | None = None) -> Response:
+    """A 400 naming the first field a body got wrong (``codes[field]``, else
+    ``bad_<field>``)."""
     field, problems = next(iter(errors.items()))
-    return Response({"code": f"bad_{field}", "message": f"{field}: {_first(problems)}"}, status=400)
+    code = (codes or {}).get(field, f"bad_{field}")
+    return Response({"code": code, "message": f"{field}: {_first(problems)}"}, status=400)
 
 
 def _first(problems: Any) -> str:
@@ -105,7 +188,9 @@ def _first(problems: Any) -> str:
 class TournamentDetailView(APIView):
     """GET /api/tournaments/<id>/: the summary with every player."""
 
-    @extend_schema(responses={200: OpenApiTypes.OBJECT, **REFUSALS})
+    @extend_schema(
+        operation_id="tournaments_retrieve", responses={200: TournamentSerializer, **REFUSALS}
+    )
     def get(self, request: Request, tournament_id: int) -> Response:
         tournament = selectors.tournament_get(tournament_id=tournament_id)
         if tournament is None:
@@ -114,13 +199,17 @@ class TournamentDetailView(APIView):
             selectors.check_can_see(tournament, request.user)
         except TournamentError as error:
             return refusal(error)
-        return Response(selectors.summary(tournament))
+        return Response(TournamentSerializer(selectors.summary(tournament)).data)
 
 
 class TournamentRegisterView(APIView):
     """POST /api/tournaments/<id>/register/: pay the buy-in and take a place."""
 
-    @extend_schema(responses={200: OpenApiTypes.OBJECT, **REFUSALS})
+    @extend_schema(
+        operation_id="tournaments_register",
+        request=None,
+        responses={200: TournamentSerializer, **REFUSALS},
+    )
     def post(self, request: Request, tournament_id: int) -> Response:
         return _run(services.tournament_register, tournament_id, request)
 
@@ -128,7 +217,11 @@ class TournamentRegisterView(APIView):
 class TournamentUnregisterView(APIView):
     """POST /api/tournaments/<id>/unregister/: before the start, with a full refund."""
 
-    @extend_schema(responses={200: OpenApiTypes.OBJECT, **REFUSALS})
+    @extend_schema(
+        operation_id="tournaments_unregister",
+        request=None,
+        responses={200: TournamentSerializer, **REFUSALS},
+    )
     def post(self, request: Request, tournament_id: int) -> Response:
         return _run(services.tournament_unregister, tournament_id, request)
 
@@ -140,4 +233,4 @@ def _run(service: Any, tournament_id: int, request: Request) -> Response:
         tournament = service(tournament_id=tournament_id, user=request.user)
     except TournamentError as error:
         return refusal(error)
-    return Response(selectors.summary(tournament))
+    return Response(TournamentSerializer(selectors.summary(tournament)).data)

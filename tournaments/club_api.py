@@ -8,7 +8,6 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils import timezone
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -19,15 +18,21 @@ from tournaments.api import REFUSALS, bad_body, refusal
 from tournaments.errors import ClubNotFound, TournamentError
 from tournaments.models import Club, Membership
 from tournaments.serializers import (
+    SCHEDULE_CODES,
     ClubCreateSerializer,
     ClubJoinSerializer,
     ClubPointsSerializer,
     ClubScheduleSerializer,
+    ClubSerializer,
+    JoinAskedSerializer,
+    PointsAdjustedSerializer,
+    TournamentSerializer,
 )
 
 
 def club_facts(club: Club, viewer: Membership) -> dict[str, Any]:
-    """What a member reads of the club (admins: every balance and the invitation token)."""
+    """What a member reads of the club (admins: every balance and the invitation token),
+    through ``ClubSerializer``: only the fields it names."""
     facts: dict[str, Any] = {
         "slug": club.slug,
         "name": club.name,
@@ -39,13 +44,17 @@ def club_facts(club: Club, viewer: Membership) -> dict[str, Any]:
     if viewer.is_admin:
         facts["invite_token"] = club.invite_token
         facts["pending"] = selectors.club_waiting(club, Membership.Status.PENDING)
-    return facts
+    return dict(ClubSerializer(facts).data)
 
 
 class ClubCreateView(APIView):
     """POST /api/clubs/: create a club; the caller is its owner (201)."""
 
-    @extend_schema(request=ClubCreateSerializer, responses={201: OpenApiTypes.OBJECT, **REFUSALS})
+    @extend_schema(
+        operation_id="clubs_create",
+        request=ClubCreateSerializer,
+        responses={201: ClubSerializer, **REFUSALS},
+    )
     def post(self, request: Request) -> Response:
         body = ClubCreateSerializer(data=request.data)
         if not body.is_valid():
@@ -61,7 +70,7 @@ class ClubCreateView(APIView):
 class ClubDetailView(APIView):
     """GET /api/clubs/<slug>/: for its members only."""
 
-    @extend_schema(responses={200: OpenApiTypes.OBJECT, **REFUSALS})
+    @extend_schema(operation_id="clubs_retrieve", responses={200: ClubSerializer, **REFUSALS})
     def get(self, request: Request, slug: str) -> Response:
         club = Club.objects.filter(slug=slug).first()
         if club is None:
@@ -78,8 +87,9 @@ class ClubJoinView(APIView):
     token; without a token, ask to join (an admin answers; 202)."""
 
     @extend_schema(
+        operation_id="clubs_join",
         request=ClubJoinSerializer,
-        responses={200: OpenApiTypes.OBJECT, 202: OpenApiTypes.OBJECT, **REFUSALS},
+        responses={200: ClubSerializer, 202: JoinAskedSerializer, **REFUSALS},
     )
     def post(self, request: Request, slug: str) -> Response:
         body = ClubJoinSerializer(data=request.data)
@@ -89,7 +99,7 @@ class ClubJoinView(APIView):
         try:
             if token is None:
                 services.club_ask(slug=slug, user=request.user)
-                return Response({"status": "pending"}, status=202)
+                return Response(JoinAskedSerializer({"status": "pending"}).data, status=202)
             membership = services.club_join(slug=slug, user=request.user, token=token)
         except TournamentError as error:
             return refusal(error)
@@ -100,7 +110,11 @@ class ClubPointsView(APIView):
     """POST /api/clubs/<slug>/points/ (admins): ``{"username", "amount", "reason"}``,
     a credit (or a debit, negative) of the member's club points."""
 
-    @extend_schema(request=ClubPointsSerializer, responses={201: OpenApiTypes.OBJECT, **REFUSALS})
+    @extend_schema(
+        operation_id="clubs_points_adjust",
+        request=ClubPointsSerializer,
+        responses={201: PointsAdjustedSerializer, **REFUSALS},
+    )
     def post(self, request: Request, slug: str) -> Response:
         body = ClubPointsSerializer(data=request.data)
         if not body.is_valid():
@@ -111,31 +125,33 @@ class ClubPointsView(APIView):
             )
         except TournamentError as error:
             return refusal(error)
-        return Response(
-            {
-                "username": body.validated_data["username"],
-                "amount": entry.amount,
-                "balance": entry.balance_after,
-                "reason": entry.note,
-                "at": entry.created_at.isoformat(),
-            },
-            status=201,
-        )
+        adjusted = {
+            "username": body.validated_data["username"],
+            "amount": entry.amount,
+            "balance": entry.balance_after,
+            "reason": entry.note,
+            "at": entry.created_at.isoformat(),
+        }
+        return Response(PointsAdjustedSerializer(adjusted).data, status=201)
 
 
 class ClubTournamentsView(APIView):
     """POST /api/clubs/<slug>/tournaments/ (admins): schedule a club tournament, paid in
     the club's points (the fields of ``POST /api/tournaments/``; 201 with its summary)."""
 
-    @extend_schema(request=ClubScheduleSerializer, responses={201: OpenApiTypes.OBJECT, **REFUSALS})
+    @extend_schema(
+        operation_id="clubs_tournaments_schedule",
+        request=ClubScheduleSerializer,
+        responses={201: TournamentSerializer, **REFUSALS},
+    )
     def post(self, request: Request, slug: str) -> Response:
         body = ClubScheduleSerializer(data=request.data)
         if not body.is_valid():
-            return bad_body(body.errors)
+            return bad_body(body.errors, SCHEDULE_CODES)
         try:
             tournament = services.club_tournament_schedule(
                 slug=slug, admin=request.user, **body.validated_data
             )
         except TournamentError as error:
             return refusal(error)
-        return Response(selectors.summary(tournament), status=201)
+        return Response(TournamentSerializer(selectors.summary(tournament)).data, status=201)

@@ -1,66 +1,148 @@
-"""What the tournament API reads from a request: the list's status filter."""
+"""The tournament and club API's bodies, field by field: what a request may carry (with
+the ranges the services accept, so the schema says what a valid body is) and what an
+answer holds (so every field has a type a generated client can use).
+
+Values the schema cannot express (a start still to come, blinds that rise, payouts
+adding up to 100) are checked by the services and refused with a 400 naming the field.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
+from django.core.validators import RegexValidator
 from rest_framework import serializers
 
+import engine
 from config.api_fields import TextField
-from tournaments.models import Tournament
+from tables.models import MAX_SEATS, MIN_SEATS
+from tournaments.models import Membership, Tournament
+from tournaments.services import clubs as club_rules
+from tournaments.services import schedule as schedule_rules
 
 LISTED = (
     Tournament.Status.REGISTERING,
     Tournament.Status.RUNNING,
     Tournament.Status.FINISHED,
 )
+MOST_CHIPS = 10**9
+# A name or reason of spaces only is refused: the schema says so with this pattern.
+NOT_ONLY_SPACES = RegexValidator(r"\S", "Must not be empty or only spaces.")
+
+
+# --- what a request carries ----------------------------------------------------------
 
 
 class TournamentFilterSerializer(serializers.Serializer[Any]):
-    status = serializers.ChoiceField(choices=LISTED, required=False)
+    status = serializers.ChoiceField(
+        choices=LISTED, required=False, help_text="Only tournaments in this state."
+    )
 
 
 class LevelSerializer(serializers.Serializer[Any]):
-    small_blind = serializers.IntegerField()
-    big_blind = serializers.IntegerField()
-    ante = serializers.IntegerField(required=False, default=0)
-    minutes = serializers.FloatField()
+    small_blind = serializers.IntegerField(min_value=1, max_value=MOST_CHIPS)
+    big_blind = serializers.IntegerField(
+        min_value=1, max_value=MOST_CHIPS, help_text="At least the small blind."
+    )
+    ante = serializers.IntegerField(
+        min_value=0, max_value=MOST_CHIPS, required=False, default=0, help_text="At most the BB."
+    )
+    minutes = serializers.FloatField(min_value=1, max_value=schedule_rules.MAX_LEVEL_MINUTES)
+
+
+# A schedule body's refusals use the service's codes (docs/tournaments.md), whichever
+# of the two found the value bad; a field not named here is ``bad_<field>``.
+SCHEDULE_CODES = {
+    "seats_per_table": "bad_seats",
+    "late_registration_levels": "bad_late_registration",
+    "break_every_minutes": "bad_breaks",
+    "break_minutes": "bad_breaks",
+    "breaks": "bad_breaks",
+    "payout_percentages": "bad_payouts",
+}
 
 
 class BreakSerializer(serializers.Serializer[Any]):
-    after_level = serializers.IntegerField(help_text="The level it follows (1 = the first).")
-    minutes = serializers.IntegerField()
+    after_level = serializers.IntegerField(
+        min_value=1,
+        max_value=schedule_rules.MAX_LEVELS,
+        help_text="The level it follows (1 = the first), before the last level; in order.",
+    )
+    minutes = serializers.IntegerField(min_value=1, max_value=schedule_rules.MAX_BREAK_MINUTES)
 
 
 class TournamentScheduleSerializer(serializers.Serializer[Any]):
-    """The body of ``POST /api/tournaments/`` (staff): the shape only; the service
-    (``schedule_tournament``) checks every value."""
+    """The body of ``POST /api/tournaments/`` (staff): the shape and ranges; the service
+    (``schedule_tournament``) checks what depends on several values."""
 
-    name = TextField(max_length=200)
+    name = TextField(max_length=schedule_rules.MAX_NAME, validators=[NOT_ONLY_SPACES])
     starts_at = serializers.DateTimeField(help_text="ISO 8601 with its zone, still to come.")
-    buy_in = serializers.IntegerField(required=False, default=0)
-    seats_per_table = serializers.IntegerField(required=False, default=9, help_text="2 to 9.")
-    max_entrants = serializers.IntegerField(required=False, default=60)
-    structure = TextField(required=False, default="regular")
-    levels = LevelSerializer(many=True, required=False, help_text="Instead of ``structure``.")
-    starting_stack = serializers.IntegerField(required=False)
-    late_registration_levels = serializers.IntegerField(required=False, default=0)
-    break_every_minutes = serializers.IntegerField(required=False, default=0)
-    break_minutes = serializers.IntegerField(required=False, default=0)
-    breaks = BreakSerializer(
-        many=True, required=False, help_text="Between levels, instead of a break every so often."
+    buy_in = serializers.IntegerField(min_value=0, max_value=MOST_CHIPS, required=False, default=0)
+    seats_per_table = serializers.IntegerField(
+        min_value=MIN_SEATS, max_value=MAX_SEATS, required=False, default=9
+    )
+    max_entrants = serializers.IntegerField(
+        min_value=2, max_value=schedule_rules.MAX_ENTRANTS, required=False, default=60
+    )
+    structure = serializers.ChoiceField(
+        choices=list(engine.STRUCTURES), required=False, default="regular"
+    )
+    levels = serializers.ListField(
+        child=LevelSerializer(),
+        min_length=1,
+        max_length=schedule_rules.MAX_LEVELS,
+        required=False,
+        help_text="Instead of ``structure``: each level's blinds rise above the one before.",
+    )
+    starting_stack = serializers.IntegerField(
+        min_value=2, max_value=MOST_CHIPS, required=False, help_text="At least two big blinds."
+    )
+    late_registration_levels = serializers.IntegerField(
+        min_value=0,
+        max_value=schedule_rules.MAX_LEVELS,
+        required=False,
+        default=0,
+        help_text="At most the structure's number of levels.",
+    )
+    break_every_minutes = serializers.IntegerField(
+        min_value=0,
+        max_value=schedule_rules.MAX_LEVEL_MINUTES,
+        required=False,
+        default=0,
+        help_text="0 (no breaks) or at least 10, given with ``break_minutes``.",
+    )
+    break_minutes = serializers.IntegerField(
+        min_value=0, max_value=schedule_rules.MAX_BREAK_MINUTES, required=False, default=0
+    )
+    breaks = serializers.ListField(
+        child=BreakSerializer(),
+        max_length=schedule_rules.MAX_LEVELS,
+        required=False,
+        help_text="Between levels, instead of a break every so often.",
     )
     payout_percentages = serializers.ListField(
-        child=serializers.IntegerField(), required=False, help_text="Adding up to 100."
+        child=serializers.IntegerField(min_value=1, max_value=100),
+        min_length=1,
+        required=False,
+        help_text="Adding up to 100, never more for a place than for the one above.",
     )
-    points_scope = TextField(required=False, default="site")
+    points_scope = TextField(
+        required=False,
+        default="site",
+        validators=[RegexValidator(schedule_rules.SCOPE_PATTERN)],
+        help_text='"site", or "club:<id>" for a club\'s points.',
+    )
 
 
 class ClubCreateSerializer(serializers.Serializer[Any]):
     """The body of ``POST /api/clubs/``: the shape only; ``club_create`` checks values."""
 
-    name = TextField(max_length=200, trim_whitespace=False)
-    description = TextField(max_length=2000, required=False, default="", allow_blank=True)
+    name = TextField(
+        max_length=club_rules.MAX_NAME, trim_whitespace=False, validators=[NOT_ONLY_SPACES]
+    )
+    description = TextField(
+        max_length=club_rules.MAX_DESCRIPTION, required=False, default="", allow_blank=True
+    )
 
 
 class ClubJoinSerializer(serializers.Serializer[Any]):
@@ -71,11 +153,133 @@ class ClubJoinSerializer(serializers.Serializer[Any]):
 
 class ClubPointsSerializer(serializers.Serializer[Any]):
     username = TextField(max_length=150)
-    amount = serializers.IntegerField(help_text="Negative to take points.")
-    reason = TextField(max_length=2000)
+    amount = serializers.IntegerField(
+        min_value=-club_rules.MAX_ADJUSTMENT,
+        max_value=club_rules.MAX_ADJUSTMENT,
+        help_text="Negative to take points; never 0.",
+    )
+    reason = TextField(max_length=club_rules.MAX_NOTE, validators=[NOT_ONLY_SPACES])
 
 
 class ClubScheduleSerializer(TournamentScheduleSerializer):
     """The body of ``POST /api/clubs/<slug>/tournaments/``: paid in the club's points."""
 
     points_scope = None  # type: ignore[assignment]
+
+
+# --- what an answer holds ------------------------------------------------------------
+
+
+class LevelNowSerializer(serializers.Serializer[Any]):
+    level = serializers.IntegerField(help_text="The level in play, 1 being the first.")
+    small_blind = serializers.IntegerField()
+    big_blind = serializers.IntegerField()
+    ante = serializers.IntegerField()
+    ends_at = serializers.DateTimeField(allow_null=True, help_text="Null once it is over.")
+    break_ends_at = serializers.DateTimeField(
+        allow_null=True, help_text="During a break, when play resumes; else null."
+    )
+
+
+class WinnerSerializer(serializers.Serializer[Any]):
+    name = serializers.CharField()
+    place = serializers.IntegerField()
+    prize = serializers.IntegerField()
+
+
+class EntrantSerializer(serializers.Serializer[Any]):
+    name = serializers.CharField(help_text="The name shown at the table.")
+    username = serializers.CharField(allow_null=True, help_text="Null for a bot.")
+    is_bot = serializers.BooleanField()
+    stack = serializers.IntegerField(
+        allow_null=True, help_text="Chips between hands while running; else null."
+    )
+    place = serializers.IntegerField(allow_null=True, help_text="Null while still in.")
+    prize = serializers.IntegerField()
+
+
+class SeatedSerializer(serializers.Serializer[Any]):
+    seat = serializers.IntegerField(help_text="1-based seat number.")
+    name = serializers.CharField()
+    stack = serializers.IntegerField()
+
+
+class SeatingSerializer(serializers.Serializer[Any]):
+    id = serializers.IntegerField(help_text="The table's id.")
+    name = serializers.CharField()
+    url = serializers.CharField(help_text="The table's page.")
+    players = SeatedSerializer(many=True)
+
+
+class TournamentSerializer(serializers.Serializer[Any]):
+    """One tournament's public facts (``tournaments.selectors.summary``)."""
+
+    id = serializers.IntegerField()
+    title = serializers.CharField()
+    kind = serializers.ChoiceField(choices=Tournament.Kind.choices)
+    structure = serializers.CharField(help_text="The blind structure's name.")
+    buy_in = serializers.IntegerField()
+    status = serializers.ChoiceField(choices=Tournament.Status.choices)
+    seats = serializers.IntegerField(help_text="Seats per table.")
+    entrant_limit = serializers.IntegerField()
+    starts_at = serializers.DateTimeField(allow_null=True, help_text="Scheduled start; else null.")
+    registered = serializers.IntegerField()
+    players_left = serializers.IntegerField(allow_null=True, help_text="Null before the start.")
+    prize_pool = serializers.IntegerField()
+    payouts = serializers.ListField(
+        child=serializers.IntegerField(), help_text="Prizes by place, first place first."
+    )
+    started_at = serializers.DateTimeField(allow_null=True)
+    ended_at = serializers.DateTimeField(allow_null=True)
+    level = LevelNowSerializer(allow_null=True, help_text="Null before the start.")
+    tables = serializers.ListField(child=serializers.IntegerField(), help_text="Table ids.")
+    winners = WinnerSerializer(many=True)
+    players = EntrantSerializer(many=True, help_text="Still in first (biggest stack), then out.")
+    seating = SeatingSerializer(many=True, help_text="A running multi-table tournament's tables.")
+    average_stack = serializers.IntegerField(allow_null=True)
+    url = serializers.CharField(help_text="The tournament's page.")
+
+
+class MemberSerializer(serializers.Serializer[Any]):
+    username = serializers.CharField()
+    name = serializers.CharField(help_text="The name other members see.")
+    role = serializers.ChoiceField(choices=Membership.Role.choices)
+    joined_at = serializers.DateTimeField(allow_null=True)
+    balance = serializers.IntegerField(
+        required=False, help_text="Club points: every member's for admins, else only yours."
+    )
+
+
+class WaitingSerializer(serializers.Serializer[Any]):
+    username = serializers.CharField()
+    name = serializers.CharField()
+    since = serializers.DateTimeField()
+
+
+class ClubTournamentsSerializer(serializers.Serializer[Any]):
+    upcoming = TournamentSerializer(many=True, help_text="Soonest first.")
+    running = TournamentSerializer(many=True)
+    results = TournamentSerializer(many=True, help_text="The latest finished, newest first.")
+
+
+class ClubSerializer(serializers.Serializer[Any]):
+    slug = serializers.CharField()
+    name = serializers.CharField()
+    description = serializers.CharField()
+    your_role = serializers.ChoiceField(choices=Membership.Role.choices)
+    members = MemberSerializer(many=True)
+    tournaments = ClubTournamentsSerializer()
+    invite_token = serializers.CharField(required=False, help_text="Admins only.")
+    pending = WaitingSerializer(many=True, required=False, help_text="Admins only: who asked.")
+
+
+class JoinAskedSerializer(serializers.Serializer[Any]):
+    status = serializers.ChoiceField(choices=["pending"], help_text="An admin will answer.")
+
+
+class PointsAdjustedSerializer(serializers.Serializer[Any]):
+    username = serializers.CharField()
+    amount = serializers.IntegerField()
+    balance = serializers.IntegerField(help_text="The member's club points afterwards.")
+    reason = serializers.CharField()
+    at = serializers.DateTimeField()

@@ -9,7 +9,7 @@ import pytest
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from config.api_throttles import UserThrottle
+from config.api_throttles import AtomicRateThrottle, UserThrottle
 
 pytestmark = pytest.mark.usefixtures("clean_redis")
 
@@ -41,3 +41,22 @@ def test_the_request_over_the_rate_gets_a_429_saying_when_to_retry(make_user, mo
     over = api.get(reverse("api:me"))
     assert codes == [200, 200, 200]
     assert over.status_code == 429 and 0 <= int(over["Retry-After"]) <= 60
+
+
+@pytest.mark.django_db
+def test_every_answer_says_what_is_left_of_the_budget(make_user, monkeypatch) -> None:
+    monkeypatch.setattr(UserThrottle, "THROTTLE_RATES", {"anon": "60/min", "user": "3/min"})
+    api = APIClient()
+    api.force_authenticate(make_user())
+    answers = [api.get(reverse("api:me")) for _ in range(4)]
+    assert [a["RateLimit-Limit"] for a in answers] == ["3"] * 4
+    assert [a["RateLimit-Remaining"] for a in answers] == ["2", "1", "0", "0"]
+    assert all(0 <= int(a["RateLimit-Reset"]) <= 60 for a in answers)
+    assert answers[-1].status_code == 429 and answers[-1]["Retry-After"]
+
+
+@pytest.mark.django_db
+def test_an_anonymous_caller_sees_the_tighter_of_its_two_budgets(client, monkeypatch) -> None:
+    monkeypatch.setattr(AtomicRateThrottle, "THROTTLE_RATES", {"anon": "5/min", "user": "600/min"})
+    answer = client.get(reverse("api:schema"))
+    assert (answer["RateLimit-Limit"], answer["RateLimit-Remaining"]) == ("5", "4")

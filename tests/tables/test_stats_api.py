@@ -14,6 +14,8 @@ import pytest
 from rest_framework.test import APIClient
 
 import engine
+from tables.serializers import STATS_HELP
+from tables.stats import RATIOS
 from tests.tables.helpers import friends_table
 from tests.tables.recorded import (
     FOLDED_TO_A_RAISE,
@@ -59,6 +61,13 @@ def test_my_own_stats_over_every_hand(alice, hands):
     assert stats["wwsf"] == (1, 1, 100.0)
     assert stats["bb_per_100"] == (5.5, 2, 275.0)  # (6 - 0.5) bb over 2 hands
     assert stats["allin_ev_bb_per_100"] == (5.5, 2, 275.0)  # nobody was all-in
+
+
+def test_every_stat_counted_is_sent_and_documented(alice, hands):
+    # The answer's serializer names each stat (so the schema types it): one counted but
+    # not named there would vanish from the answer.
+    body, _ = stats_of(alice, "alice")
+    assert set(body["stats"]) == set(RATIOS) | {"roi", "itm"} == set(STATS_HELP)
 
 
 def test_another_players_stats_count_only_hands_i_was_dealt_into(make_user, alice, carol, hands):

@@ -26,12 +26,38 @@ def test_the_list_filters_by_status(make_user):
     running = register(sng(structure="turbo", buy_in=100), members(make_user, 6))
     api = api_for(make_user("reader"))
 
-    registering = api.get("/api/tournaments/?status=registering").json()
-    started = api.get("/api/tournaments/?status=running").json()
+    registering = api.get("/api/tournaments/?status=registering").json()["results"]
+    started = api.get("/api/tournaments/?status=running").json()["results"]
 
     assert open_one.pk in [t["id"] for t in registering]
     assert running.pk not in [t["id"] for t in registering]
     assert [t["id"] for t in started] == [running.pk]
+
+
+def test_the_list_is_a_page_with_a_count_and_links(make_user):
+    for structure in ("hyper", "turbo", "regular"):
+        sng(structure=structure, buy_in=0)
+    api = api_for(make_user("reader"))
+
+    first = api.get("/api/tournaments/?status=registering&limit=2&utm=x").json()
+    rest = api.get(first["next"]).json()
+
+    assert first["count"] == 3 and len(first["results"]) == 2 and first["previous"] is None
+    assert first["next"].endswith("/api/tournaments/?status=registering&limit=2&offset=2")
+    assert len(rest["results"]) == 1 and rest["next"] is None
+    assert rest["previous"].endswith("/api/tournaments/?status=registering&limit=2")
+    everything = [t["id"] for t in api.get("/api/tournaments/").json()["results"]]
+    assert sorted(everything) == sorted(t["id"] for t in first["results"] + rest["results"])
+
+
+@pytest.mark.parametrize(
+    "query", ["limit=0", "limit=-5", "limit=x", "limit=201", "limit=", "offset=-1", "offset=²"]
+)
+def test_a_page_out_of_range_is_refused_not_changed(make_user, query):
+    response = api_for(make_user("reader")).get(f"/api/tournaments/?{query}")
+    assert response.status_code == 400
+    assert response.json()["code"] == "bad_filter"
+    assert response.json()["parameters"] == [query.split("=")[0]]
 
 
 def test_a_bad_status_is_a_400_with_a_code(make_user):

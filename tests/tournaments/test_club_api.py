@@ -146,7 +146,7 @@ def test_an_admin_schedules_and_members_register_through_the_tournament_api(make
     registered = bob_api.post(f"/api/tournaments/{tournament_id}/register/")
     peeked = stranger.get(f"/api/tournaments/{tournament_id}/")
     pushed_in = stranger.post(f"/api/tournaments/{tournament_id}/register/")
-    listed = stranger.get("/api/tournaments/?status=registering").json()
+    listed = stranger.get("/api/tournaments/?status=registering").json()["results"]
 
     assert registered.status_code == 200 and registered.json()["registered"] == 1
     assert Tournament.objects.get(pk=tournament_id).points_scope == f"club:{club_id(club)}"

@@ -198,7 +198,7 @@ def test_staff_schedule_a_tournament_through_the_api(make_user) -> None:
     }
     assert made.payout_percentages == [50, 30, 20]
     assert made.level_breaks == [{"after_level": 1, "minutes": 10}]
-    listed = _api(make_user("reader")).get("/api/tournaments/?status=registering").json()
+    listed = _api(make_user("reader")).get("/api/tournaments/?status=registering").json()["results"]
     assert made.pk in [t["id"] for t in listed]
 
 

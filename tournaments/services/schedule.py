@@ -23,7 +23,8 @@ MAX_LEVELS = 60
 MAX_LEVEL_MINUTES = 240
 MAX_BREAK_MINUTES = 60
 MAX_NAME = 80
-_SCOPE = re.compile(r"^(site|club:[1-9][0-9]*)$")
+SCOPE_PATTERN = r"^(site|club:[1-9][0-9]*)$"
+_SCOPE = re.compile(SCOPE_PATTERN)
 
 StartScheduler = Any  # (tournament id, when) -> None, set by tournaments/tasks.py
 _start_scheduler: StartScheduler = None
