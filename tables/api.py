@@ -99,7 +99,9 @@ class HandCursor(CursorPagination):
         asked = request.query_params.get(self.page_size_query_param)
         if asked is None:
             return self.page_size
-        if not (asked.isdigit() and 1 <= int(asked) <= self.max_page_size):
+        # isdigit() alone takes "²" and other digits int() refuses, and any length.
+        whole = asked.isascii() and asked.isdigit() and len(asked) <= 3
+        if not (whole and 1 <= int(asked) <= self.max_page_size):
             problem = f"must be a whole number from 1 to {self.max_page_size}"
             raise BadFilter(exceptions.ValidationError({"page_size": [problem]}))
         return int(asked)
