@@ -451,6 +451,10 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "config.api_errors.document_unsupported_media_type",
+    ],
     # One name per choice set, so a generated client gets one enum for each.
     "ENUM_NAME_OVERRIDES": {
         "ClubRoleEnum": "tournaments.models.Membership.Role",

@@ -114,3 +114,16 @@ def test_a_display_name_that_is_not_text_is_refused(signed_in: Client) -> None:
     response = signed_in.patch("/api/me/", {"display_name": 0}, content_type="application/json")
     assert response.status_code == 400
     assert response.json()["code"] == "invalid"
+
+
+def test_a_body_the_parsers_cannot_read_is_a_415_the_schema_documents(signed_in: Client) -> None:
+    from drf_spectacular.generators import SchemaGenerator
+
+    response = signed_in.post("/api/clubs/", "a,b", content_type="text/csv")
+    assert response.status_code == 415
+    assert response.json()["code"] == "unsupported_media_type"
+    schema = SchemaGenerator().get_schema(request=None, public=True)
+    writes = [
+        op for item in schema["paths"].values() for op in item.values() if "requestBody" in op
+    ]
+    assert writes and all("415" in op["responses"] for op in writes)
