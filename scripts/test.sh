@@ -102,12 +102,15 @@ external_run() {
 embedded_pid=$!
 has_servers=false
 if answers 127.0.0.1 5432 && answers 127.0.0.1 6379; then has_servers=true; fi
+# The PostgreSQL run first: like the embedded one it waits on servers and sockets,
+# so the two interleave; the engine's run is all computation, and has the
+# processor to itself once the embedded run is over.
 (
     renice -n 10 -p "$BASHPID" >/dev/null 2>&1
-    engine_run >"$logs/engine" 2>&1
-    engine_status=$?
-    if $has_servers; then external_run >"$logs/external" 2>&1 || exit 1; fi
-    exit "$engine_status"
+    external_status=0
+    if $has_servers; then external_run >"$logs/external" 2>&1 || external_status=1; fi
+    engine_run >"$logs/engine" 2>&1 || exit 1
+    exit "$external_status"
 ) &
 beside_pid=$!
 
