@@ -1,4 +1,4 @@
-"""The table is one screen (docs/table-page.md): at every common size, with the player
+"""The table is one screen (docs/table.md): at every common size, with the player
 to act at a full table, every control of the turn is in sight with nothing covering
 anything; chat, hand log, ledger and host controls are one tap away in the side panel;
 and when the connection drops the table says so over the felt."""
