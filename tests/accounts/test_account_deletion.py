@@ -16,7 +16,7 @@ from accounts.points import points_account_open, points_balance, points_move
 from tables import selectors
 from tables import services as table_services
 from tables.models import ChipMovement, Seat, Table
-from tests.tables.conftest import _fast_tables  # noqa: F401 - no pause between hands
+from tests.support.tables import fast_tables  # noqa: F401 - no pause between hands
 from tests.tables.helpers import act, chips_on_table, deal, fresh, friends_table, state_of
 from tests.tournaments.helpers import members, moved_for, play_one_step, register, sng, table_of
 from tournaments import services as tournament_services

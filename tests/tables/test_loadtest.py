@@ -27,7 +27,7 @@ from hypothesis import strategies as st
 from accounts.models import User
 from tables.management.commands.loadtest import Client, Player, Stats, percentile, random_act
 from tables.models import Table
-from tests.tables.live_server import free_port, live_server
+from tests.support.live import free_port, live_server
 
 TABLES_NEXT_HAND_SECONDS = 0.2  # the next hand right after the last
 

@@ -1,6 +1,6 @@
 """The replayer and the API docs in a real browser (Debian's chromium, via Playwright).
 
-The server is the real one (tests/tables/live_server.py); the hand is written
+The server is the real one (tests/support/live.py); the hand is written
 to the history through the service that ends hands, with known cards.
 """
 
@@ -13,7 +13,7 @@ import pytest
 from django.test import Client
 from playwright.sync_api import Browser, Page, expect
 
-from tests.browser import BROWSER_TEST, DESKTOP
+from tests.support.live import BROWSER_TEST, DESKTOP
 from tests.tables.helpers import deal_first_card_from_the_bottom, friends_table
 from tests.tables.recorded import SHOWDOWN_WITH_MUCK, record_hand, recorded_state
 
