@@ -3,7 +3,12 @@ that imports it back (the services, for one, never import the Celery tasks)."""
 
 from __future__ import annotations
 
+import pytest
+
 from tests.import_graph import ROOT, import_graph, imports_of, modules_in_cycles
+
+# Touches neither a database nor Redis: the embedded run is enough (scripts/test.sh).
+pytestmark = pytest.mark.pure
 
 APPS = ["accounts", "config", "tables", "tournaments"]
 

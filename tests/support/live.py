@@ -221,6 +221,22 @@ def publishing_to(queue: str) -> Iterator[None]:
         yield
     finally:
         celery_app.conf.task_default_queue = before
+        # Publishing declared the queue in the app's list, which a worker started in
+        # the test process (the celery_worker fixture) would consume from.
+        celery_app.amqp.queues.pop(queue, None)
+
+
+@contextlib.contextmanager
+def kept_from_the_live_worker() -> Iterator[None]:
+    """Tasks queued in the block go to a queue no worker reads, and are dropped: for
+    data a test writes straight to the database (recorded hands at a table nobody
+    plays) that the server's worker must not deal on from."""
+    held_back = "held-back"
+    try:
+        with publishing_to(held_back):
+            yield
+    finally:
+        purge(held_back)
 
 
 def purge(queue: str) -> None:
