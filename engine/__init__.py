@@ -1,7 +1,7 @@
 """Felt's poker engine: pure Python No-Limit Texas Hold'em.
 
-The public surface is documented in README.md ("Engine"); everything a caller needs
-is re-exported here.
+The public surface is documented in docs/engine.md; everything a caller needs is
+re-exported here.
 """
 
 from engine.actions import Action, Call, Check, Fold, IllegalAction, RaiseTo, parse_action
