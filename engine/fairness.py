@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from engine.cards import card_str
-from engine.phh import EVERY_CARD
+from engine.formats.phh import EVERY_CARD
 from engine.state import HandState
 from engine.view import sees_hole_cards
 

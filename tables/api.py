@@ -274,7 +274,8 @@ def serial_plan() -> Iterator[None]:
     Another member's stats merge two members' rows in hand order, both read from
     the index ``tables_handplayer_user_hand``: 20 ms at 1,000,000 hands. Allowed
     workers, the planner prefers a parallel hash join of the same rows, which took
-    42 ms (EXPLAIN ANALYZE in README.md, "Hand-history API speed").
+    42 ms (EXPLAIN ANALYZE in docs/performance.md, the hand-history API at a
+    million hands).
     """
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:

@@ -15,7 +15,7 @@ from typing import Any
 from django.db import transaction
 
 import engine
-from engine.phh import phh_order
+from engine.formats.phh import phh_order
 from tables.hand_facts import hand_facts, has_allin_ev
 from tables.hand_history import phh_fields
 from tables.models import Hand, HandPlayer, Seat, Table

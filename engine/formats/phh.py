@@ -21,7 +21,7 @@ Conventions (uoftcprg/phh-std):
 - On import every action must be the one the hand is waiting for: a decision
   names the player the engine asks, on a street the file has dealt; hole
   cards are dealt once each before anything else, and a board card once the
-  betting before it is closed (:mod:`engine.phh_replay`). The one exception:
+  betting before it is closed (:mod:`engine.formats.phh_replay`). The one exception:
   other engines ask a check (``cc``) of the last player with chips facing
   only all-in players, where Felt has already ended the hand; that check,
   on the street where the betting closed, is accepted and changes nothing.
@@ -58,7 +58,7 @@ from engine.events import (
     PlayerActed,
     PotAwarded,
 )
-from engine.phh_notation import (
+from engine.formats.phh_notation import (
     PhhAction,
     PhhError,
     PhhFile,
@@ -67,7 +67,7 @@ from engine.phh_notation import (
     toml_line,
     toml_value,
 )
-from engine.phh_replay import PhhIllegalAction, PhhReplay
+from engine.formats.phh_replay import PhhIllegalAction, PhhReplay
 from engine.state import NO_SMALL_BLIND, HandState
 from engine.view import sees_hole_cards
 
