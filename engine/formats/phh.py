@@ -46,7 +46,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Final, Literal
+from typing import Literal
 
 from engine.cards import cards_str
 from engine.deal import new_hand
@@ -69,12 +69,9 @@ from engine.formats.phh_notation import (
 )
 from engine.formats.phh_replay import PhhIllegalAction, PhhReplay
 from engine.state import NO_SMALL_BLIND, HandState
-from engine.view import sees_hole_cards
+from engine.view import EVERY_CARD, sees_hole_cards
 
 __all__ = ["EVERY_CARD", "PhhError", "PhhIllegalAction", "from_phh", "phh_order", "to_phh"]
-
-EVERY_CARD: Final = "every card"
-"""``to_phh``'s default viewer: the whole record, every player's hole cards."""
 
 _WRITTEN_FIELDS = frozenset({"seats", "seat_count", "finishing_stacks", "ante_trimming_status"})
 _PER_PLAYER_FIELDS = frozenset({"players", "winnings", "time_banks"})
