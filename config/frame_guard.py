@@ -5,7 +5,7 @@ before any of Felt's code sees it. A client writing frames as fast as TCP
 allows kept its Daphne process busy parsing (the load test's ``--flood``: the
 other tables on that process went from 8 to about 200 ms per action), while
 the consumer, starved, saw too few frames for its own budget
-(``tables/rate_limit.py``) to notice. So Daphne's websocket protocol gets a
+(``config/command_budget.py``) to notice. So Daphne's websocket protocol gets a
 budget of its own, looser than the consumer's. At the first frame over it,
 Daphne stops reading that connection for ``FRAME_HOLD_SECONDS`` (the
 transport is paused: what the client writes meanwhile waits in its own
@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from config import socket_limits
-from tables.rate_limit import CommandBudget
+from config.command_budget import CommandBudget
 
 log = logging.getLogger(__name__)
 

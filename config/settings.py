@@ -326,7 +326,7 @@ TABLES_OUTAGE_SECONDS = env_float("TABLES_OUTAGE_SECONDS", 10.0)
 # lease not renewed for this long (its server died) no longer counts them present.
 TABLES_PRESENCE_LEASE_SECONDS = env_float("TABLES_PRESENCE_LEASE_SECONDS", 60.0)
 # Commands one table socket may send: a burst, then a steady rate; after this
-# many refusals in a row the socket is closed (tables/rate_limit.py).
+# many refusals in a row the socket is closed (config/command_budget.py).
 # A person sends a few a minute; the load test's instant clients up to about ten a second.
 TABLES_SOCKET_BURST = env_int("TABLES_SOCKET_BURST", 40)
 TABLES_SOCKET_PER_SECOND = env_float("TABLES_SOCKET_PER_SECOND", 20.0)

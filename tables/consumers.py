@@ -22,6 +22,7 @@ from accounts.consumers import CLOSE_SESSION_ENDED, CLOSE_UNAUTHENTICATED, Signe
 from accounts.models import User
 from accounts.sessions import log_in_stands
 from config.broadcast import serve_from_running_loop
+from config.command_budget import CommandBudget
 from tables import kinds, selectors, services
 from tables.errors import MembersOnly, StaleDecision, TableError, TableNotFound
 from tables.groups import chat_group, private_group, public_group
@@ -31,7 +32,6 @@ from tables.host_commands import (
     parse_host_command,
     run_host_command,
 )
-from tables.rate_limit import CommandBudget
 from tables.services import chat, presence
 
 CLOSE_NOT_FOUND = 4404

@@ -13,6 +13,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
+from django.db.models import Count, F, QuerySet
 from django.utils import timezone
 
 import engine
@@ -97,6 +98,20 @@ def tables_overdue(*, now: datetime) -> list[int]:
 def tables_due(*, now: datetime) -> list[tuple[int, int]]:
     """(id, seq) of tables whose clock, bot move or next hand is due."""
     return list(Table.objects.filter(wake_at__lte=now).values_list("id", "seq"))
+
+
+# Friends' tables with a free seat, at most this many on the lobby page.
+OPEN_TABLES_SHOWN = 20
+
+
+def tables_with_free_seats() -> QuerySet[Table]:
+    """Friends' tables anyone may join: fewer players than seats, newest first."""
+    return (
+        Table.objects.filter(kind=Table.Kind.FRIENDS, closed_at__isnull=True)
+        .annotate(players=Count("seats"))
+        .filter(players__lt=F("seat_count"))
+        .order_by("-created_at")[:OPEN_TABLES_SHOWN]
+    )
 
 
 def iso(moment: datetime | None) -> str | None:
