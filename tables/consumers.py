@@ -33,6 +33,7 @@ from tables.host_commands import (
     run_host_command,
 )
 from tables.services import chat, presence
+from tables.snapshot import snapshot_frame
 
 CLOSE_NOT_FOUND = 4404
 CLOSE_MEMBERS_ONLY = 4406  # a club's table, and the member is not (or no longer) in it
@@ -322,7 +323,7 @@ class TableConsumer(SignedInSocket, AsyncWebsocketConsumer):  # type: ignore[mis
                 "seq": table["seq"],
                 "decision": table["decision"],
                 "is_seated": table["your_seat"] is not None,
-                "frame": selectors.snapshot_frame(table),
+                "frame": snapshot_frame(table),
             }
         )
 

@@ -29,7 +29,7 @@ from accounts.models import User
 from config import broadcast
 from tables.groups import chat_group
 from tables.models import PresenceLease, Seat, Table
-from tables.selectors import iso
+from tables.snapshot import iso
 
 
 def lease_seconds() -> float:

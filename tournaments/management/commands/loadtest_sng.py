@@ -44,7 +44,7 @@ from tables.management.commands.loadtest import (
     log_in,
 )
 from tables.models import Seat, Table
-from tables.selectors import hand_state
+from tables.play import hand_state
 from tables.services import bot_act, hand_start
 from tables.services.bots import bot_name
 from tournaments import services
