@@ -75,4 +75,4 @@ urlpatterns = [
     path("admin/", admin.site.urls),
 ]
 
-handler404 = "config.api_errors.not_found"
+handler404 = "config.platform.api_errors.not_found"

@@ -21,8 +21,8 @@ from django.conf import settings
 from accounts.consumers import CLOSE_SESSION_ENDED, CLOSE_UNAUTHENTICATED, SignedInSocket
 from accounts.models import User
 from accounts.sessions import log_in_stands
-from config.broadcast import serve_from_running_loop
-from config.command_budget import CommandBudget
+from config.platform.broadcast import serve_from_running_loop
+from config.platform.command_budget import CommandBudget
 from tables import kinds, selectors, services
 from tables.errors import MembersOnly, StaleDecision, TableError, TableNotFound
 from tables.groups import chat_group, private_group, public_group

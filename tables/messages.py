@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping
 from datetime import datetime
 
 import engine
-from config.broadcast import Messages
+from config.platform.broadcast import Messages
 from tables.groups import private_group, public_group
 from tables.models import Seat, Table
 from tables.snapshot import build_snapshots, snapshot_frame

@@ -17,7 +17,7 @@ from django.db import transaction
 from django.utils import timezone
 
 import engine
-from config import broadcast
+from config.platform import broadcast
 from tables import kinds, messages, selectors, wakeups
 from tables.errors import (
     HandInProgress,

@@ -7,19 +7,19 @@ from __future__ import annotations
 import re
 from importlib.metadata import version
 
-from config import channel_layer
+from config.adapters import channel_layer
 from tests.import_graph import ROOT
 
 WRITTEN_AGAINST = {
-    # config/channel_layer.py: the pub/sub layer's shards, their locks and connections.
+    # config/adapters/channel_layer.py: the pub/sub layer's shards, their locks and connections.
     "channels-redis": channel_layer.BATCHED_VERSIONS,
-    # config/frame_guard.py: Daphne's websocket factory and protocol, replaced by a subclass,
+    # config/adapters/frame_guard.py: Daphne's websocket factory and protocol (subclassed),
     "daphne": ("4.2.",),
     # the autobahn protocol under it (its states, onMessage, serverSend, sendClose),
     "autobahn": ("26.10.",),
     # and the Twisted transport whose reading it pauses and resumes.
     "twisted": ("26.10.",),
-    # config/sqlite/base.py: the SQLite backend's (underscored) transaction hooks.
+    # config/adapters/sqlite/base.py: the SQLite backend's (underscored) transaction hooks.
     "django": ("5.2.",),
 }
 

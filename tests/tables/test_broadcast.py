@@ -11,7 +11,7 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.utils import timezone
 
-from config import broadcast
+from config.platform import broadcast
 from tables import messages as table_messages
 from tables import selectors, services, tasks
 from tables.groups import private_group, public_group

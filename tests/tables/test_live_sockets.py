@@ -17,7 +17,7 @@ import pytest
 from django.db import connection
 
 from accounts.models import User
-from config.frame_guard import FRAME_BURST, FRAME_HOLD_SECONDS
+from config.adapters.frame_guard import FRAME_BURST, FRAME_HOLD_SECONDS
 from tables import services
 from tables.management.commands.loadtest import Player, create_tables
 from tests.tables.live_server import live_server

@@ -14,9 +14,9 @@ from django.test import Client as HttpClient
 from django.urls import path, reverse
 
 from accounts.sessions import log_in_stands
+from config.adapters.frame_guard import FrameGate, Verdict
 from config.asgi import application
-from config.command_budget import CommandBudget
-from config.frame_guard import FrameGate, Verdict
+from config.platform.command_budget import CommandBudget
 from tables import services
 from tables.consumers import TableConsumer
 from tables.models import ChatMessage, Seat, Table

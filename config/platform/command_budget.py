@@ -3,7 +3,7 @@
 A table's consumer tells a client that floods ``rate_limited`` for each command
 over its budget, cheaply and without touching the database, and disconnects one
 that keeps on past ``strikes`` refusals in a row (close code 4429); Daphne's frame
-guard (config/frame_guard.py) keeps a looser budget of its own per connection.
+guard (config/adapters/frame_guard.py) keeps a looser budget of its own per connection.
 """
 
 from __future__ import annotations
