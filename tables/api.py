@@ -1,8 +1,8 @@
 """REST API for hand histories, stats and tables (mounted under /api/ in config/urls.py).
 
 Every view requires a signed-in caller (session or token), is throttled by
-the default throttles (config/api_throttles.py) and answers refusals as JSON
-with ``code`` and ``message`` (config/api_errors.py). Every hand body comes
+the default throttles (config/platform/api_throttles.py) and answers refusals as JSON
+with ``code`` and ``message`` (config/platform/api_errors.py). Every hand body comes
 from the caller's projection (tables/hand_history.py).
 """
 

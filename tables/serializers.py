@@ -12,7 +12,7 @@ from typing import Any
 from rest_framework import serializers
 
 # The refusals' body, documented by every API view (tables.api imports it from here).
-from config.api_errors import ErrorSerializer as ErrorSerializer
+from config.platform.api_errors import ErrorSerializer as ErrorSerializer
 from tables.models import HandPlayer, Table
 
 CARD_HELP = 'A card as rank and suit, e.g. "As", "Td".'

@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from engine.formats.pokerstars import ordinal
 from tables.models import Seat
-from tables.selectors import iso
+from tables.snapshot import iso
 from tournaments.errors import AdminsOnly, Banned, MembersOnly
 from tournaments.models import Club, Entry, Membership, Tournament
 

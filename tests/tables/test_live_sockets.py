@@ -17,7 +17,7 @@ import pytest
 from django.db import connection
 
 from accounts.models import User
-from config.frame_guard import FRAME_BURST, FRAME_HOLD_SECONDS
+from config.adapters.frame_guard import FRAME_BURST, FRAME_HOLD_SECONDS
 from tables import services
 from tables.loadtest.clients import Player
 from tables.loadtest.driver import create_tables

@@ -19,7 +19,7 @@ from accounts.models import User
 from tables.loadtest.clients import Client, Player
 from tables.loadtest.driver import Setup, lock_for_deletion, log_in
 from tables.models import Seat, Table
-from tables.selectors import hand_state
+from tables.play import hand_state
 from tables.services import bot_act, hand_start
 from tables.services.bots import bot_name
 from tournaments import services

@@ -21,7 +21,7 @@ client would: the other tables' round trips show what that costs them, and a
 flooder opens a new socket as soon as the server closes one (a 4429, or a
 refused handshake) and floods again (``tables/loadtest/flooders.py``);
 ``--flood-from 127.0.0.2`` has them connect from another loopback address, so
-the server's limits per address (config/socket_limits.py) see a stranger.
+the server's limits per address (config/platform/socket_limits.py) see a stranger.
 It prints actions per second, the round-trip p50/p95/p99 and the errors seen,
 ending with one ``summary:`` line holding every figure, and fails (exit code 1)
 when any client errored. Users, sessions and tables are deleted afterwards
