@@ -12,6 +12,7 @@ import pytest
 import accounts.consumers
 import config.frame_guard
 import config.socket_limits
+import tables.commands
 import tables.consumers
 import tables.services  # noqa: F401 - defines TableErrors of its own
 from tables.errors import TableError
@@ -21,6 +22,7 @@ PROTOCOL = (ROOT / "docs" / "protocol.md").read_text()
 ERROR_CODES_SECTION = PROTOCOL.split("### Error codes", 1)[1]
 SOCKET_MODULES: tuple[ModuleType, ...] = (
     accounts.consumers,
+    tables.commands,
     tables.consumers,
     config.frame_guard,
     config.socket_limits,
