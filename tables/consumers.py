@@ -19,10 +19,11 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
-from accounts.consumers import CLOSE_SESSION_ENDED, CLOSE_UNAUTHENTICATED, SignedInSocket
+from accounts.consumers import SignedInSocket
 from accounts.models import User
 from accounts.sessions import log_in_stands
 from config.broadcast import serve_from_running_loop
+from config.close_codes import CloseCode
 from tables import kinds, selectors
 from tables.commands import BadMessage, Command, parse_command, read_frame, run_command
 from tables.errors import MembersOnly, StaleDecision, TableError, TableNotFound
@@ -30,9 +31,6 @@ from tables.groups import chat_group, private_group, public_group
 from tables.rate_limit import CommandBudget
 from tables.services import chat, presence
 
-CLOSE_NOT_FOUND = 4404
-CLOSE_MEMBERS_ONLY = 4406  # a club's table, and the member is not (or no longer) in it
-CLOSE_RATE_LIMITED = 4429  # kept flooding after being told to slow down
 RATE_LIMITED = "Too many messages at once: slow down, then try again."
 # Chat lines per socket: a few at once, then one every two seconds.
 CHAT_BURST = 5
@@ -98,7 +96,7 @@ class TableConsumer(SignedInSocket, AsyncWebsocketConsumer):  # type: ignore[mis
     async def connect(self) -> None:
         user = self.scope.get("user")
         if user is None or not user.is_authenticated:
-            await self.refuse(CLOSE_UNAUTHENTICATED)
+            await self.refuse(CloseCode.UNAUTHENTICATED)
             return
         self.user = user
         # This socket's commands broadcast through this loop without waiting for it.
@@ -107,10 +105,10 @@ class TableConsumer(SignedInSocket, AsyncWebsocketConsumer):  # type: ignore[mis
         try:
             await check_watch(self.table_id, user)
         except TableNotFound:
-            await self.refuse(CLOSE_NOT_FOUND)
+            await self.refuse(CloseCode.NOT_FOUND)
             return
         except MembersOnly:
-            await self.refuse(CLOSE_MEMBERS_ONLY)
+            await self.refuse(CloseCode.MEMBERS_ONLY)
             return
         self.budget = CommandBudget(
             burst=settings.TABLES_SOCKET_BURST,
@@ -150,12 +148,12 @@ class TableConsumer(SignedInSocket, AsyncWebsocketConsumer):  # type: ignore[mis
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if not self.budget.take():  # over budget: refused without touching the database
             if self.budget.is_exhausted:
-                await self.close(code=CLOSE_RATE_LIMITED)
+                await self.close(code=CloseCode.RATE_LIMITED)
             elif self.budget.refused_in_a_row == 1:  # told once per run of refusals:
                 await self.send_error("rate_limited", RATE_LIMITED)  # answering each costs
             return
         if not await self.is_still_signed_in():
-            await self.close(code=CLOSE_SESSION_ENDED)
+            await self.close(code=CloseCode.SESSION_ENDED)
             return
         try:
             command = parse_command(read_frame(text_data))
@@ -165,7 +163,7 @@ class TableConsumer(SignedInSocket, AsyncWebsocketConsumer):  # type: ignore[mis
                 raise BadMessage("chat_rate_limited", CHAT_RATE_LIMITED)
             await run_signed_in(self.table_id, self.user, command, self.auth_hash)
         except LogInEnded:
-            await self.close(code=CLOSE_SESSION_ENDED)
+            await self.close(code=CloseCode.SESSION_ENDED)
         except (BadMessage, TableError) as error:  # the codes docs/protocol.md lists
             await self.send_error(error.code, error.message)
         except Exception:
