@@ -231,6 +231,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "accounts.context_processors.points",
+                "config.platform.close_codes.for_pages",
             ],
         },
     },

@@ -1,6 +1,7 @@
 """The club API: create a club, read one (members see members and tournaments; admins
 every balance), join by invitation token (or ask), admins' points adjustments and
-scheduling. Refusals are 4xx JSON with a ``code`` and a ``message``; nothing changed.
+scheduling. Refusals are 4xx JSON with a ``code`` and a ``message``; nothing changed
+(a service's refusal is answered by ``config/platform/api_errors.py``).
 """
 
 from __future__ import annotations
@@ -14,8 +15,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from tournaments import selectors, services
-from tournaments.api import REFUSALS, bad_body, refusal
-from tournaments.errors import ClubNotFound, TournamentError
+from tournaments.api import REFUSALS, bad_body
+from tournaments.errors import ClubNotFound
 from tournaments.models import Club, Membership
 from tournaments.serializers import (
     SCHEDULE_CODES,
@@ -59,10 +60,7 @@ class ClubCreateView(APIView):
         body = ClubCreateSerializer(data=request.data)
         if not body.is_valid():
             return bad_body(body.errors)
-        try:
-            club = services.club_create(user=request.user, **body.validated_data)
-        except TournamentError as error:
-            return refusal(error)
+        club = services.club_create(user=request.user, **body.validated_data)
         viewer = selectors.require_member(club, request.user)
         return Response(club_facts(club, viewer), status=201)
 
@@ -74,11 +72,8 @@ class ClubDetailView(APIView):
     def get(self, request: Request, slug: str) -> Response:
         club = Club.objects.filter(slug=slug).first()
         if club is None:
-            return refusal(ClubNotFound())
-        try:
-            viewer = selectors.require_member(club, request.user)
-        except TournamentError as error:
-            return refusal(error)
+            raise ClubNotFound()
+        viewer = selectors.require_member(club, request.user)
         return Response(club_facts(club, viewer))
 
 
@@ -96,13 +91,10 @@ class ClubJoinView(APIView):
         if not body.is_valid():
             return bad_body(body.errors)
         token = body.validated_data.get("token")
-        try:
-            if token is None:
-                services.club_ask(slug=slug, user=request.user)
-                return Response(JoinAskedSerializer({"status": "pending"}).data, status=202)
-            membership = services.club_join(slug=slug, user=request.user, token=token)
-        except TournamentError as error:
-            return refusal(error)
+        if token is None:
+            services.club_ask(slug=slug, user=request.user)
+            return Response(JoinAskedSerializer({"status": "pending"}).data, status=202)
+        membership = services.club_join(slug=slug, user=request.user, token=token)
         return Response(club_facts(membership.club, membership))
 
 
@@ -119,12 +111,7 @@ class ClubPointsView(APIView):
         body = ClubPointsSerializer(data=request.data)
         if not body.is_valid():
             return bad_body(body.errors)
-        try:
-            entry = services.club_points_adjust(
-                slug=slug, admin=request.user, **body.validated_data
-            )
-        except TournamentError as error:
-            return refusal(error)
+        entry = services.club_points_adjust(slug=slug, admin=request.user, **body.validated_data)
         adjusted = {
             "username": body.validated_data["username"],
             "amount": entry.amount,
@@ -148,10 +135,7 @@ class ClubTournamentsView(APIView):
         body = ClubScheduleSerializer(data=request.data)
         if not body.is_valid():
             return bad_body(body.errors, SCHEDULE_CODES)
-        try:
-            tournament = services.club_tournament_schedule(
-                slug=slug, admin=request.user, **body.validated_data
-            )
-        except TournamentError as error:
-            return refusal(error)
+        tournament = services.club_tournament_schedule(
+            slug=slug, admin=request.user, **body.validated_data
+        )
         return Response(TournamentSerializer(selectors.summary(tournament)).data, status=201)

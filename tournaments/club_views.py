@@ -16,6 +16,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 import engine
 from accounts.models import PointsAccount
 from accounts.requests import signed_in_user
+from config.platform.domain_errors import add_to_form
 from tournaments import level_rows, selectors, services
 from tournaments.errors import TournamentError
 from tournaments.forms import ClubForm, ClubScheduleForm, JoinByLinkForm, PointsAdjustmentForm
@@ -35,7 +36,7 @@ def club_list(request: HttpRequest) -> HttpResponse:
         try:
             club = services.club_create(user=request.user, **form.cleaned_data)
         except TournamentError as error:
-            form.add_error(None, error.message)
+            add_to_form(form, error)
         else:
             messages.success(request, f"{club.name} is open: invite members with its link.")
             return redirect("clubs:detail", slug=club.slug)

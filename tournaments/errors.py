@@ -4,16 +4,11 @@ sentence for the member. A refused command changed nothing."""
 from __future__ import annotations
 
 from accounts.guests import GUESTS_REFUSED
+from config.platform.domain_errors import DomainError
 
 
-class TournamentError(Exception):
-    code = "error"
-    status = 409  # the API's HTTP status for this refusal
-    default_message = "That is not possible right now."
-
-    def __init__(self, message: str | None = None) -> None:
-        self.message = message or self.default_message
-        super().__init__(self.message)
+class TournamentError(DomainError):
+    """A refused tournament or club command (409 unless it says otherwise)."""
 
 
 class TournamentNotFound(TournamentError):

@@ -16,6 +16,7 @@ from django import forms
 from django.utils import timezone
 
 import engine
+from config.platform.domain_errors import add_to_form
 from tournaments import level_rows, services
 from tournaments.errors import BadSettings, TournamentError
 from tournaments.models import Tournament
@@ -77,7 +78,7 @@ class ScheduleTournamentForm(forms.ModelForm):  # type: ignore[type-arg]
         except BadSettings as error:
             self._refused(error)
         except TournamentError as error:  # no longer the club's admin, say
-            self.add_error(None, error.message)
+            add_to_form(self, error)
         return data
 
     def _settings(self, data: dict[str, Any]) -> dict[str, Any] | None:
@@ -101,7 +102,7 @@ class ScheduleTournamentForm(forms.ModelForm):  # type: ignore[type-arg]
         return services.schedule_tournament(**settings)
 
     def _refused(self, error: BadSettings) -> None:
-        self.add_error(_FIELD_OF.get(error.code), error.message)
+        add_to_form(self, error, _FIELD_OF.get(error.code))
 
 
 def _payouts(text: str) -> list[int] | None | bool:
@@ -228,7 +229,7 @@ class ClubScheduleForm(ScheduleTournamentForm):
             self.rows[rows[error.code][error.number - 1]].error = error.message
             self.add_error(None, "Some level rows need fixing: see the rows marked below.")
         elif error.code in rows:
-            self.add_error(None, error.message)
+            add_to_form(self, error)
         else:
             super()._refused(error)
 

@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from config.platform import socket_limits
+from config.platform.close_codes import CloseCode
 from config.platform.command_budget import CommandBudget
 
 log = logging.getLogger(__name__)
@@ -45,7 +46,6 @@ FRAME_BURST = 100
 FRAME_PER_SECOND = 50.0
 FRAME_STRIKES = 200  # frames dropped in a row before the connection is closed
 FRAME_HOLD_SECONDS = 1.0  # how long a connection over budget is not read
-CLOSE_RATE_LIMITED = 4429
 
 
 class Verdict(enum.Enum):
@@ -145,7 +145,7 @@ def close_flooding(protocol: Any) -> None:
     queue = protocol.application_queue
     while not queue.empty():
         queue.get_nowait()
-    queue.put_nowait({"type": "websocket.disconnect", "code": CLOSE_RATE_LIMITED})
-    protocol.sendClose(code=CLOSE_RATE_LIMITED, reason="Too many messages.")
+    queue.put_nowait({"type": "websocket.disconnect", "code": CloseCode.RATE_LIMITED})
+    protocol.sendClose(code=CloseCode.RATE_LIMITED, reason="Too many messages.")
     if getattr(protocol.transport, "connected", False):
         protocol.transport.resumeProducing()  # to read the client's reply to the close

@@ -1,9 +1,11 @@
 """Every REST API refusal as JSON with a ``code`` and a ``message`` sentence.
 
-DRF's own body is kept beside them (``detail``, or the invalid fields and
-their messages), so clients that read those still can. Anything unexpected
-is logged and answered as a JSON 500 with code ``server_error``, never an
-HTML page.
+A domain refusal (``config/platform/domain_errors.py``) that a view lets through is
+answered with its own code, message and status, and nothing more. For DRF's
+refusals, DRF's own body is kept beside them (``detail``, or the invalid
+fields and their messages), so clients that read those still can. Anything
+unexpected is logged and answered as a JSON 500 with code ``server_error``,
+never an HTML page.
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ from rest_framework import exceptions, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
+from config.platform.domain_errors import DomainError
+
 logger = logging.getLogger(__name__)
 
 
@@ -28,6 +32,8 @@ class ErrorSerializer(serializers.Serializer[Any]):
 
 
 def api_exception_handler(error: Exception, context: dict[str, Any]) -> Response:
+    if isinstance(error, DomainError):
+        return Response({"code": error.code, "message": error.message}, status=error.status)
     response = exception_handler(error, context)
     if response is None:
         logger.exception("API view %s failed", context.get("view"), exc_info=error)

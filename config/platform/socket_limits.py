@@ -12,7 +12,7 @@ every 4429 and flooded again tripled the other tables' round trips. So:
   its member in a cool-off of ``SOCKET_COOL_OFF_SECONDS``, during which their
   new sockets are refused.
 
-A refused socket is accepted, then closed with ``CLOSE_TOO_MANY_SOCKETS`` (a
+A refused socket is accepted, then closed with ``CloseCode.TOO_MANY_SOCKETS`` (a
 code the page sees; it tries again later with growing pauses), after
 ``REFUSAL_PAUSE_SECONDS``: a client that reconnects the moment it is closed
 then waits that long for each refusal instead of costing the server hundreds
@@ -38,10 +38,10 @@ from typing import Any
 import redis.asyncio as aioredis
 from django.conf import settings
 
+from config.platform.close_codes import CloseCode
+
 log = logging.getLogger(__name__)
 
-CLOSE_RATE_LIMITED = 4429  # the frame budget's close and the table consumer's
-CLOSE_TOO_MANY_SOCKETS = 4430  # refused at the handshake: too many, or cooling off
 REFUSAL_PAUSE_SECONDS = 1.0  # well within Daphne's time limit for a handshake (5 s)
 Subject = Callable[[dict[str, Any]], str | None]
 
@@ -145,7 +145,7 @@ class SocketLimits:
 
 
 def _is_rate_limited(message: dict[str, Any], kind: str) -> bool:
-    return bool(message["type"] == kind and message.get("code") == CLOSE_RATE_LIMITED)
+    return bool(message["type"] == kind and message.get("code") == CloseCode.RATE_LIMITED)
 
 
 def _watch_send(send: Callable[..., Awaitable[Any]], subject: str) -> Any:
@@ -180,4 +180,4 @@ async def refuse(receive: Any, send: Any) -> None:
         return
     await asyncio.sleep(REFUSAL_PAUSE_SECONDS)
     await send({"type": "websocket.accept"})
-    await send({"type": "websocket.close", "code": CLOSE_TOO_MANY_SOCKETS})
+    await send({"type": "websocket.close", "code": CloseCode.TOO_MANY_SOCKETS})

@@ -15,9 +15,9 @@ from accounts.guests import GUESTS_REFUSED, guest_create
 from accounts.models import ApiToken, User
 from accounts.tokens import TokenRefused, hash_key, token_create, token_user
 from config.asgi import application
+from config.platform.close_codes import CloseCode
 from tables import errors as table_errors
 from tables import services as table_services
-from tables.consumers import CLOSE_MEMBERS_ONLY
 from tables.models import Seat, Table
 from tests.tables.sockets import HEADERS, close_code_after_accepting, session_cookie
 from tests.tables.sockets import Client as TableClient
@@ -196,7 +196,7 @@ async def test_a_guests_socket_opens_at_a_friends_table_and_is_refused_at_the_ot
 
     for refused_table in (practice, sng_table):
         socket = WebsocketCommunicator(application, f"/ws/tables/{refused_table}/", headers=headers)
-        assert await close_code_after_accepting(socket) == CLOSE_MEMBERS_ONLY
+        assert await close_code_after_accepting(socket) == CloseCode.MEMBERS_ONLY
     tab = await TableClient.open(guest, friends)
     await tab.send({"type": "sit", "seat": 1})
     snapshot = await tab.snapshot()

@@ -12,7 +12,7 @@ from channels.testing import WebsocketCommunicator
 from django.utils import timezone
 
 from config.asgi import application
-from tables.consumers import CLOSE_MEMBERS_ONLY
+from config.platform.close_codes import CloseCode
 from tests.tables.sockets import HEADERS, Client, close_code_after_accepting, session_cookie
 from tests.tournaments.test_live import next_of_type, open_lobby
 from tournaments import services
@@ -74,6 +74,6 @@ async def test_a_non_member_s_socket_to_a_club_table_is_refused_and_a_member_s_i
     headers = [*HEADERS, (b"cookie", await session_cookie(outsider))]
     refused = WebsocketCommunicator(application, f"/ws/tables/{table_id}/", headers=headers)
 
-    assert await close_code_after_accepting(refused) == CLOSE_MEMBERS_ONLY
+    assert await close_code_after_accepting(refused) == CloseCode.MEMBERS_ONLY
     watcher = await Client.open(owner, table_id)  # a member who is not playing may watch
     await watcher.socket.disconnect()
