@@ -68,6 +68,21 @@ def test_a_table_is_built_from_its_rows_up_to_the_services() -> None:
     assert not arrows, "imports pointing up the table line:\n" + "\n".join(arrows)
 
 
+def engine_part(module: str) -> int | None:
+    """The engine's core (rules, state, evaluator) below its record formats; the
+    package's front (``import engine``) and its command line use both."""
+    if module.split(".")[0] != "engine":
+        return None
+    front = module in ("engine", "engine.__main__") or module.startswith("engine.formats")
+    return 1 if front else 0
+
+
+def test_the_engine_core_plays_hands_without_its_record_formats() -> None:
+    graph = import_graph(["engine"], with_type_checking=True)
+    arrows = upward_arrows(graph, engine_part)
+    assert not arrows, "core modules importing a format:\n" + "\n".join(arrows)
+
+
 def test_the_table_services_know_nothing_of_celery_or_its_tasks() -> None:
     paths = sorted((ROOT / "tables" / "services").glob("*.py"))
     assert paths, "the services were found"
