@@ -110,7 +110,7 @@ class MembershipInline(admin.TabularInline[Membership, Club]):
 @admin.register(Club)
 class ClubAdmin(SidebarFiltersOnly):
     """Clubs, read-only: their owners and admins run them on the club's page (members,
-    points and tournaments move through tournaments.services.clubs). The invitation
+    points and tournaments move through tournaments.clubs.services). The invitation
     token is neither shown nor a lookup (config/admin_lookups.py)."""
 
     list_display = ("name", "slug", "created_at")

@@ -22,6 +22,7 @@ from rest_framework.views import APIView
 from tables.api import BadFilter
 from tables.serializers import ErrorSerializer
 from tournaments import selectors, services
+from tournaments.clubs import access as club_access
 from tournaments.errors import TournamentError, TournamentNotFound
 from tournaments.models import Tournament
 from tournaments.serializers import (
@@ -196,7 +197,7 @@ class TournamentDetailView(APIView):
         if tournament is None:
             return refusal(TournamentNotFound())
         try:
-            selectors.check_can_see(tournament, request.user)
+            club_access.check_can_see(tournament, request.user)
         except TournamentError as error:
             return refusal(error)
         return Response(TournamentSerializer(selectors.summary(tournament)).data)

@@ -16,6 +16,7 @@ from tables.consumers import CLOSE_MEMBERS_ONLY
 from tests.tables.sockets import HEADERS, Client, close_code_after_accepting, session_cookie
 from tests.tournaments.test_live import next_of_type, open_lobby
 from tournaments import services
+from tournaments.clubs import services as club_services
 from tournaments.models import Club, Tournament
 
 pytestmark = [
@@ -26,10 +27,10 @@ pytestmark = [
 
 def club_and_tournament(make_user: Any) -> tuple[Club, Tournament, list[Any]]:
     owner, bob, carol, outsider = (make_user(n) for n in ("owner", "bob", "carol", "outsider"))
-    club = services.club_create(user=owner, name="Thursday Crew")
+    club = club_services.club_create(user=owner, name="Thursday Crew")
     for user in (bob, carol):
-        services.club_join(slug=club.slug, user=user, token=club.invite_token)
-    tournament = services.club_tournament_schedule(
+        club_services.club_join(slug=club.slug, user=user, token=club.invite_token)
+    tournament = club_services.club_tournament_schedule(
         slug=club.slug,
         admin=owner,
         name="Club Night",

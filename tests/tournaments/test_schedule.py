@@ -9,6 +9,7 @@ import pytest
 from django.utils import timezone
 
 from tournaments import services
+from tournaments.clubs import services as club_services
 from tournaments.errors import BadSettings
 from tournaments.models import Tournament
 
@@ -149,7 +150,7 @@ def test_the_level_clock_stops_for_breaks_placed_between_levels() -> None:
 
 
 def test_a_club_s_points_scope_makes_it_the_club_s_tournament(make_user) -> None:
-    club = services.club_create(user=make_user("owner"), name="Thursday Crew")
+    club = club_services.club_create(user=make_user("owner"), name="Thursday Crew")
 
     tournament = scheduled(points_scope=club.scope)
 

@@ -48,6 +48,7 @@ from tables.management.commands.loadtest import (
 )
 from tables.models import Seat, Table
 from tournaments import services
+from tournaments.clubs import services as club_services
 from tournaments.management.commands.loadtest_sng import SngClient
 from tournaments.models import Club, Tournament
 
@@ -138,14 +139,14 @@ def create_tournament(count: int, seats: int, level_seconds: float, setup: MttSe
     run = secrets.token_hex(3)
     users = [User.objects.create_user(username=f"loadtest-{run}-{n}") for n in range(count)]
     setup.user_ids += [user.pk for user in users]
-    club = services.club_create(user=users[0], name=f"loadtest-{run}")
+    club = club_services.club_create(user=users[0], name=f"loadtest-{run}")
     setup.club_id = club.pk
     for user in users[1:]:
-        services.club_join(slug=club.slug, user=user, token=club.invite_token)
+        club_services.club_join(slug=club.slug, user=user, token=club.invite_token)
     # An hour ahead, so the server's sweep cannot start it while members register; then
     # it is made due now and started here.
     starts_at = timezone.now() + timedelta(hours=1)
-    tournament = services.club_tournament_schedule(
+    tournament = club_services.club_tournament_schedule(
         slug=club.slug,
         admin=users[0],
         name=f"Load test {run}",

@@ -19,7 +19,8 @@ from django.utils.text import slugify
 
 from accounts import points
 from accounts.models import PointsEntry
-from tournaments.errors import (
+from tournaments.clubs.access import membership_of, require_admin, require_member
+from tournaments.clubs.errors import (
     AlreadyAsked,
     AlreadyMember,
     BadClubRequest,
@@ -30,7 +31,6 @@ from tournaments.errors import (
     OwnerOnly,
 )
 from tournaments.models import Club, Membership, Tournament
-from tournaments.selectors import membership_of, require_admin, require_member
 from tournaments.services.registration import check_member, refund_entry
 from tournaments.services.schedule import schedule_tournament
 

@@ -13,12 +13,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from tournaments import selectors, services
 from tournaments.api import REFUSALS, bad_body, refusal
-from tournaments.errors import ClubNotFound, TournamentError
-from tournaments.models import Club, Membership
-from tournaments.serializers import (
-    SCHEDULE_CODES,
+from tournaments.clubs import access, selectors, services
+from tournaments.clubs.errors import ClubNotFound
+from tournaments.clubs.serializers import (
     ClubCreateSerializer,
     ClubJoinSerializer,
     ClubPointsSerializer,
@@ -26,8 +24,11 @@ from tournaments.serializers import (
     ClubSerializer,
     JoinAskedSerializer,
     PointsAdjustedSerializer,
-    TournamentSerializer,
 )
+from tournaments.errors import TournamentError
+from tournaments.models import Club, Membership
+from tournaments.selectors import summary
+from tournaments.serializers import SCHEDULE_CODES, TournamentSerializer
 
 
 def club_facts(club: Club, viewer: Membership) -> dict[str, Any]:
@@ -63,7 +64,7 @@ class ClubCreateView(APIView):
             club = services.club_create(user=request.user, **body.validated_data)
         except TournamentError as error:
             return refusal(error)
-        viewer = selectors.require_member(club, request.user)
+        viewer = access.require_member(club, request.user)
         return Response(club_facts(club, viewer), status=201)
 
 
@@ -76,7 +77,7 @@ class ClubDetailView(APIView):
         if club is None:
             return refusal(ClubNotFound())
         try:
-            viewer = selectors.require_member(club, request.user)
+            viewer = access.require_member(club, request.user)
         except TournamentError as error:
             return refusal(error)
         return Response(club_facts(club, viewer))
@@ -154,4 +155,4 @@ class ClubTournamentsView(APIView):
             )
         except TournamentError as error:
             return refusal(error)
-        return Response(TournamentSerializer(selectors.summary(tournament)).data, status=201)
+        return Response(TournamentSerializer(summary(tournament)).data, status=201)
