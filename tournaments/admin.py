@@ -75,10 +75,9 @@ class TournamentAdmin(SidebarFiltersOnly):
     def save_model(self, request: HttpRequest, obj: Tournament, form: Any, change: bool) -> None:
         if change:
             return  # nothing is edited by hand
-        # the form's clean scheduled it through the service: the admin shows that row
-        obj.__dict__.update(
-            {k: v for k, v in form.scheduled.__dict__.items() if not k.startswith("_")}
-        )
+        # the form checked the settings; the service saves the row the admin then shows
+        scheduled = services.schedule_tournament(settings=form.settings)
+        obj.__dict__.update({k: v for k, v in scheduled.__dict__.items() if not k.startswith("_")})
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False  # its ledger rows refer to it: cancel instead

@@ -163,9 +163,8 @@ class TournamentListView(generics.ListAPIView[Tournament]):
         body = TournamentScheduleSerializer(data=request.data)
         if not body.is_valid():
             return bad_body(body.errors, SCHEDULE_CODES)
-        settings = dict(body.validated_data)
         try:
-            tournament = services.schedule_tournament(**settings)
+            tournament = services.schedule_tournament(settings=body.settings())
         except TournamentError as error:
             return refusal(error)
         return Response(TournamentSerializer(selectors.summary(tournament)).data, status=201)

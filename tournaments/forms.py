@@ -1,8 +1,8 @@
 """Forms: scheduling a multi-table tournament (staff in the admin; a club's admins on
 its page, ``tournaments/clubs/forms.py``).
 
-Each reads its fields and hands them to a service, whose refusals become the form's
-errors."""
+Each reads its fields into a ``TournamentSettings`` (whose refusals become the form's
+errors) and writes nothing: the view (or the admin) hands the settings to the service."""
 
 from __future__ import annotations
 
@@ -12,9 +12,10 @@ from typing import Any
 from django import forms
 
 import engine
-from tournaments import services
 from tournaments.errors import BadSettings, TournamentError
 from tournaments.models import Tournament
+from tournaments.services.schedule import paying_club
+from tournaments.tournament_settings import TournamentSettings
 
 # Which form field a refusal's code belongs to.
 _FIELD_OF = {
@@ -65,23 +66,22 @@ class ScheduleTournamentForm(forms.ModelForm):  # type: ignore[type-arg]
         data = super().clean() or {}
         if self.errors:
             return data
-        settings = self._settings(data)
-        if settings is None or self.errors:
+        given = self._given(data)
+        if given is None or self.errors:
             return data
         try:
-            self.scheduled = self._schedule(settings)
+            self.settings = TournamentSettings(**given)
+            paying_club(self.settings.points_scope)  # read only: the view schedules
         except BadSettings as error:
-            self._refused(error)
-        except TournamentError as error:  # no longer the club's admin, say
-            self.add_error(None, error.message)
+            self.refused(error)
         return data
 
-    def _settings(self, data: dict[str, Any]) -> dict[str, Any] | None:
-        """The service's keyword arguments from the cleaned fields (None: unreadable)."""
-        settings = {k: v for k, v in data.items() if k not in ("levels", "payout_percentages")}
+    def _given(self, data: dict[str, Any]) -> dict[str, Any] | None:
+        """The settings' values from the cleaned fields (None: unreadable)."""
+        given = {k: v for k, v in data.items() if k not in ("levels", "payout_percentages")}
         try:
             if data.get("levels"):
-                settings["levels"] = json.loads(data["levels"])
+                given["levels"] = json.loads(data["levels"])
         except (ValueError, TypeError):
             self.add_error("levels", "Unreadable.")
             return None
@@ -90,14 +90,16 @@ class ScheduleTournamentForm(forms.ModelForm):  # type: ignore[type-arg]
             self.add_error("payout_percentages", "Unreadable: whole numbers, with commas.")
             return None
         if payouts is not None:
-            settings["payout_percentages"] = payouts
-        return settings
+            given["payout_percentages"] = payouts
+        return given
 
-    def _schedule(self, settings: dict[str, Any]) -> Tournament:
-        return services.schedule_tournament(**settings)
-
-    def _refused(self, error: BadSettings) -> None:
-        self.add_error(_FIELD_OF.get(error.code), error.message)
+    def refused(self, error: TournamentError) -> None:
+        """Show a refusal of these settings (or of the scheduling) on the form: a bad
+        setting under its field, anything else above the fields."""
+        if isinstance(error, BadSettings):
+            self.add_error(_FIELD_OF.get(error.code), error.message)
+        else:  # no longer the club's admin, say
+            self.add_error(None, error.message)
 
 
 def _payouts(text: str) -> list[int] | None | bool:

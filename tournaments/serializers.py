@@ -17,8 +17,9 @@ from rest_framework import serializers
 import engine
 from config.api_fields import TextField
 from tables.models import MAX_SEATS, MIN_SEATS
+from tournaments import tournament_settings as schedule_rules
 from tournaments.models import Tournament
-from tournaments.services import schedule as schedule_rules
+from tournaments.tournament_settings import TournamentSettings
 
 LISTED = (
     Tournament.Status.REGISTERING,
@@ -132,6 +133,10 @@ class TournamentScheduleSerializer(serializers.Serializer[Any]):
         validators=[RegexValidator(schedule_rules.SCOPE_PATTERN)],
         help_text='"site", or "club:<id>" for a club\'s points.',
     )
+
+    def settings(self) -> TournamentSettings:
+        """The checked body as settings (``BadSettings`` for a value the shape allowed)."""
+        return TournamentSettings(**self.validated_data)
 
 
 # --- what an answer holds ------------------------------------------------------------

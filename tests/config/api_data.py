@@ -23,6 +23,7 @@ from tests.tables.recorded import (
 )
 from tests.tournaments.helpers import members, register, sng
 from tournaments.clubs import services as club_services
+from tournaments.tournament_settings import TournamentSettings
 
 
 @dataclass(frozen=True)
@@ -49,9 +50,9 @@ def member_with_data(make_user: Callable[..., Any]) -> Member:
     club_services.club_tournament_schedule(
         slug=club.slug,
         admin=alice,
-        name="Club Night",
-        starts_at=timezone.now() + timedelta(days=1),
-        buy_in=0,
+        settings=TournamentSettings(
+            name="Club Night", starts_at=timezone.now() + timedelta(days=1), buy_in=0
+        ),
     )
     return Member(
         username="alice",

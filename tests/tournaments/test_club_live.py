@@ -18,6 +18,7 @@ from tests.tournaments.test_live import next_of_type, open_lobby
 from tournaments import services
 from tournaments.clubs import services as club_services
 from tournaments.models import Club, Tournament
+from tournaments.tournament_settings import TournamentSettings
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -33,9 +34,9 @@ def club_and_tournament(make_user: Any) -> tuple[Club, Tournament, list[Any]]:
     tournament = club_services.club_tournament_schedule(
         slug=club.slug,
         admin=owner,
-        name="Club Night",
-        starts_at=timezone.now() + timedelta(minutes=5),
-        seats_per_table=3,
+        settings=TournamentSettings(
+            name="Club Night", starts_at=timezone.now() + timedelta(minutes=5), seats_per_table=3
+        ),
     )
     return club, tournament, [owner, bob, carol, outsider]
 

@@ -15,6 +15,7 @@ from tournaments import services
 from tournaments.clubs import services as club_services
 from tournaments.leaderboard import club_leaderboard
 from tournaments.models import Club, Entry, Membership, Tournament
+from tournaments.tournament_settings import TournamentSettings
 
 pytestmark = pytest.mark.django_db
 
@@ -175,8 +176,8 @@ def test_an_admin_schedules_from_the_form_in_the_club_s_points(client, club):
 def test_a_club_tournament_s_page_and_table_are_refused_to_outsiders(client, club, make_user):
     owner = club.memberships.get(role="owner").user
     tournament = club_services.club_tournament_schedule(
-        slug=club.slug, admin=owner, name="Club Night",
-        starts_at=timezone.now() + timedelta(minutes=5), seats_per_table=2,
+        slug=club.slug, admin=owner, settings=TournamentSettings(name="Club Night",
+        starts_at=timezone.now() + timedelta(minutes=5), seats_per_table=2),
     )  # fmt: skip
     bob = club.memberships.get(user__username="bob").user
     services.tournament_register(tournament_id=tournament.pk, user=bob)

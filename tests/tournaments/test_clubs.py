@@ -20,6 +20,7 @@ from tournaments.clubs import access as club_access
 from tournaments.clubs import errors as club_errors
 from tournaments.clubs import services as club_services
 from tournaments.models import Club, Membership, Tournament
+from tournaments.tournament_settings import TournamentSettings
 
 pytestmark = pytest.mark.django_db
 
@@ -39,7 +40,9 @@ def club_with(make_user: Any, *names: str) -> tuple[Club, Any, list[Any]]:
 def club_tournament(club: Club, admin: Any, **settings: Any) -> Tournament:
     settings.setdefault("name", "Club Night")
     settings.setdefault("starts_at", timezone.now() + timedelta(minutes=5))
-    return club_services.club_tournament_schedule(slug=club.slug, admin=admin, **settings)
+    return club_services.club_tournament_schedule(
+        slug=club.slug, admin=admin, settings=TournamentSettings(**settings)
+    )
 
 
 def credit(club: Club, admin: Any, user: Any, amount: int) -> None:

@@ -12,6 +12,7 @@ from tournaments import services
 from tournaments.clubs import services as club_services
 from tournaments.errors import BadSettings
 from tournaments.models import Tournament
+from tournaments.tournament_settings import TournamentSettings
 
 pytestmark = pytest.mark.django_db
 
@@ -19,7 +20,7 @@ pytestmark = pytest.mark.django_db
 def scheduled(**settings: Any) -> Tournament:
     settings.setdefault("name", "Sunday Major")
     settings.setdefault("starts_at", timezone.now() + timedelta(hours=1))
-    return services.schedule_tournament(**settings)
+    return services.schedule_tournament(settings=TournamentSettings(**settings))
 
 
 def test_a_scheduled_tournament_takes_registrations_until_its_start() -> None:

@@ -149,9 +149,14 @@ class ClubTournamentsView(APIView):
         body = ClubScheduleSerializer(data=request.data)
         if not body.is_valid():
             return bad_body(body.errors, SCHEDULE_CODES)
+        club = Club.objects.filter(slug=slug).first()
+        if club is None:
+            return refusal(ClubNotFound())
         try:
+            access.require_admin(club, request.user)  # before the settings, as ever
+            settings = body.settings()
             tournament = services.club_tournament_schedule(
-                slug=slug, admin=request.user, **body.validated_data
+                slug=slug, admin=request.user, settings=settings
             )
         except TournamentError as error:
             return refusal(error)

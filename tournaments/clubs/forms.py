@@ -1,8 +1,8 @@
 """A club's forms: scheduling its tournament (on the club's page), creating a club,
 joining one by its link, and an admin's points adjustment.
 
-Each reads its fields and hands them to a service, whose refusals become the form's
-errors."""
+None writes: each hands its cleaned values (the scheduling form a
+``TournamentSettings``) to the view, which calls the club service."""
 
 from __future__ import annotations
 
@@ -16,10 +16,8 @@ from django.utils import timezone
 
 import engine
 from tournaments import level_rows
-from tournaments.clubs import services as club_services
-from tournaments.errors import BadSettings
+from tournaments.errors import BadSettings, TournamentError
 from tournaments.forms import ScheduleTournamentForm
-from tournaments.models import Tournament
 
 
 class ClubScheduleForm(ScheduleTournamentForm):
@@ -99,16 +97,16 @@ class ClubScheduleForm(ScheduleTournamentForm):
             self.add_error("starts_at", self.errors.pop("time_zone")[0])
         return super().clean()
 
-    def _settings(self, data: dict[str, Any]) -> dict[str, Any] | None:
+    def _given(self, data: dict[str, Any]) -> dict[str, Any] | None:
         starts_at = _in_zone(data["starts_at"], data["time_zone"])
         if isinstance(starts_at, str):
             self.add_error("starts_at", starts_at)
             return None
-        settings = super()._settings(data)
-        if settings is None:
+        given = super()._given(data)
+        if given is None:
             return None
-        del settings["time_zone"]
-        settings["starts_at"] = starts_at
+        del given["time_zone"]
+        given["starts_at"] = starts_at
         if self.are_rows_broken:
             self.add_error(None, "The level rows arrived incomplete: reload the page.")
             return None
@@ -121,26 +119,22 @@ class ClubScheduleForm(ScheduleTournamentForm):
              "ante": level.ante, "minutes": level.minutes}
             for level in engine.STRUCTURES[data["structure"]].levels
         ]:  # fmt: skip
-            settings["levels"] = read.levels  # a preset left as it is stays by its name
+            given["levels"] = read.levels  # a preset left as it is stays by its name
         if read.breaks:
-            settings["breaks"] = read.breaks
+            given["breaks"] = read.breaks
         self.read_rows = read
-        return settings
+        return given
 
-    def _schedule(self, settings: dict[str, Any]) -> Tournament:
-        return club_services.club_tournament_schedule(
-            slug=self.club_slug, admin=self.admin, **settings
-        )
-
-    def _refused(self, error: BadSettings) -> None:
+    def refused(self, error: TournamentError) -> None:
+        if not isinstance(error, BadSettings) or error.code not in ("bad_levels", "bad_breaks"):
+            super().refused(error)
+            return
         rows = {"bad_levels": self.read_rows.level_rows, "bad_breaks": self.read_rows.break_rows}
-        if error.number is not None and error.code in rows:
+        if error.number is not None:
             self.rows[rows[error.code][error.number - 1]].error = error.message
             self.add_error(None, "Some level rows need fixing: see the rows marked below.")
-        elif error.code in rows:
-            self.add_error(None, error.message)
         else:
-            super()._refused(error)
+            self.add_error(None, error.message)
 
 
 def _in_zone(local: datetime, zone: ZoneInfo) -> datetime | str:

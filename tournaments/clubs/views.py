@@ -244,9 +244,15 @@ def club_schedule(request: HttpRequest, slug: str) -> HttpResponse:
     else:
         form = ClubScheduleForm(request.POST or None, club_slug=slug, admin=request.user)
         if request.method == "POST" and form.is_valid():
-            tournament = form.scheduled
-            messages.success(request, f"{tournament.title} is scheduled: members may register.")
-            return redirect("tournaments:tournament_detail", tournament_id=tournament.pk)
+            try:
+                tournament = services.club_tournament_schedule(
+                    slug=slug, admin=request.user, settings=form.settings
+                )
+            except TournamentError as error:
+                form.refused(error)
+            else:
+                messages.success(request, f"{tournament.title} is scheduled: members may register.")
+                return redirect("tournaments:tournament_detail", tournament_id=tournament.pk)
     context = {
         "club": club,
         "form": form,

@@ -51,6 +51,7 @@ from tournaments import services
 from tournaments.clubs import services as club_services
 from tournaments.management.commands.loadtest_sng import SngClient
 from tournaments.models import Club, Tournament
+from tournaments.tournament_settings import TournamentSettings
 
 _TABLE_URL = re.compile(r"^/tables/(\d+)/$")
 
@@ -149,11 +150,13 @@ def create_tournament(count: int, seats: int, level_seconds: float, setup: MttSe
     tournament = club_services.club_tournament_schedule(
         slug=club.slug,
         admin=users[0],
-        name=f"Load test {run}",
-        starts_at=starts_at,
-        seats_per_table=seats,
-        max_entrants=count,
-        level_seconds=level_seconds,
+        settings=TournamentSettings(
+            name=f"Load test {run}",
+            starts_at=starts_at,
+            seats_per_table=seats,
+            max_entrants=count,
+            level_seconds=level_seconds,
+        ),
     )
     setup.tournament_id = tournament.pk
     for user in users:
