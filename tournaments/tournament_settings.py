@@ -154,6 +154,20 @@ class TournamentSettings:
     level_seconds: float | None = None
 
     def __post_init__(self) -> None:
+        self._check_basics()
+        custom = clean_levels(self.levels) if self.levels is not None else None
+        level_count = self._check_structure(custom)
+        placed = self._check_breaks(level_count)
+        percentages = clean_payouts(self.payout_percentages)
+        if not isinstance(self.points_scope, str) or not _SCOPE.match(self.points_scope):
+            raise BadSettings("bad_points_scope", 'Points come from "site" or "club:<id>".')
+        # Frozen from here on: what was given, as it will be stored.
+        object.__setattr__(self, "name", self.name.strip())
+        object.__setattr__(self, "levels", custom)
+        object.__setattr__(self, "breaks", placed)
+        object.__setattr__(self, "payout_percentages", percentages)
+
+    def _check_basics(self) -> None:
         name, starts_at = self.name, self.starts_at
         if not isinstance(name, str) or not 1 <= len(name.strip()) <= MAX_NAME:
             raise BadSettings(
@@ -172,7 +186,9 @@ class TournamentSettings:
             raise BadSettings(
                 "bad_structure", f"The structure is one of {names}, or custom levels."
             )
-        custom = clean_levels(self.levels) if self.levels is not None else None
+
+    def _check_structure(self, custom: list[dict[str, Any]] | None) -> int:
+        """Check the stack and late registration against the levels; their number."""
         level_count = len(custom) if custom else len(engine.STRUCTURES[self.structure].levels)
         first_big_blind = custom[0]["big_blind"] if custom else 20
         if self.starting_stack is not None:
@@ -185,6 +201,10 @@ class TournamentSettings:
             "bad_late_registration",
             "Late registration",
         )
+        return level_count
+
+    def _check_breaks(self, level_count: int) -> list[dict[str, int]] | None:
+        """The breaks placed between levels, as stored (None: none, or every so often)."""
         every, minutes = self.break_every_minutes, self.break_minutes
         _whole(every, 0, MAX_LEVEL_MINUTES, "bad_breaks", "Minutes between breaks")
         _whole(minutes, 0, MAX_BREAK_MINUTES, "bad_breaks", "A break's minutes")
@@ -200,11 +220,4 @@ class TournamentSettings:
                 "bad_breaks",
                 "Give breaks between levels or a break every so many minutes, not both.",
             )
-        percentages = clean_payouts(self.payout_percentages)
-        if not isinstance(self.points_scope, str) or not _SCOPE.match(self.points_scope):
-            raise BadSettings("bad_points_scope", 'Points come from "site" or "club:<id>".')
-        # Frozen from here on: what was given, as it will be stored.
-        object.__setattr__(self, "name", name.strip())
-        object.__setattr__(self, "levels", custom)
-        object.__setattr__(self, "breaks", placed)
-        object.__setattr__(self, "payout_percentages", percentages)
+        return placed
