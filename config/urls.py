@@ -8,13 +8,13 @@ from accounts.api import MeView
 from config.health import healthz
 from tables import api as tables_api
 from tables.views import lobby
-from tournaments import club_api
 from tournaments.api import (
     TournamentDetailView,
     TournamentListView,
     TournamentRegisterView,
     TournamentUnregisterView,
 )
+from tournaments.clubs import api as club_api
 
 api_patterns = [
     path("me/", MeView.as_view(), name="me"),
@@ -62,7 +62,7 @@ urlpatterns = [
     path("", lobby, name="lobby"),
     path("accounts/", include("accounts.urls")),
     path("tournaments/", include("tournaments.urls")),
-    path("clubs/", include("tournaments.club_urls")),
+    path("clubs/", include("tournaments.clubs.urls")),
     path("", include("tables.urls")),
     path("api/", include((api_patterns, "api"))),
     path("healthz", healthz, name="healthz"),

@@ -23,6 +23,7 @@ from rest_framework.views import APIView
 from tables.api import BadFilter
 from tables.serializers import ErrorSerializer
 from tournaments import selectors, services
+from tournaments.clubs import access as club_access
 from tournaments.errors import TournamentNotFound
 from tournaments.models import Tournament
 from tournaments.serializers import (
@@ -159,7 +160,7 @@ class TournamentListView(generics.ListAPIView[Tournament]):
         body = TournamentScheduleSerializer(data=request.data)
         if not body.is_valid():
             return bad_body(body.errors, SCHEDULE_CODES)
-        tournament = services.schedule_tournament(**body.validated_data)
+        tournament = services.schedule_tournament(settings=body.settings())
         return Response(TournamentSerializer(selectors.summary(tournament)).data, status=201)
 
 
@@ -188,7 +189,7 @@ class TournamentDetailView(APIView):
         tournament = selectors.tournament_get(tournament_id=tournament_id)
         if tournament is None:
             raise TournamentNotFound()
-        selectors.check_can_see(tournament, request.user)
+        club_access.check_can_see(tournament, request.user)
         return Response(TournamentSerializer(selectors.summary(tournament)).data)
 
 

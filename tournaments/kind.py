@@ -16,9 +16,10 @@ from tables.errors import BadSeat, CannotLeave, MembersOnly
 from tables.kinds import TableBehaviour
 from tables.models import Hand, Seat, Table
 from tables.play import Play
+from tournaments.clubs.access import check_can_see
 from tournaments.errors import TournamentError
 from tournaments.models import Tournament
-from tournaments.selectors import check_can_see, results_of
+from tournaments.selectors import results_of
 
 
 def tournament_of(table: Table) -> Tournament:

@@ -13,7 +13,8 @@ from django.contrib.auth.models import Group
 from django.urls import reverse
 
 from accounts.tokens import token_create
-from tournaments.services import club_create, sng_open
+from tournaments.clubs.services import club_create
+from tournaments.services import sng_open
 
 pytestmark = pytest.mark.django_db
 

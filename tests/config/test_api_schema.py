@@ -15,9 +15,9 @@ from rest_framework.test import APIClient
 from config.urls import api_patterns
 from tests.tables.helpers import friends_table
 from tests.tables.recorded import SHOWDOWN_WITH_MUCK, record_hand, recorded_state
+from tournaments.clubs.services import club_create
 from tournaments.errors import TournamentError
 from tournaments.models import Tournament
-from tournaments.services import club_create
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("clean_redis")]
 NOT_IN_SCHEMA = {"schema", "docs"}

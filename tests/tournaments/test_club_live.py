@@ -16,7 +16,9 @@ from config.platform.close_codes import CloseCode
 from tests.tables.sockets import HEADERS, Client, close_code_after_accepting, session_cookie
 from tests.tournaments.test_live import next_of_type, open_lobby
 from tournaments import services
+from tournaments.clubs import services as club_services
 from tournaments.models import Club, Tournament
+from tournaments.tournament_settings import TournamentSettings
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -26,15 +28,15 @@ pytestmark = [
 
 def club_and_tournament(make_user: Any) -> tuple[Club, Tournament, list[Any]]:
     owner, bob, carol, outsider = (make_user(n) for n in ("owner", "bob", "carol", "outsider"))
-    club = services.club_create(user=owner, name="Thursday Crew")
+    club = club_services.club_create(user=owner, name="Thursday Crew")
     for user in (bob, carol):
-        services.club_join(slug=club.slug, user=user, token=club.invite_token)
-    tournament = services.club_tournament_schedule(
+        club_services.club_join(slug=club.slug, user=user, token=club.invite_token)
+    tournament = club_services.club_tournament_schedule(
         slug=club.slug,
         admin=owner,
-        name="Club Night",
-        starts_at=timezone.now() + timedelta(minutes=5),
-        seats_per_table=3,
+        settings=TournamentSettings(
+            name="Club Night", starts_at=timezone.now() + timedelta(minutes=5), seats_per_table=3
+        ),
     )
     return club, tournament, [owner, bob, carol, outsider]
 

@@ -15,6 +15,7 @@ from tests.tables.sockets import HEADERS, Client, session_cookie
 from tests.tournaments.helpers import members, register, sng
 from tournaments import services
 from tournaments.models import Tournament
+from tournaments.tournament_settings import TournamentSettings
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -175,9 +176,10 @@ async def test_a_moved_player_s_table_socket_is_told_the_new_table(make_user):
     from tables.models import Seat
 
     players = await sync_to_async(members)(make_user, 5)
-    tournament = await sync_to_async(services.schedule_tournament)(
+    settings = TournamentSettings(
         name="Socket Cup", starts_at=timezone.now() + timedelta(minutes=5), seats_per_table=4
     )
+    tournament = await sync_to_async(services.schedule_tournament)(settings=settings)
     for player in players:
         await sync_to_async(services.tournament_register)(tournament_id=tournament.pk, user=player)
     await sync_to_async(services.mtt_start)(

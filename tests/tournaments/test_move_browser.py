@@ -21,6 +21,7 @@ from tests.browser import BROWSER_TEST, DESKTOP, outside_the_browser_loop, sign_
 from tests.tables.helpers import decision_of
 from tournaments import services
 from tournaments.models import Tournament
+from tournaments.tournament_settings import TournamentSettings
 
 pytestmark = BROWSER_TEST
 
@@ -33,7 +34,9 @@ def started_with(usernames: list[str]) -> Tournament:
     from accounts.models import User
 
     tournament = services.schedule_tournament(
-        name="Moving Night", starts_at=timezone.now() + timedelta(minutes=5), seats_per_table=3
+        settings=TournamentSettings(
+            name="Moving Night", starts_at=timezone.now() + timedelta(minutes=5), seats_per_table=3
+        )
     )
     for user in User.objects.filter(username__in=usernames):
         services.tournament_register(tournament_id=tournament.pk, user=user)

@@ -26,6 +26,7 @@ from tests.tables.helpers import decision_of
 from tests.tournaments.helpers import members, moved_for
 from tournaments import services
 from tournaments.models import Tournament
+from tournaments.tournament_settings import TournamentSettings
 
 pytestmark = pytest.mark.django_db
 
@@ -33,7 +34,7 @@ pytestmark = pytest.mark.django_db
 def scheduled(**settings: Any) -> Tournament:
     settings.setdefault("name", "Friday Night")
     settings.setdefault("starts_at", timezone.now() + timedelta(seconds=30))
-    return services.schedule_tournament(**settings)
+    return services.schedule_tournament(settings=TournamentSettings(**settings))
 
 
 def registered(tournament: Tournament, users: list[Any]) -> Tournament:

@@ -34,6 +34,7 @@ from tests.tournaments.test_worker import wait_for
 from tournaments import services
 from tournaments.errors import TournamentError
 from tournaments.models import Tournament
+from tournaments.tournament_settings import TournamentSettings
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -43,7 +44,9 @@ PLAY_SECONDS = 200
 def scheduled_and_started(players: list[Any], **settings: Any) -> Tournament:
     # Started at the scheduled moment, a second from now: its clock runs from then.
     starts_at = timezone.now() + timedelta(seconds=1)
-    tournament = services.schedule_tournament(name="Race Night", starts_at=starts_at, **settings)
+    tournament = services.schedule_tournament(
+        settings=TournamentSettings(name="Race Night", starts_at=starts_at, **settings)
+    )
     for player in players:
         services.tournament_register(tournament_id=tournament.pk, user=player)
     services.mtt_start(tournament_id=tournament.pk, now=starts_at)

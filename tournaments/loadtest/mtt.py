@@ -22,8 +22,10 @@ from tables.loadtest.clients import CONNECTS_AT_ONCE, Player, percentile
 from tables.loadtest.driver import lock_for_deletion, log_in
 from tables.models import Seat, Table
 from tournaments import services
+from tournaments.clubs import services as club_services
 from tournaments.loadtest.sng import SngClient
 from tournaments.models import Club, Tournament
+from tournaments.tournament_settings import TournamentSettings
 
 _TABLE_URL = re.compile(r"^/tables/(\d+)/$")
 
@@ -112,21 +114,23 @@ def create_tournament(count: int, seats: int, level_seconds: float, setup: MttSe
     run = secrets.token_hex(3)
     users = [User.objects.create_user(username=f"loadtest-{run}-{n}") for n in range(count)]
     setup.user_ids += [user.pk for user in users]
-    club = services.club_create(user=users[0], name=f"loadtest-{run}")
+    club = club_services.club_create(user=users[0], name=f"loadtest-{run}")
     setup.club_id = club.pk
     for user in users[1:]:
-        services.club_join(slug=club.slug, user=user, token=club.invite_token)
+        club_services.club_join(slug=club.slug, user=user, token=club.invite_token)
     # An hour ahead, so the server's sweep cannot start it while members register; then
     # it is made due now and started here.
     starts_at = timezone.now() + timedelta(hours=1)
-    tournament = services.club_tournament_schedule(
+    tournament = club_services.club_tournament_schedule(
         slug=club.slug,
         admin=users[0],
-        name=f"Load test {run}",
-        starts_at=starts_at,
-        seats_per_table=seats,
-        max_entrants=count,
-        level_seconds=level_seconds,
+        settings=TournamentSettings(
+            name=f"Load test {run}",
+            starts_at=starts_at,
+            seats_per_table=seats,
+            max_entrants=count,
+            level_seconds=level_seconds,
+        ),
     )
     setup.tournament_id = tournament.pk
     for user in users:

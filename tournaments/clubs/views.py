@@ -1,6 +1,6 @@
 """Club pages: my clubs (/clubs/: create one, join by link), a club's page (members,
 tournaments, results, leaderboard; for admins the management forms), the invitation
-link, and the forms admins and members post (through tournaments.services)."""
+link, and the forms admins and members post (through the club services)."""
 
 from __future__ import annotations
 
@@ -17,9 +17,10 @@ import engine
 from accounts.models import PointsAccount
 from accounts.requests import signed_in_user
 from config.platform.domain_errors import add_to_form
-from tournaments import level_rows, selectors, services
+from tournaments import level_rows
+from tournaments.clubs import access, selectors, services
+from tournaments.clubs.forms import ClubForm, ClubScheduleForm, JoinByLinkForm, PointsAdjustmentForm
 from tournaments.errors import TournamentError
-from tournaments.forms import ClubForm, ClubScheduleForm, JoinByLinkForm, PointsAdjustmentForm
 from tournaments.leaderboard import SEASONS, club_leaderboard
 from tournaments.models import Club, Membership, Tournament
 
@@ -76,7 +77,7 @@ def _club(slug: str) -> Club:
 @login_required
 def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
     club = _club(slug)
-    membership = selectors.membership_of(club, request.user)
+    membership = access.membership_of(club, request.user)
     if membership is None or membership.status != Membership.Status.ACTIVE:
         outside = {"club": club, "membership": membership}
         return render(request, "tournaments/club_outside.html", outside, status=403)
@@ -124,7 +125,7 @@ def club_join(request: HttpRequest, slug: str, token: str) -> HttpResponse:
             return redirect("clubs:list")
         messages.success(request, f"Welcome to {club.name}.")
         return redirect("clubs:detail", slug=slug)
-    membership = selectors.membership_of(club, request.user)
+    membership = access.membership_of(club, request.user)
     return render(request, "tournaments/club_join.html", {"club": club, "membership": membership})
 
 
@@ -234,7 +235,7 @@ def club_schedule(request: HttpRequest, slug: str) -> HttpResponse:
     nothing."""
     club = _club(slug)
     try:
-        selectors.require_admin(club, request.user)
+        access.require_admin(club, request.user)
     except TournamentError as error:
         refused = {"club": club, "message": error.message}
         return render(request, "tournaments/members_only.html", refused, status=403)
@@ -244,9 +245,15 @@ def club_schedule(request: HttpRequest, slug: str) -> HttpResponse:
     else:
         form = ClubScheduleForm(request.POST or None, club_slug=slug, admin=request.user)
         if request.method == "POST" and form.is_valid():
-            tournament = form.scheduled
-            messages.success(request, f"{tournament.title} is scheduled: members may register.")
-            return redirect("tournaments:tournament_detail", tournament_id=tournament.pk)
+            try:
+                tournament = services.club_tournament_schedule(
+                    slug=slug, admin=request.user, settings=form.settings
+                )
+            except TournamentError as error:
+                form.refused(error)
+            else:
+                messages.success(request, f"{tournament.title} is scheduled: members may register.")
+                return redirect("tournaments:tournament_detail", tournament_id=tournament.pk)
     context = {
         "club": club,
         "form": form,

@@ -19,7 +19,8 @@ from django.utils.text import slugify
 
 from accounts import points
 from accounts.models import PointsEntry
-from tournaments.errors import (
+from tournaments.clubs.access import membership_of, require_admin, require_member
+from tournaments.clubs.errors import (
     AlreadyAsked,
     AlreadyMember,
     BadClubRequest,
@@ -30,9 +31,9 @@ from tournaments.errors import (
     OwnerOnly,
 )
 from tournaments.models import Club, Membership, Tournament
-from tournaments.selectors import membership_of, require_admin, require_member
 from tournaments.services.registration import check_member, refund_entry
 from tournaments.services.schedule import schedule_tournament
+from tournaments.tournament_settings import TournamentSettings
 
 MAX_NAME = 60
 MAX_DESCRIPTION = 280
@@ -248,14 +249,13 @@ def club_points_adjust(
             ) from None
 
 
-def club_tournament_schedule(*, slug: str, admin: Any, **settings: Any) -> Tournament:
-    """An admin schedules a club tournament, paid in the club's points (the settings
-    as ``schedule_tournament``'s)."""
+def club_tournament_schedule(*, slug: str, admin: Any, settings: TournamentSettings) -> Tournament:
+    """An admin schedules a club tournament, paid in the club's points (whatever points
+    scope ``settings`` names)."""
     with transaction.atomic():
         club = _locked(slug)
         require_admin(club, admin)
-        settings.pop("points_scope", None)
-        return schedule_tournament(**settings, club=club)
+        return schedule_tournament(settings=settings, club=club)
 
 
 def _unregister_everywhere(club: Club, user: Any) -> None:

@@ -14,12 +14,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from tournaments import selectors, services
 from tournaments.api import REFUSALS, bad_body
-from tournaments.errors import ClubNotFound
-from tournaments.models import Club, Membership
-from tournaments.serializers import (
-    SCHEDULE_CODES,
+from tournaments.clubs import access, selectors, services
+from tournaments.clubs.errors import ClubNotFound
+from tournaments.clubs.serializers import (
     ClubCreateSerializer,
     ClubJoinSerializer,
     ClubPointsSerializer,
@@ -27,8 +25,10 @@ from tournaments.serializers import (
     ClubSerializer,
     JoinAskedSerializer,
     PointsAdjustedSerializer,
-    TournamentSerializer,
 )
+from tournaments.models import Club, Membership
+from tournaments.selectors import summary
+from tournaments.serializers import SCHEDULE_CODES, TournamentSerializer
 
 
 def club_facts(club: Club, viewer: Membership) -> dict[str, Any]:
@@ -61,7 +61,7 @@ class ClubCreateView(APIView):
         if not body.is_valid():
             return bad_body(body.errors)
         club = services.club_create(user=request.user, **body.validated_data)
-        viewer = selectors.require_member(club, request.user)
+        viewer = access.require_member(club, request.user)
         return Response(club_facts(club, viewer), status=201)
 
 
@@ -73,7 +73,7 @@ class ClubDetailView(APIView):
         club = Club.objects.filter(slug=slug).first()
         if club is None:
             raise ClubNotFound()
-        viewer = selectors.require_member(club, request.user)
+        viewer = access.require_member(club, request.user)
         return Response(club_facts(club, viewer))
 
 
@@ -135,7 +135,11 @@ class ClubTournamentsView(APIView):
         body = ClubScheduleSerializer(data=request.data)
         if not body.is_valid():
             return bad_body(body.errors, SCHEDULE_CODES)
+        club = Club.objects.filter(slug=slug).first()
+        if club is None:
+            raise ClubNotFound()
+        access.require_admin(club, request.user)  # before the settings, as ever
         tournament = services.club_tournament_schedule(
-            slug=slug, admin=request.user, **body.validated_data
+            slug=slug, admin=request.user, settings=body.settings()
         )
-        return Response(TournamentSerializer(selectors.summary(tournament)).data, status=201)
+        return Response(TournamentSerializer(summary(tournament)).data, status=201)
