@@ -99,7 +99,7 @@ class TableBehaviour:
 
     def history_fields(self, hand: Hand) -> dict[str, Any]:
         """The kind's own PHH fields for ``hand`` (``engine.to_phh``'s), beyond the table,
-        the hand's number and its time, which every hand has (tables/hand_history.py)."""
+        the hand's number and its time, which every hand has (tables/history/projection.py)."""
         return {}
 
 

@@ -242,7 +242,7 @@ class Hand(models.Model):
     deck_leaves = models.JSONField(default=list, blank=True)
     deck_salts = models.JSONField(default=list, blank=True)
     # Its players' all-in EV is still their actual result, until filled in after
-    # the hand's transaction (tables/services/allin_ev.py).
+    # the hand's transaction (tables/history/allin_ev.py).
     allin_ev_pending = models.BooleanField(default=False)
 
     class Meta:
@@ -267,7 +267,7 @@ class Hand(models.Model):
         return self.ended_at is not None
 
 
-# The per-hand facts tables/stats.py sums, and the filters it may apply.
+# The per-hand facts tables/history/stats.py sums, and the filters it may apply.
 STATS_COLUMNS = [
     *("hand_id", "position", "net", "went_to_showdown", "vpip_chance", "vpip", "pfr"),
     *("three_bet", "could_three_bet", "faced_three_bet", "folded_to_three_bet"),
@@ -291,7 +291,7 @@ class HandPlayer(models.Model):
     # The hand's start, kept here too so a member's hands list and page from one index.
     started_at = models.DateTimeField(null=True, blank=True)
     seat = models.PositiveSmallIntegerField()
-    position = models.CharField(max_length=3, blank=True)  # tables/hand_facts.py
+    position = models.CharField(max_length=3, blank=True)  # tables/history/facts.py
     name = models.CharField(max_length=60)
     is_bot = models.BooleanField(default=False)
     hole_cards = models.JSONField(default=list)
@@ -310,7 +310,7 @@ class HandPlayer(models.Model):
     went_to_showdown = models.BooleanField(default=False)
     won_at_showdown = models.BooleanField(default=False)
     won_chips = models.BooleanField(default=False)
-    # The rest of the tracker facts (tables/hand_facts.py says how each is decided).
+    # The rest of the tracker facts (tables/history/facts.py says how each is decided).
     vpip_chance = models.BooleanField(default=True)  # False for the big blind in a walk
     faced_three_bet = models.BooleanField(default=False)
     folded_to_three_bet = models.BooleanField(default=False)
@@ -342,7 +342,7 @@ class HandPlayer(models.Model):
             ),
             # A member's rows in hand order, with the same columns: another member's
             # stats count only the hands both were dealt into, a merge of the two
-            # members' rows read from this index alone (tables/api.py, stats_for).
+            # members' rows read from this index alone (tables/history/api.py, stats_for).
             models.Index(
                 fields=["user", "hand"],
                 include=["started_at", *STATS_COLUMNS[1:]],  # hand_id is in the key
@@ -355,9 +355,9 @@ class HandPlayer(models.Model):
 
 
 class PlayerTotals(models.Model):
-    """A member's stats counters over all their hands: the sums tables/stats.py takes
+    """A member's stats counters over all their hands: the sums tables/history/stats.py takes
     over ``HandPlayer`` rows, kept up to date in the transaction that ends each hand,
-    so unfiltered stats read one row (tables/services/history.py adds each hand)."""
+    so unfiltered stats read one row (tables/history/record.py adds each hand)."""
 
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="hand_totals"

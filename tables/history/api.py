@@ -1,9 +1,10 @@
-"""REST API for hand histories, stats and tables (mounted under /api/ in config/urls.py).
+"""REST API for hand histories and stats (mounted under /api/ in config/urls.py).
 
 Every view requires a signed-in caller (session or token), is throttled by
 the default throttles (config/api_throttles.py) and answers refusals as JSON
-with ``code`` and ``message`` (config/api_errors.py). Every hand body comes
-from the caller's projection (tables/hand_history.py).
+with ``code`` and ``message`` (config/api_errors.py), documented as in
+tables/api.py. Every hand body comes from the caller's projection
+(tables/history/projection.py).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from urllib.parse import quote
 
 from django.contrib.auth import get_user_model
 from django.db import connection, transaction
-from django.db.models import Q, QuerySet
+from django.db.models import QuerySet
 from django.http import HttpResponse, HttpResponseNotModified, StreamingHttpResponse
 from django.utils.cache import get_conditional_response
 from django.utils.http import http_date
@@ -31,29 +32,20 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from tables import hand_history
-from tables.hand_filters import HandFilters, apply_filters, finished_rows, parse_filters
-from tables.models import Hand, HandPlayer, Table
-from tables.serializers import (
-    ErrorSerializer,
+from tables.api import BAD_CURSOR, ERRORS, BadFilter
+from tables.history import projection
+from tables.history.filters import HandFilters, apply_filters, finished_rows, parse_filters
+from tables.history.serializers import (
     HandDetailSerializer,
     HandListItemSerializer,
     StatsSerializer,
-    TableSerializer,
 )
-from tables.stats import player_stats, totals_of
+from tables.history.stats import player_stats, totals_of
+from tables.models import Hand, HandPlayer
+from tables.serializers import ErrorSerializer
 from tournaments.selectors import tournament_stats
 
-ERRORS = {
-    400: OpenApiResponse(ErrorSerializer, description="A bad filter value, named."),
-    401: OpenApiResponse(ErrorSerializer, description="No credentials, or a bad token."),
-    403: OpenApiResponse(
-        ErrorSerializer, description="A session caller's write without its CSRF token."
-    ),
-    429: OpenApiResponse(ErrorSerializer, description="Over the rate limit."),
-}
 NOT_FOUND = {404: OpenApiResponse(ErrorSerializer, description="No such hand you were dealt.")}
-BAD_CURSOR = {404: OpenApiResponse(ErrorSerializer, description="A cursor this list never gave.")}
 EXPORT_FORMATS = {"phh": "phhs", "pokerstars": "txt"}
 # What a list row never reads: the hand's full log and texts (kilobytes each).
 HEAVY_HAND_FIELDS = ("hand__events", "hand__phh", "hand__pots", "hand__final_stacks")
@@ -64,19 +56,6 @@ LIST_FIELDS = (
     "hand__ended_at",
     *("hand__big_blind", "hand__table__name", "hand__table__kind"),
 )
-
-
-class BadFilter(exceptions.APIException):
-    status_code = 400
-    default_code = "bad_filter"
-    default_detail = "A filter has a bad value."
-
-    def __init__(self, error: exceptions.ValidationError) -> None:
-        problems = error.detail if isinstance(error.detail, dict) else {}
-        names = ", ".join(problems) or "filter"
-        texts = "; ".join(f"{k}: {' '.join(str(m) for m in v)}" for k, v in problems.items())
-        super().__init__(f"Bad value for {names} ({texts})")
-        self.extra = {"parameters": sorted(problems)}
 
 
 def checked_filters(request: Request) -> dict[str, Any]:
@@ -136,14 +115,14 @@ def _validated(request: Request, hand: Hand, body: bytes, response: HttpResponse
     return response
 
 
-def _not_found(error: hand_history.HandNotVisible) -> exceptions.NotFound:
+def _not_found(error: projection.HandNotVisible) -> exceptions.NotFound:
     return exceptions.NotFound("No finished hand with this id that you were dealt into.")
 
 
-def _viewed(request: Request, hand_id: int) -> hand_history.ViewedHand:
+def _viewed(request: Request, hand_id: int) -> projection.ViewedHand:
     try:
-        return hand_history.hand_for_viewer(user=request.user, hand_id=hand_id)
-    except hand_history.HandNotVisible as error:
+        return projection.hand_for_viewer(user=request.user, hand_id=hand_id)
+    except projection.HandNotVisible as error:
         raise _not_found(error) from None
 
 
@@ -170,7 +149,7 @@ class HandDetailView(APIView):
 
     def get(self, request: Request, hand_id: int) -> HttpResponse:
         viewed = _viewed(request, hand_id)
-        data = HandDetailSerializer(hand_history.hand_detail(viewed)).data
+        data = HandDetailSerializer(projection.hand_detail(viewed)).data
         return _validated(request, viewed.hand, JSONRenderer().render(data), Response(data))
 
 
@@ -183,7 +162,7 @@ class HandTextView(APIView):
     @extend_schema(responses={(200, "text/plain"): OpenApiTypes.STR, **ERRORS, **NOT_FOUND})
     def get(self, request: Request, hand_id: int) -> HttpResponse:
         viewed = _viewed(request, hand_id)
-        write = hand_history.hand_phh if self.text_format == "phh" else hand_history.hand_pokerstars
+        write = projection.hand_phh if self.text_format == "phh" else projection.hand_pokerstars
         response = HttpResponse(write(viewed), content_type="text/plain; charset=utf-8")
         name = f"felt-hand-{viewed.hand.pk}.{EXPORT_FORMATS[self.text_format]}"
         response["Content-Disposition"] = f'attachment; filename="{name}"'
@@ -240,12 +219,12 @@ class HandExportView(APIView):
 
 def _export(user: Any, hand_ids: list[int], text_format: str) -> Iterator[str]:
     """Each hand through the same projection as one hand's download."""
-    viewed_hands = hand_history.hands_for_viewer(user=user, hand_ids=hand_ids)
+    viewed_hands = projection.hands_for_viewer(user=user, hand_ids=hand_ids)
     for number, viewed in enumerate(viewed_hands, start=1):
         if text_format == "phh":  # a .phhs file: one TOML table per hand
-            yield f"[{number}]\n{hand_history.hand_phh(viewed)}\n"
+            yield f"[{number}]\n{projection.hand_phh(viewed)}\n"
         else:
-            yield f"{hand_history.hand_pokerstars(viewed)}\n\n"
+            yield f"{projection.hand_pokerstars(viewed)}\n\n"
 
 
 @extend_schema(
@@ -301,25 +280,3 @@ def stats_for(user: Any, player: Any, filters: dict[str, Any]) -> dict[str, Any]
             counted = player_stats(apply_filters(rows, filters))
     counted["stats"].update(tournaments)  # ROI and ITM count tournaments, not hands
     return counted
-
-
-class TableCursor(CursorPagination):
-    ordering = "-created_at"
-    page_size = 50
-
-
-@extend_schema(responses={200: TableSerializer, **ERRORS, **BAD_CURSOR})
-class TableListView(generics.ListAPIView[Table]):
-    """Tables you own, sit at or played a hand at (staff: every table), newest first."""
-
-    permission_classes = [IsAuthenticated]
-    serializer_class = TableSerializer
-    pagination_class = TableCursor
-
-    def get_queryset(self) -> QuerySet[Table]:
-        user: Any = self.request.user
-        if user.is_staff:
-            return Table.objects.all()
-        played = HandPlayer.objects.filter(user=user).values("hand__table_id")
-        mine = Q(owner=user) | Q(seats__user=user) | Q(pk__in=played)
-        return Table.objects.filter(pk__in=Table.objects.filter(mine).values("pk"))

@@ -2,8 +2,8 @@
 
 Both are written inside the transaction that changes the table, so history
 never disagrees with play; only an all-in's EV is filled in after commit
-(tables/services/allin_ev.py). The per-player facts follow the tracker
-definitions in docs/history.md, decided in tables/hand_facts.py.
+(tables/history/allin_ev.py). The per-player facts follow the tracker
+definitions in docs/history.md, decided in tables/history/facts.py.
 """
 
 from __future__ import annotations
@@ -16,11 +16,11 @@ from django.db import transaction
 
 import engine
 from engine.phh import phh_order
-from tables.hand_facts import hand_facts, has_allin_ev
-from tables.hand_history import phh_fields
+from tables.history import allin_ev
+from tables.history.facts import hand_facts, has_allin_ev
+from tables.history.projection import phh_fields
+from tables.history.stats import totals_add
 from tables.models import Hand, HandPlayer, Seat, Table
-from tables.services import allin_ev
-from tables.stats import totals_add
 
 
 def hand_begin(table: Table, state: engine.HandState, now: datetime) -> Hand:

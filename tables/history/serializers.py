@@ -1,6 +1,6 @@
 """The hand-history API's bodies, field by field (nothing else is ever sent).
 
-The hand detail is built by ``tables.hand_history.hand_detail`` from the
+The hand detail is built by ``tables.history.projection.hand_detail`` from the
 viewer's projection; these serializers name and document each field and drop
 anything not listed.
 """
@@ -11,28 +11,9 @@ from typing import Any
 
 from rest_framework import serializers
 
-# The refusals' body, documented by every API view (tables.api imports it from here).
-from config.api_errors import ErrorSerializer as ErrorSerializer
-from tables.models import HandPlayer, Table
+from tables.models import HandPlayer
 
 CARD_HELP = 'A card as rank and suit, e.g. "As", "Td".'
-
-
-class TableSerializer(serializers.ModelSerializer[Table]):
-    class Meta:
-        model = Table
-        fields = (
-            "id",
-            "name",
-            "kind",
-            "seat_count",
-            "small_blind",
-            "big_blind",
-            "ante",
-            "starting_stack",
-            "created_at",
-        )
-        read_only_fields = fields
 
 
 class HandListItemSerializer(serializers.ModelSerializer[HandPlayer]):
@@ -175,7 +156,7 @@ class StatSerializer(serializers.Serializer[Any]):
     denominator = serializers.IntegerField()
 
 
-# Each stat of a player (tables/stats.py RATIOS, then the tournaments' ROI and ITM),
+# Each stat of a player (tables/history/stats.py RATIOS, then the tournaments' ROI and ITM),
 # with what its value counts.
 STATS_HELP = {
     "vpip": "Voluntarily put chips in preflop, in %.",

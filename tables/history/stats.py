@@ -2,7 +2,7 @@
 
 One ``aggregate`` query counts every numerator and denominator of the tracker
 table in docs/history.md; nothing is replayed. The facts
-themselves are decided once, when the hand ends (tables/hand_facts.py).
+themselves are decided once, when the hand ends (tables/history/facts.py).
 """
 
 from __future__ import annotations

@@ -5,14 +5,14 @@ policy (fold, check/call, bet or raise half pot to pot, now and then all-in),
 2 to 6 players from a pool of members at friends', practice and tournament
 tables, and stored as the end of a live hand stores it: the ``Hand`` row with
 its event log and PHH, and one ``HandPlayer`` per player with the tracker
-facts of tables/hand_facts.py. Rows are written in batches: the hands with
+facts of tables/history/facts.py. Rows are written in batches: the hands with
 ``bulk_create`` (their ids are needed), their players, four or five times as
 many rows, with one ``executemany`` (the ORM's per-value SQL building took
 most of the time). ``--me NAME`` is dealt into ``--me-share`` of the hands (the
 benchmark's player).
 
 ``--allin-ev pending`` writes an all-in hand as a live table's end does before
-its task runs (tables/services/allin_ev.py): the players' all-in EV is their
+its task runs (tables/history/allin_ev.py): the players' all-in EV is their
 actual result and the hand is marked pending, for the sweep to fill in. The
 exact equity of a preflop all-in takes about 90 ms, most of a seeding run's
 time; the rows the API reads are the same either way. For benchmarks and
@@ -32,9 +32,9 @@ from django.core.management.base import BaseCommand
 from django.db import connection, transaction
 
 import engine
-from tables.hand_facts import hand_facts, has_allin_ev
+from tables.history.facts import hand_facts, has_allin_ev
+from tables.history.stats import totals_add
 from tables.models import Hand, HandPlayer, Table
-from tables.stats import totals_add
 
 BATCH = 500
 HANDS_PER_TABLE = 2000
