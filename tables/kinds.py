@@ -102,6 +102,11 @@ class TableBehaviour:
         the hand's number and its time, which every hand has (tables/history/projection.py)."""
         return {}
 
+    def pokerstars_fields(self, hand: Hand) -> dict[str, Any]:
+        """The kind's own ``engine.to_pokerstars`` keywords for ``hand`` (a tournament's
+        header and the places decided in it), beyond the table and time every hand has."""
+        return {}
+
 
 def short_of_players(play: Play) -> str:
     """Why the seats as they are cannot make a hand: who is awaited, in words."""

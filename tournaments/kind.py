@@ -17,6 +17,7 @@ from tables.kinds import TableBehaviour
 from tables.models import Hand, Seat, Table
 from tables.play import Play
 from tournaments.errors import TournamentError
+from tournaments.histories import pokerstars_meta
 from tournaments.models import Tournament
 from tournaments.selectors import check_can_see, results_of
 
@@ -140,3 +141,6 @@ class TournamentBehaviour(TableBehaviour):
             "event": f"Felt Tournament #{tournament.pk}, {tournament.title}",
             "level": hand.level + 1,  # stored from 0; histories count levels from 1
         }
+
+    def pokerstars_fields(self, hand: Hand) -> dict[str, Any]:
+        return pokerstars_meta(hand)

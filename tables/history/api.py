@@ -40,10 +40,9 @@ from tables.history.serializers import (
     HandListItemSerializer,
     StatsSerializer,
 )
-from tables.history.stats import player_stats, totals_of
+from tables.history.stats import contributed_stats, player_stats, totals_of
 from tables.models import Hand, HandPlayer
 from tables.serializers import ErrorSerializer
-from tournaments.selectors import tournament_stats
 
 NOT_FOUND = {404: OpenApiResponse(ErrorSerializer, description="No such hand you were dealt.")}
 EXPORT_FORMATS = {"phh": "phhs", "pokerstars": "txt"}
@@ -267,7 +266,7 @@ def stats_for(user: Any, player: Any, filters: dict[str, Any]) -> dict[str, Any]
     filtered; else summed over the rows, only hands ``user`` was dealt into too."""
     is_filtered = any(value is not None for value in filters.values())
     sees_all = player.pk == user.pk or user.is_staff
-    tournaments = tournament_stats(player=player, shared_with=None if sees_all else user)
+    contributed = contributed_stats(player=player, shared_with=None if sees_all else user)
     if sees_all and not is_filtered:
         counted = player_stats(totals_of(player))
     else:
@@ -278,5 +277,5 @@ def stats_for(user: Any, player: Any, filters: dict[str, Any]) -> dict[str, Any]
                 counted = player_stats(apply_filters(rows, filters))
         else:
             counted = player_stats(apply_filters(rows, filters))
-    counted["stats"].update(tournaments)  # ROI and ITM count tournaments, not hands
+    counted["stats"].update(contributed)  # ROI and ITM count tournaments, not hands
     return counted

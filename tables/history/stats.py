@@ -7,7 +7,7 @@ themselves are decided once, when the hand ends (tables/history/facts.py).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol
 
 from django.db.models import Count, F, Q, QuerySet, Sum
 
@@ -135,3 +135,29 @@ def player_stats(rows: QuerySet[HandPlayer] | dict[str, Any]) -> dict[str, Any]:
             numerator = round(numerator, 2)
         stats[name] = {"value": value, "numerator": numerator, "denominator": denominator}
     return {"hands": totals["hands"], "net": totals["net"], "stats": stats}
+
+
+class StatsContributor(Protocol):
+    """Stats counted from something other than the hands, by name, each
+    ``{"value", "numerator", "denominator"}``: over ``player``'s games, or with
+    ``shared_with`` only those that member played too."""
+
+    def __call__(self, *, player: Any, shared_with: Any | None) -> dict[str, Any]: ...
+
+
+# Filled by the apps above tables when they are ready (the tournaments' ROI and ITM:
+# ``TournamentsConfig.ready``), so tables never imports them.
+_contributors: list[StatsContributor] = []
+
+
+def register_contributor(contributor: StatsContributor) -> None:
+    if contributor not in _contributors:
+        _contributors.append(contributor)
+
+
+def contributed_stats(*, player: Any, shared_with: Any | None) -> dict[str, Any]:
+    """Every registered contributor's stats for ``player``, in registration order."""
+    stats: dict[str, Any] = {}
+    for contributor in _contributors:
+        stats.update(contributor(player=player, shared_with=shared_with))
+    return stats
