@@ -36,7 +36,7 @@ PER_100 = {"bb_per_100", "allin_ev_bb_per_100"}
 
 def _count(condition: Q) -> Count:
     # Counts user_id (never null in a member's rows), not id: then every column the
-    # query reads is in the covering index (tables/models.py) and PostgreSQL reads
+    # query reads is in the covering index (tables/models/hands.py) and PostgreSQL reads
     # only the index.
     return Count("user", filter=condition)
 
