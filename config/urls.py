@@ -5,10 +5,10 @@ from django.views.generic import RedirectView
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from accounts.api import MeView
-from accounts.views import lobby
 from config.health import healthz
 from tables import api as tables_api
 from tables.history import api as history_api
+from tables.views import lobby
 from tournaments import club_api
 from tournaments.api import (
     TournamentDetailView,
@@ -76,4 +76,4 @@ urlpatterns = [
     path("admin/", admin.site.urls),
 ]
 
-handler404 = "config.api_errors.not_found"
+handler404 = "config.platform.api_errors.not_found"

@@ -3,8 +3,8 @@ view of the app shares: the documented refusals and the bad-filter error.
 
 Hand histories and stats have their own views (tables/history/api.py). Every
 view requires a signed-in caller (session or token), is throttled by the
-default throttles (config/api_throttles.py) and answers refusals as JSON with
-``code`` and ``message`` (config/api_errors.py).
+default throttles (config/platform/api_throttles.py) and answers refusals as JSON with
+``code`` and ``message`` (config/platform/api_errors.py).
 """
 
 from __future__ import annotations

@@ -21,7 +21,8 @@ from django.conf import settings
 from accounts.consumers import CLOSE_SESSION_ENDED, CLOSE_UNAUTHENTICATED, SignedInSocket
 from accounts.models import User
 from accounts.sessions import log_in_stands
-from config.broadcast import serve_from_running_loop
+from config.platform.broadcast import serve_from_running_loop
+from config.platform.command_budget import CommandBudget
 from tables import kinds, selectors, services
 from tables.errors import MembersOnly, StaleDecision, TableError, TableNotFound
 from tables.groups import chat_group, private_group, public_group
@@ -31,8 +32,8 @@ from tables.host_commands import (
     parse_host_command,
     run_host_command,
 )
-from tables.rate_limit import CommandBudget
 from tables.services import chat, presence
+from tables.snapshot import snapshot_frame
 
 CLOSE_NOT_FOUND = 4404
 CLOSE_MEMBERS_ONLY = 4406  # a club's table, and the member is not (or no longer) in it
@@ -322,7 +323,7 @@ class TableConsumer(SignedInSocket, AsyncWebsocketConsumer):  # type: ignore[mis
                 "seq": table["seq"],
                 "decision": table["decision"],
                 "is_seated": table["your_seat"] is not None,
-                "frame": selectors.snapshot_frame(table),
+                "frame": snapshot_frame(table),
             }
         )
 

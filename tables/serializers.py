@@ -5,7 +5,7 @@ from __future__ import annotations
 from rest_framework import serializers
 
 # The refusals' body, documented by every API view (tables.api imports it from here).
-from config.api_errors import ErrorSerializer as ErrorSerializer
+from config.platform.api_errors import ErrorSerializer as ErrorSerializer
 from tables.models import Table
 
 

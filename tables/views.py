@@ -1,4 +1,5 @@
-"""Table pages: open a friends' table, start a practice table, sit at a table.
+"""Table pages: the lobby's open tables, open a friends' table, start a practice
+table, sit at a table.
 
 (Hand histories have their own pages: tables/history/views.py.)
 
@@ -29,6 +30,10 @@ from tables.models import DEPARTED_NAME, Table
 
 # One click sends one of these as a chat line (the same message, rate limit and mutes).
 QUICK_REACTIONS = ("nh", "gg", "ty", "gl", "wp", "lol")
+
+
+def lobby(request: HttpRequest) -> HttpResponse:
+    return render(request, "lobby.html", {"open_tables": selectors.tables_with_free_seats()})
 
 
 @login_required

@@ -10,7 +10,7 @@ from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
-from config.admin_lookups import SidebarFiltersOnly
+from config.platform.admin_lookups import SidebarFiltersOnly
 from tournaments import services
 from tournaments.errors import TournamentError
 from tournaments.forms import ScheduleTournamentForm
@@ -111,7 +111,7 @@ class MembershipInline(admin.TabularInline[Membership, Club]):
 class ClubAdmin(SidebarFiltersOnly):
     """Clubs, read-only: their owners and admins run them on the club's page (members,
     points and tournaments move through tournaments.services.clubs). The invitation
-    token is neither shown nor a lookup (config/admin_lookups.py)."""
+    token is neither shown nor a lookup (config/platform/admin_lookups.py)."""
 
     list_display = ("name", "slug", "created_at")
     search_fields = ("name", "slug")

@@ -13,9 +13,9 @@ from django.db.models import Count, Q, QuerySet, Sum
 from django.urls import reverse
 from django.utils import timezone
 
-from engine.pokerstars import ordinal
+from engine.formats.pokerstars import ordinal
 from tables.models import Seat
-from tables.selectors import iso
+from tables.snapshot import iso
 from tournaments.errors import AdminsOnly, Banned, MembersOnly
 from tournaments.models import Club, Entry, Membership, Tournament
 

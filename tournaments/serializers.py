@@ -14,7 +14,7 @@ from django.core.validators import RegexValidator
 from rest_framework import serializers
 
 import engine
-from config.api_fields import TextField
+from config.platform.api_fields import TextField
 from tables.models import MAX_SEATS, MIN_SEATS
 from tournaments.models import Membership, Tournament
 from tournaments.services import clubs as club_rules

@@ -27,7 +27,7 @@ const FINAL_CLOSE_CODES = {
   4406: "This is a club's table: only its members see it.",
   4429: "Too many messages from this page: reload it to reconnect.",
 };
-// Refused at the handshake for opening too many sockets (config/socket_limits.py): it
+// Refused at the handshake for opening too many sockets (config/platform/socket_limits.py): it
 // passes, so the page tries again later as after a drop, and says so.
 const CLOSE_TOO_MANY_SOCKETS = 4430;
 

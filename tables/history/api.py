@@ -1,8 +1,8 @@
 """REST API for hand histories and stats (mounted under /api/ in config/urls.py).
 
 Every view requires a signed-in caller (session or token), is throttled by
-the default throttles (config/api_throttles.py) and answers refusals as JSON
-with ``code`` and ``message`` (config/api_errors.py), documented as in
+the default throttles (config/platform/api_throttles.py) and answers refusals as JSON
+with ``code`` and ``message`` (config/platform/api_errors.py), documented as in
 tables/api.py. Every hand body comes from the caller's projection
 (tables/history/projection.py).
 """
@@ -252,7 +252,8 @@ def serial_plan() -> Iterator[None]:
     Another member's stats merge two members' rows in hand order, both read from
     the index ``tables_handplayer_user_hand``: 20 ms at 1,000,000 hands. Allowed
     workers, the planner prefers a parallel hash join of the same rows, which took
-    42 ms (EXPLAIN ANALYZE in README.md, "Hand-history API speed").
+    42 ms (EXPLAIN ANALYZE in docs/performance.md, the hand-history API at a
+    million hands).
     """
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:

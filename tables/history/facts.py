@@ -21,7 +21,7 @@ from typing import Any
 
 import engine
 from engine.events import BoardDealt, CardsShown, PlayerActed, PotAwarded
-from engine.phh import phh_order
+from engine.formats.phh import phh_order
 
 AGGRESSIVE = ("bet", "raise")
 # Named from the button backwards, for the seats that post no blind.

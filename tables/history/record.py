@@ -16,7 +16,7 @@ from typing import Any, Protocol
 from django.db import transaction
 
 import engine
-from engine.phh import phh_order
+from engine.formats.phh import phh_order
 from tables.history import allin_ev
 from tables.history.facts import hand_facts, has_allin_ev
 from tables.history.projection import phh_fields

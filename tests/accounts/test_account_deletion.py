@@ -13,9 +13,9 @@ from django.urls import reverse
 import engine
 from accounts.models import PointsAccount, PointsEntry, User
 from accounts.points import points_account_open, points_balance, points_move
-from tables import selectors
 from tables import services as table_services
 from tables.models import ChipMovement, Seat, Table
+from tables.play import hand_state
 from tests.tables.conftest import _fast_tables  # noqa: F401 - no pause between hands
 from tests.tables.helpers import act, chips_on_table, deal, fresh, friends_table, state_of
 from tests.tournaments.helpers import members, moved_for, play_one_step, register, sng, table_of
@@ -137,7 +137,7 @@ def play_to_the_end(tournament: Tournament) -> Tournament:
         if tournament.status != "running":
             return tournament
         table = table_of(tournament)
-        state = selectors.hand_state(table)
+        state = hand_state(table)
         seat = None if state is None or state.is_over else table.seats.get(number=state.actor)
         if seat is not None and seat.has_departed:
             table_services.hand_timeout(table_id=table.pk, seq=table.seq)

@@ -1,5 +1,5 @@
 """The admin gives no secret away: no page shows one, no change list's query string
-can probe one (config/admin_lookups.py), and staff mint and read no DRF tokens."""
+can probe one (config/platform/admin_lookups.py), and staff mint and read no DRF tokens."""
 
 from __future__ import annotations
 

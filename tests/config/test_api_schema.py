@@ -34,7 +34,7 @@ def test_the_schema_is_valid_openapi_3_and_names_every_api_view() -> None:
 
 
 def test_the_schema_generates_without_errors_or_warnings(tmp_path) -> None:
-    # What a maintainer runs (README); a view whose body it cannot guess is an error.
+    # What a maintainer runs (docs/api.md); a view whose body it cannot guess is an error.
     call_command(
         "spectacular", "--file", str(tmp_path / "schema.yaml"), "--validate", "--fail-on-warn"
     )

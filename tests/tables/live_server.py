@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from config.celery import app as celery_app
-from config.embedded import die_with_parent
+from config.platform.embedded import die_with_parent
 
 ROOT = Path(__file__).resolve().parents[2]
 START_TIMEOUT = 60.0

@@ -10,7 +10,7 @@ import time
 import pytest
 from django.db import connection, transaction
 
-from tables.management.commands.loadtest import Setup, clean_up
+from tables.loadtest.driver import Setup, clean_up
 from tables.models import Hand, HandPlayer, Table
 from tests.tables.helpers import act, deal, friends_table, in_threads
 

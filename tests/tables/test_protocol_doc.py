@@ -10,8 +10,8 @@ from types import ModuleType
 import pytest
 
 import accounts.consumers
-import config.frame_guard
-import config.socket_limits
+import config.adapters.frame_guard
+import config.platform.socket_limits
 import tables.consumers
 import tables.services  # noqa: F401 - defines TableErrors of its own
 from tables.errors import TableError
@@ -22,8 +22,8 @@ ERROR_CODES_SECTION = PROTOCOL.split("### Error codes", 1)[1]
 SOCKET_MODULES: tuple[ModuleType, ...] = (
     accounts.consumers,
     tables.consumers,
-    config.frame_guard,
-    config.socket_limits,
+    config.adapters.frame_guard,
+    config.platform.socket_limits,
 )
 
 

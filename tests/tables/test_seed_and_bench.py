@@ -69,7 +69,7 @@ def test_every_seeded_player_row_is_what_replaying_its_hand_gives(allin_ev):
 
 
 def test_the_benchmark_reports_every_endpoint_and_leaves_throttling_on():
-    from config.api_throttles import UserThrottle
+    from config.platform.api_throttles import UserThrottle
 
     before = UserThrottle.THROTTLE_RATES
     call_command("seed_hands", hands=60, me="me", me_share=0.5, stdout=StringIO())

@@ -137,9 +137,9 @@ def _shove_until_the_final_table(tournament_id: int) -> tuple[int, list[int]]:
     """Members move all-in (or call) at every table until the final table is drawn; its
     id and the members drawn to it."""
     import engine
-    from tables import selectors
     from tables import services as table_services
     from tables.models import Seat
+    from tables.play import hand_state
     from tests.tables.helpers import decision_of
 
     for _ in range(5000):
@@ -149,7 +149,7 @@ def _shove_until_the_final_table(tournament_id: int) -> tuple[int, list[int]]:
                 seated = Seat.objects.filter(table=final.get())
                 return final.get().pk, list(seated.values_list("user_id", flat=True))
             table.refresh_from_db()
-            state = selectors.hand_state(table)
+            state = hand_state(table)
             if state is None or state.is_over:
                 if table.wake_at is not None:
                     table_services.hand_start(table_id=table.pk, seq=table.seq)
@@ -205,8 +205,8 @@ async def test_a_hand_ended_from_the_players_sockets_updates_the_lobby_row(make_
     # (tournaments/broadcast.py): it still reaches the lobby, with the stacks after it.
     from django.core.cache import cache
 
-    from tables import selectors
     from tables.models import Seat
+    from tables.play import hand_state
     from tests.tables.helpers import decision_of
 
     players = await sync_to_async(members)(make_user, 6)
@@ -219,7 +219,7 @@ async def test_a_hand_ended_from_the_players_sockets_updates_the_lobby_row(make_
 
     def to_act() -> tuple[int, int, str] | None:
         fresh = Table.objects.get(pk=table.pk)
-        state = selectors.hand_state(fresh)
+        state = hand_state(fresh)
         if state is None or state.is_over:
             return None
         seat = Seat.objects.get(table=fresh, number=state.actor)

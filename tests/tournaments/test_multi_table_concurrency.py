@@ -23,7 +23,7 @@ from django.db.models import Count, Sum
 from django.utils import timezone
 
 from config.celery import app as celery_app
-from tables import selectors
+from tables import play as table_play
 from tables import services as table_services
 from tables.errors import TableError
 from tables.models import Hand, Seat, Table
@@ -146,7 +146,7 @@ def test_a_restart_in_the_middle_resumes_every_table_and_finishes(make_user, set
         wait_for(lambda: sum(hands_at(t) for t in tables) >= 3, seconds=60)
     stopped_at = {t.pk: hands_at(t) for t in tables}
     # Down: the worker is gone and nothing held in memory survives.
-    selectors._recent_states.clear()
+    table_play._recent_states.clear()
     time.sleep(1.5)  # a level boundary passes while nothing runs
     assert Tournament.objects.get(pk=tournament.pk).status == "running"
 

@@ -27,7 +27,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import connection
 from django.test import Client
 
-from config.api_throttles import AnonThrottle, UserThrottle
+from config.platform.api_throttles import AnonThrottle, UserThrottle
 from tables.models import HandPlayer
 
 

@@ -23,7 +23,7 @@ read), and after it, by member.
 
 The cool-off must be in place before the client can reconnect, so it is
 started before the close goes out: by the consumer's 4429 on its way out,
-and by the frame budget (config/frame_guard.py, which knows only the
+and by the frame budget (config/adapters/frame_guard.py, which knows only the
 connection's address and port) through ``note_flood``, with the member
 found in ``_members``: who each open socket of this process belongs to.
 """
@@ -161,7 +161,7 @@ def _watch_send(send: Callable[..., Awaitable[Any]], subject: str) -> Any:
 
 def _watch_receive(receive: Callable[..., Awaitable[Any]], subject: str) -> Any:
     """``receive``, starting ``subject``'s cool-off when the socket ended with 4429 (the
-    frame budget's close, reported by config/frame_guard.py)."""
+    frame budget's close, reported by config/adapters/frame_guard.py)."""
 
     async def watched() -> Any:
         message = await receive()

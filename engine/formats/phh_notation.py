@@ -4,7 +4,7 @@ PHH (the open Poker Hand History standard, uoftcprg/phh-std) is a TOML file
 of fields plus an ``actions`` array written in a small notation
 (``"d dh p1 AsKd"``, ``"p2 cbr 600"``, ``"p3 cc"``, ``"p1 f"``, ``"p2 sm AsKd"``).
 This module parses that text into a frozen :class:`PhhFile` and writes TOML;
-:mod:`engine.phh` turns a file into a hand and a hand into a file.
+:mod:`engine.formats.phh` turns a file into a hand and a hand into a file.
 
 >>> parse_action(3, "p2 cbr 600  # a raise")
 PhhAction(index=3, text='p2 cbr 600  # a raise', actor=1, verb='cbr', cards=(), amount=600)

@@ -1,11 +1,12 @@
-"""Benchmarks: ``python -m engine.bench [--quick]``.
+"""Engine benchmarks: ``python scripts/bench_engine.py [--quick]``.
 
 Each section is a function ``section(options) -> list[Row]``; ``main`` runs
 them all and prints one table. A later section (the full-hand benchmark) can
-live in ``engine/bench_hands.py``: if that module exists and defines
+live in ``scripts/bench_hands.py``: if that module exists and defines
 ``section(options)``, it is run too.
 
-Peers (treys, eval7, phevaluator) are dev dependencies used only here. Cards
+Peers (treys, eval7, phevaluator) are dev dependencies used only here, which is
+why this lives in scripts/ and not in the shipped engine package. Cards
 are converted to each library's representation before any timing starts, and
 every figure is the median of several runs over the same seeded hands.
 """
@@ -15,9 +16,11 @@ from __future__ import annotations
 import argparse
 import importlib
 import statistics
+import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from random import Random
 
 import eval7  # type: ignore[import-untyped]
@@ -25,9 +28,12 @@ import numpy as np
 import phevaluator  # type: ignore[import-untyped]
 import treys  # type: ignore[import-untyped]
 
-from engine.cards import card_str, cards
-from engine.equity import equity
-from engine.evaluator import evaluate, evaluate_batch
+# Run as a file, the script sees only scripts/ on its path; the engine is at the root.
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from engine.cards import card_str, cards  # noqa: E402
+from engine.equity import equity  # noqa: E402
+from engine.evaluator import evaluate, evaluate_batch  # noqa: E402
 
 
 @dataclass(frozen=True)
@@ -156,9 +162,9 @@ SECTIONS: list[Callable[[Options], list[Row]]] = [
 
 
 def extra_sections() -> list[Callable[[Options], list[Row]]]:
-    """Sections other modules contribute (engine/bench_hands.py, when it exists)."""
+    """Sections other modules contribute (scripts/bench_hands.py, when it exists)."""
     try:
-        module = importlib.import_module("engine.bench_hands")
+        module = importlib.import_module("bench_hands")
     except ModuleNotFoundError:
         return []
     section = getattr(module, "section", None)
@@ -181,7 +187,7 @@ def format_table(rows: Sequence[Row]) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m engine.bench", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python scripts/bench_engine.py", description=__doc__)
     parser.add_argument("--quick", action="store_true", help="20,000 hands, 3 runs: a smoke run")
     parser.add_argument("--seed", type=int, default=Options.seed)
     args = parser.parse_args(argv)

@@ -5,13 +5,13 @@ before any of Felt's code sees it. A client writing frames as fast as TCP
 allows kept its Daphne process busy parsing (the load test's ``--flood``: the
 other tables on that process went from 8 to about 200 ms per action), while
 the consumer, starved, saw too few frames for its own budget
-(``tables/rate_limit.py``) to notice. So Daphne's websocket protocol gets a
+(``config/platform/command_budget.py``) to notice. So Daphne's websocket protocol gets a
 budget of its own, looser than the consumer's. At the first frame over it,
 Daphne stops reading that connection for ``FRAME_HOLD_SECONDS`` (the
 transport is paused: what the client writes meanwhile waits in its own
 buffers, unparsed); the frames already read with it are dropped. A
 connection still over budget for ``FRAME_STRIKES`` frames in a row is
-closed with 4429: the sender's cool-off starts (config/socket_limits.py),
+closed with 4429: the sender's cool-off starts (config/platform/socket_limits.py),
 its consumer is told at once (a disconnect with code 4429; frames still
 queued for it are dropped) and nothing more it sends reaches the application.
 
@@ -36,8 +36,8 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any
 
-from config import socket_limits
-from tables.rate_limit import CommandBudget
+from config.platform import socket_limits
+from config.platform.command_budget import CommandBudget
 
 log = logging.getLogger(__name__)
 

@@ -69,7 +69,8 @@ def send(messages: Messages) -> None:
 
 async def send_all(layer: Any, messages: Messages) -> None:
     send_many = getattr(layer, "group_send_many", None)
-    if send_many is not None:  # one round trip for the whole change (config/channel_layer.py)
+    # One round trip for the whole change (config/adapters/channel_layer.py).
+    if send_many is not None:
         await send_many(messages)
         return
     for group, message in messages:

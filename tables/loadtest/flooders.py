@@ -21,7 +21,7 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection
 from websockets.exceptions import WebSocketException
 
-from tables.management.load_clients import Client, Player, Stats
+from tables.loadtest.clients import Client, Player, Stats
 
 
 @dataclass

@@ -1,8 +1,9 @@
-"""How many commands one table socket may send: a burst, then a steady rate.
+"""How many commands one socket may send: a burst, then a steady rate.
 
-A client that floods is told ``rate_limited`` for each command over the
-budget, cheaply and without touching the database; one that keeps on past
-``strikes`` refusals in a row is disconnected (close code 4429).
+A table's consumer tells a client that floods ``rate_limited`` for each command
+over its budget, cheaply and without touching the database, and disconnects one
+that keeps on past ``strikes`` refusals in a row (close code 4429); Daphne's frame
+guard (config/adapters/frame_guard.py) keeps a looser budget of its own per connection.
 """
 
 from __future__ import annotations

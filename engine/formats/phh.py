@@ -21,7 +21,7 @@ Conventions (uoftcprg/phh-std):
 - On import every action must be the one the hand is waiting for: a decision
   names the player the engine asks, on a street the file has dealt; hole
   cards are dealt once each before anything else, and a board card once the
-  betting before it is closed (:mod:`engine.phh_replay`). The one exception:
+  betting before it is closed (:mod:`engine.formats.phh_replay`). The one exception:
   other engines ask a check (``cc``) of the last player with chips facing
   only all-in players, where Felt has already ended the hand; that check,
   on the street where the betting closed, is accepted and changes nothing.
@@ -46,7 +46,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Final, Literal
+from typing import Literal
 
 from engine.cards import cards_str
 from engine.deal import new_hand
@@ -58,7 +58,7 @@ from engine.events import (
     PlayerActed,
     PotAwarded,
 )
-from engine.phh_notation import (
+from engine.formats.phh_notation import (
     PhhAction,
     PhhError,
     PhhFile,
@@ -67,14 +67,11 @@ from engine.phh_notation import (
     toml_line,
     toml_value,
 )
-from engine.phh_replay import PhhIllegalAction, PhhReplay
+from engine.formats.phh_replay import PhhIllegalAction, PhhReplay
 from engine.state import NO_SMALL_BLIND, HandState
-from engine.view import sees_hole_cards
+from engine.view import EVERY_CARD, sees_hole_cards
 
 __all__ = ["EVERY_CARD", "PhhError", "PhhIllegalAction", "from_phh", "phh_order", "to_phh"]
-
-EVERY_CARD: Final = "every card"
-"""``to_phh``'s default viewer: the whole record, every player's hole cards."""
 
 _WRITTEN_FIELDS = frozenset({"seats", "seat_count", "finishing_stacks", "ante_trimming_status"})
 _PER_PLAYER_FIELDS = frozenset({"players", "winnings", "time_banks"})

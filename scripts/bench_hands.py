@@ -1,4 +1,4 @@
-"""Full-hand benchmark: ``python -m engine.bench_hands [--hands N] [--runs R]``.
+"""Full-hand benchmark: ``python scripts/bench_hands.py [--hands N] [--runs R]``.
 
 Six players, blinds 1/2, stacks 200, a fresh hand each time. Every engine
 plays the same seeded decision stream: one draw per decision, ``r < 0.25``
@@ -7,23 +7,28 @@ folds when facing a bet (checks otherwise), ``r < 0.85`` checks or calls,
 to a call when raising is not allowed). Each engine shuffles its own deck
 (Felt from a second seeded generator, so that the decision stream stays
 the same), so the hands differ but the workload is alike. Figures are medians of
-several runs, run in turns; ``engine.bench`` includes this section.
+several runs, run in turns; ``scripts/bench_engine.py`` includes this section.
 """
 
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Callable, Sequence
 from functools import partial
+from pathlib import Path
 from random import Random
 from typing import TYPE_CHECKING
 
-from engine.actions import Action, Call, Check, Fold, RaiseTo
-from engine.betting import apply_action, legal_actions
-from engine.deal import new_hand
+# Run as a file, the script sees only scripts/ on its path; the engine is at the root.
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from engine.actions import Action, Call, Check, Fold, RaiseTo  # noqa: E402
+from engine.betting import apply_action, legal_actions  # noqa: E402
+from engine.deal import new_hand  # noqa: E402
 
 if TYPE_CHECKING:
-    from engine.bench import Options, Row
+    from bench_engine import Options, Row
 
 PLAYERS = 6
 STACK = 200
@@ -130,8 +135,8 @@ ENGINES: dict[str, Callable[[int, int], int]] = {
 
 
 def rows(hands: int = 2000, runs: int = 5, seed: int = 20261121) -> list[Row]:
-    """Median seconds per engine for ``hands`` full hands, as ``engine.bench`` rows."""
-    from engine.bench import Row, race
+    """Median seconds per engine for ``hands`` full hands, as ``bench_engine`` rows."""
+    from bench_engine import Row, race
 
     contenders: dict[str, Callable[[], object]] = {
         name: partial(play, hands, seed) for name, play in ENGINES.items()
@@ -145,16 +150,16 @@ def rows(hands: int = 2000, runs: int = 5, seed: int = 20261121) -> list[Row]:
 
 
 def section(options: Options) -> list[Row]:
-    """The ``engine.bench`` section: 1 full hand per 100 evaluator hands, at most 2000."""
+    """The ``bench_engine`` section: 1 full hand per 100 evaluator hands, at most 2000."""
     return rows(
         hands=min(2000, max(100, options.hands // 100)), runs=options.runs, seed=options.seed
     )
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    from engine.bench import format_table
+    from bench_engine import format_table
 
-    parser = argparse.ArgumentParser(prog="python -m engine.bench_hands", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python scripts/bench_hands.py", description=__doc__)
     parser.add_argument("--hands", type=int, default=2000)
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--seed", type=int, default=20261121)

@@ -16,7 +16,7 @@ nothing of (see ``_is_idle_check``). A refusal is a :class:`PhhError` whose
 ``action_index`` counts the ``actions`` array from 0, blank and comment-only
 entries included.
 
->>> from engine.phh import from_phh
+>>> from engine.formats.phh import from_phh
 >>> from_phh('''variant = "NT"
 ... antes = [0, 0, 0]
 ... blinds_or_straddles = [10, 20, 0]
@@ -25,7 +25,7 @@ entries included.
 ... actions = ["p3 cc", "p2 cc"]''')
 Traceback (most recent call last):
   ...
-engine.phh_notation.PhhError: actions[1] 'p2 cc': it is not p2's turn: p1 is to act
+engine.formats.phh_notation.PhhError: actions[1] 'p2 cc': it is not p2's turn: p1 is to act
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ from typing import Final
 from engine.actions import Action, IllegalAction, parse_action
 from engine.betting import apply_action, legal_actions
 from engine.events import AntePosted, BlindPosted, Event, PlayerActed, PotAwarded
-from engine.phh_notation import PhhAction, PhhError
+from engine.formats.phh_notation import PhhAction, PhhError
 from engine.state import HandState
 
 _BOARD_SIZES: Final = (3, 1, 1)

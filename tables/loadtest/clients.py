@@ -1,8 +1,8 @@
 """The load test's clients: one player's websocket, its moves, and what they measure.
 
 ``manage.py loadtest`` (and the tournaments' load tests) run these against a
-server; ``tables/management/flooders.py`` builds its misbehaving clients on
-``Client``. See ``tables/management/commands/loadtest.py`` for the whole run.
+server; ``tables/loadtest/flooders.py`` builds its misbehaving clients on
+``Client``; ``tables/loadtest/driver.py`` sets a run up and plays it.
 """
 
 from __future__ import annotations
