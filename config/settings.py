@@ -435,7 +435,7 @@ REST_FRAMEWORK = {
     + (["rest_framework.renderers.BrowsableAPIRenderer"] if DEBUG else []),
 }
 
-# SQLite has no covering indexes; the stats index (tables/models.py) is a plain one there.
+# SQLite has no covering indexes; the stats index (tables/models/hands.py) is a plain one there.
 SILENCED_SYSTEM_CHECKS = ["models.W040"]
 
 # OpenAPI 3 schema (/api/schema/) and its docs page (/api/docs/), served from the

@@ -7,6 +7,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 from accounts.api import MeView
 from config.health import healthz
 from tables import api as tables_api
+from tables.history import api as history_api
 from tables.views import lobby
 from tournaments.api import (
     TournamentDetailView,
@@ -39,18 +40,18 @@ api_patterns = [
         club_api.ClubTournamentsView.as_view(),
         name="club_tournaments",
     ),
-    path("hands/", tables_api.HandListView.as_view(), name="hand_list"),
-    path("hands/export", tables_api.HandExportView.as_view(), name="hand_export"),
-    path("hands/<int:hand_id>/", tables_api.HandDetailView.as_view(), name="hand_detail"),
-    path("hands/<int:hand_id>/phh", tables_api.HandPhhView.as_view(), name="hand_phh"),
+    path("hands/", history_api.HandListView.as_view(), name="hand_list"),
+    path("hands/export", history_api.HandExportView.as_view(), name="hand_export"),
+    path("hands/<int:hand_id>/", history_api.HandDetailView.as_view(), name="hand_detail"),
+    path("hands/<int:hand_id>/phh", history_api.HandPhhView.as_view(), name="hand_phh"),
     path(
         "hands/<int:hand_id>/pokerstars",
-        tables_api.HandPokerStarsView.as_view(),
+        history_api.HandPokerStarsView.as_view(),
         name="hand_pokerstars",
     ),
     path(
         "players/<str:username>/stats/",
-        tables_api.PlayerStatsView.as_view(),
+        history_api.PlayerStatsView.as_view(),
         name="player_stats",
     ),
     path("tables/", tables_api.TableListView.as_view(), name="table_list"),

@@ -1,7 +1,7 @@
 """Table pages: the lobby's open tables, open a friends' table, start a practice
 table, sit at a table.
 
-(Hand histories have their own pages: tables/history_views.py.)
+(Hand histories have their own pages: tables/history/views.py.)
 
 The pages only create tables (through tables.services) and serve the client;
 everything that happens at the table goes over the websocket.

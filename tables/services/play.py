@@ -29,9 +29,10 @@ from tables.errors import (
     TableNotFound,
     TablePaused,
 )
+from tables.history import record
 from tables.models import Seat, SeatRequest, Table
 from tables.play import SEAT_FIELDS, Play, hand_state, remember_hand_state, seat_values
-from tables.services import clock, history, ledger
+from tables.services import clock, ledger
 from tables.snapshot import decision_id
 
 _rng = SystemRandom()
@@ -199,7 +200,7 @@ def deal(play: Play) -> None:
     table.timed_out_events = []
     for number in occupied:
         clock.count_hand(play.seats[number])
-    history.hand_begin(table, play.state, play.now)
+    record.hand_begin(table, play.state, play.now)
     advance(play)
 
 
@@ -253,7 +254,7 @@ def finish_hand(play: Play) -> None:
     """Write history, pay the stacks back to the seats, free seats of those who left."""
     state = play.state
     assert state is not None and state.is_over
-    history.hand_finish(play.table, play.seats, state, play.now)
+    record.hand_finish(play.table, play.seats, state, play.now)
     for number in state.players:
         play.seats[number].stack = state.stacks[number]
     kinds.of(play.table).after_hand(play)  # e.g. a tournament's eliminations

@@ -9,10 +9,10 @@ from django.core.management import call_command
 
 import engine
 from accounts.models import User
-from tables.hand_facts import hand_facts, has_allin_ev
-from tables.hand_filters import finished_rows
+from tables.history.facts import hand_facts, has_allin_ev
+from tables.history.filters import finished_rows
+from tables.history.stats import summed_counters, totals_of
 from tables.models import Hand, HandPlayer
-from tables.stats import summed_counters, totals_of
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("clean_redis")]
 

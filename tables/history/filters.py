@@ -14,7 +14,7 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 from rest_framework import serializers
 
-from tables.hand_facts import POSITION_CHOICES
+from tables.history.facts import POSITION_CHOICES
 from tables.models import HandPlayer, Table
 
 RESULTS = ("won", "lost")

@@ -1,9 +1,9 @@
 """The per-player facts a tracker counts, computed once from a finished hand.
 
 ``hand_facts(state)`` reads the hand's event log and returns, per seat dealt
-in, the fields ``HandPlayer`` stores (tables/services/history.py writes them
+in, the fields ``HandPlayer`` stores (tables/history/record.py writes them
 in the transaction that ends the hand). Stats are then SQL sums over these
-rows (tables/stats.py), never a replay. Definitions: docs/history.md
+rows (tables/history/stats.py), never a replay. Definitions: docs/history.md
 "Statistics"; where it is silent, the common tracker ones (a walk gives the
 big blind no VPIP chance; a c-bet chance needs the last preflop raiser to act
 on the flop before anyone bets).
@@ -41,7 +41,7 @@ def hand_facts(state: engine.HandState, *, with_allin_ev: bool = True) -> dict[i
     """Per seat dealt in: position, tracker facts, net and all-in EV (chips and big blinds).
 
     ``with_allin_ev=False`` leaves the all-in EV at the actual result, to be filled
-    in later (tables/services/allin_ev.py) where the equity would take too long.
+    in later (tables/history/allin_ev.py) where the equity would take too long.
     """
     acts = [e for e in state.events if isinstance(e, PlayerActed)]
     preflop_acts = [e for e in acts if e.street == "preflop"]

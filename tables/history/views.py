@@ -1,8 +1,8 @@
 """Hand-history pages: the list of my hands, the replayer, a player's stats page.
 
 They read through the same projections and filters as the API
-(tables/hand_history.py, tables/hand_filters.py, tables/stats.py): a page
-never shows a card the viewer did not see at the table.
+(tables/history/projection.py, filters.py, stats.py): a page never shows a
+card the viewer did not see at the table.
 """
 
 from __future__ import annotations
@@ -16,14 +16,14 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from rest_framework import exceptions
 
-from tables import hand_history
-from tables.api import HEAVY_HAND_FIELDS, stats_for
-from tables.hand_facts import POSITION_CHOICES
-from tables.hand_filters import apply_filters, finished_rows, parse_filters
-from tables.hand_replay import replay_steps
+from tables.history import projection
+from tables.history.api import HEAVY_HAND_FIELDS, stats_for
+from tables.history.facts import POSITION_CHOICES
+from tables.history.filters import apply_filters, finished_rows, parse_filters
+from tables.history.graph import winnings_svg
+from tables.history.replay import replay_steps
+from tables.history.stats import RATIOS
 from tables.models import HandPlayer, Table
-from tables.stats import RATIOS
-from tables.winnings_graph import winnings_svg
 
 HANDS_PER_PAGE = 50
 GRAPH_HANDS = 2000  # the graph draws a player's latest hands, up to this many
@@ -82,10 +82,10 @@ def hand_history_list(request: HttpRequest) -> HttpResponse:
 @login_required
 def hand_replayer(request: HttpRequest, hand_id: int) -> HttpResponse:
     try:
-        viewed = hand_history.hand_for_viewer(user=request.user, hand_id=hand_id)
-    except hand_history.HandNotVisible:
+        viewed = projection.hand_for_viewer(user=request.user, hand_id=hand_id)
+    except projection.HandNotVisible:
         raise Http404("No finished hand with this id that you were dealt into.") from None
-    detail = hand_history.hand_detail(viewed)
+    detail = projection.hand_detail(viewed)
     return render(
         request,
         "tables/hand_replayer.html",

@@ -15,7 +15,7 @@ from typing import Any
 import engine
 from engine.events import PlayerActed
 from engine.replay import action_of
-from tables.hand_history import EVERY_CARD, ViewedHand
+from tables.history.projection import EVERY_CARD, ViewedHand
 
 ACTION_WORDS = {"fold": "folds", "check": "checks", "call": "calls", "bet": "bets"}
 

@@ -2,12 +2,12 @@
 
 One ``aggregate`` query counts every numerator and denominator of the tracker
 table in docs/history.md; nothing is replayed. The facts
-themselves are decided once, when the hand ends (tables/hand_facts.py).
+themselves are decided once, when the hand ends (tables/history/facts.py).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol
 
 from django.db.models import Count, F, Q, QuerySet, Sum
 
@@ -36,7 +36,7 @@ PER_100 = {"bb_per_100", "allin_ev_bb_per_100"}
 
 def _count(condition: Q) -> Count:
     # Counts user_id (never null in a member's rows), not id: then every column the
-    # query reads is in the covering index (tables/models.py) and PostgreSQL reads
+    # query reads is in the covering index (tables/models/hands.py) and PostgreSQL reads
     # only the index.
     return Count("user", filter=condition)
 
@@ -135,3 +135,29 @@ def player_stats(rows: QuerySet[HandPlayer] | dict[str, Any]) -> dict[str, Any]:
             numerator = round(numerator, 2)
         stats[name] = {"value": value, "numerator": numerator, "denominator": denominator}
     return {"hands": totals["hands"], "net": totals["net"], "stats": stats}
+
+
+class StatsContributor(Protocol):
+    """Stats counted from something other than the hands, by name, each
+    ``{"value", "numerator", "denominator"}``: over ``player``'s games, or with
+    ``shared_with`` only those that member played too."""
+
+    def __call__(self, *, player: Any, shared_with: Any | None) -> dict[str, Any]: ...
+
+
+# Filled by the apps above tables when they are ready (the tournaments' ROI and ITM:
+# ``TournamentsConfig.ready``), so tables never imports them.
+_contributors: list[StatsContributor] = []
+
+
+def register_contributor(contributor: StatsContributor) -> None:
+    if contributor not in _contributors:
+        _contributors.append(contributor)
+
+
+def contributed_stats(*, player: Any, shared_with: Any | None) -> dict[str, Any]:
+    """Every registered contributor's stats for ``player``, in registration order."""
+    stats: dict[str, Any] = {}
+    for contributor in _contributors:
+        stats.update(contributor(player=player, shared_with=shared_with))
+    return stats

@@ -1,6 +1,6 @@
 """All-in EV, filled in after the hand's transaction has committed.
 
-The exact equity of an all-in run-out (``tables.hand_facts.allin_ev``) costs
+The exact equity of an all-in run-out (``tables.history.facts.allin_ev``) costs
 tens of milliseconds two-way and hundreds six-way: too long to hold a table's
 row lock for. So the hand's transaction stores every other fact with the
 all-in EV equal to the actual result and marks the hand ``allin_ev_pending``;
@@ -21,7 +21,7 @@ from django.db import transaction
 from django.db.models import F
 
 import engine
-from tables.hand_facts import allin_ev
+from tables.history.facts import allin_ev
 from tables.models import Hand, HandPlayer, PlayerTotals
 
 log = logging.getLogger(__name__)

@@ -29,7 +29,6 @@ from engine.events import (
 )
 from tables import kinds
 from tables.models import Hand, HandPlayer
-from tournaments.histories import pokerstars_meta
 
 EVERY_CARD: Final = engine.EVERY_CARD
 
@@ -256,7 +255,7 @@ def hand_pokerstars(viewed: ViewedHand) -> str:
         "time": hand.started_at,
         "time_zone": "UTC",
     }
-    meta.update(pokerstars_meta(hand))  # a tournament's header and places, if any
+    meta.update(kinds.of(hand.table).pokerstars_fields(hand))  # a tournament's header, places
     return engine.to_pokerstars(
         viewed.state, hand_id=hand.pk, players=names, viewer=viewed.own_seat, **meta
     )
