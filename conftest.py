@@ -18,7 +18,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
-from config.embedded import EmbeddedRedis
+from config.platform.embedded import EmbeddedRedis
 
 
 def redis_url_for_worker(url: str, worker: str) -> str:

@@ -14,7 +14,7 @@ from accounts.forms import AdminLoginForm
 from accounts.models import ApiToken, PointsAccount, PointsEntry, User
 from accounts.release import account_release
 from accounts.sessions import session_changed
-from config.admin_lookups import SidebarFiltersOnly
+from config.platform.admin_lookups import SidebarFiltersOnly
 
 # The admin's own log-in page is throttled like the site's.
 admin.site.login_form = AdminLoginForm
@@ -33,7 +33,7 @@ class GrantPointsForm(forms.Form):
 @admin.register(User)
 class UserAdmin(SidebarFiltersOnly, DjangoUserAdmin[User]):
     """Members: the query string filters only as the sidebar does (the password hash
-    and the API tokens are never a lookup; config/admin_lookups.py)."""
+    and the API tokens are never a lookup; config/platform/admin_lookups.py)."""
 
     list_display = ("username", "display_name", "email", "is_guest", "is_staff", "date_joined")
     list_filter = (*DjangoUserAdmin.list_filter, "is_guest")

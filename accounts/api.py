@@ -3,7 +3,7 @@ from rest_framework.generics import RetrieveUpdateAPIView
 
 from accounts.models import User
 from accounts.serializers import ProfileSerializer
-from config.api_errors import ErrorSerializer
+from config.platform.api_errors import ErrorSerializer
 
 READ_REFUSALS = {
     401: OpenApiResponse(ErrorSerializer, description="No credentials, or a bad token."),

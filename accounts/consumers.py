@@ -17,12 +17,11 @@ from redis.exceptions import RedisError
 
 from accounts import presence
 from accounts.sessions import session_is_current, user_group
+from config.platform.close_codes import CloseCode
 
 logger = logging.getLogger(__name__)
 
 LOBBY_GROUP = "lobby"
-CLOSE_UNAUTHENTICATED = 4401  # not signed in
-CLOSE_SESSION_ENDED = 4403  # signed out, password changed or account deactivated since
 
 
 class SignedInSocket:
@@ -72,7 +71,7 @@ class SignedInSocket:
 
     async def session_changed(self, event: dict[str, Any]) -> None:
         if not await self.is_still_signed_in(now=True):
-            await self.close(code=CLOSE_SESSION_ENDED)  # type: ignore[attr-defined]
+            await self.close(code=CloseCode.SESSION_ENDED)  # type: ignore[attr-defined]
 
 
 class LobbyConsumer(SignedInSocket, AsyncJsonWebsocketConsumer):  # type: ignore[misc]
@@ -84,7 +83,7 @@ class LobbyConsumer(SignedInSocket, AsyncJsonWebsocketConsumer):  # type: ignore
     async def connect(self) -> None:
         user = self.scope.get("user")
         if user is None or not user.is_authenticated:
-            await self.refuse(CLOSE_UNAUTHENTICATED)
+            await self.refuse(CloseCode.UNAUTHENTICATED)
             return
         self.user_id = user.pk
         await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)

@@ -17,14 +17,11 @@ from typing import Any
 from django.db import transaction
 
 from accounts.models import SITE_SCOPE, STARTING_POINTS, PointsAccount, PointsEntry
+from config.platform.domain_errors import DomainError
 
 
-class PointsError(Exception):
+class PointsError(DomainError):
     code = "points"
-
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
 
 
 class NotEnoughPoints(PointsError):

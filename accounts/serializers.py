@@ -4,7 +4,7 @@ from rest_framework import serializers
 from accounts.models import User
 from accounts.names import check_display_name
 from accounts.points import points_balance
-from config.api_fields import TextField
+from config.platform.api_fields import TextField
 
 
 class ProfileSerializer(serializers.ModelSerializer[User]):

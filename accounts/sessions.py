@@ -26,7 +26,7 @@ from django.db import transaction
 from django.utils.crypto import constant_time_compare
 
 from accounts.models import User
-from config.broadcast import send
+from config.platform.broadcast import send
 
 
 def user_group(user_id: int) -> str:

@@ -7,7 +7,6 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.messages.views import SuccessMessageMixin
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Count, F, QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse_lazy
@@ -21,23 +20,6 @@ from accounts.models import STARTING_POINTS
 from accounts.points import points_account_open
 from accounts.requests import client_address, signed_in_user
 from accounts.sessions import session_changed
-from tables.models import Table
-
-OPEN_TABLES_SHOWN = 20
-
-
-def lobby(request: HttpRequest) -> HttpResponse:
-    return render(request, "lobby.html", {"open_tables": tables_with_free_seats()})
-
-
-def tables_with_free_seats() -> QuerySet[Table]:
-    """Friends' tables anyone may join: fewer players than seats, newest first."""
-    return (
-        Table.objects.filter(kind=Table.Kind.FRIENDS, closed_at__isnull=True)
-        .annotate(players=Count("seats"))
-        .filter(players__lt=F("seat_count"))
-        .order_by("-created_at")[:OPEN_TABLES_SHOWN]
-    )
 
 
 def next_page(request: HttpRequest) -> str:

@@ -2,7 +2,7 @@ from django.apps import AppConfig
 
 
 class FeltConfig(AppConfig):
-    """The project itself: what belongs to no one app (see config/db_connections.py)."""
+    """The project itself: what belongs to no one app (see config/platform/db_connections.py)."""
 
     name = "config"
     label = "felt_config"
@@ -11,6 +11,6 @@ class FeltConfig(AppConfig):
     def ready(self) -> None:
         from django.core.signals import request_finished
 
-        from config.db_connections import close_request_connections
+        from config.platform.db_connections import close_request_connections
 
         request_finished.connect(close_request_connections, dispatch_uid="felt-close-connections")

@@ -17,7 +17,7 @@ import django_stubs_ext
 from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 
-from config.private_files import make_private_home
+from config.platform.private_files import make_private_home
 
 # Generic Django classes (ModelForm[User], ModelAdmin[Hand]...) are subscripted
 # for the type checker; this lets them be subscripted at run time too.
@@ -95,7 +95,7 @@ def database_from_url(url: str) -> dict[str, Any]:
         "HOST": parts.hostname or "",
         "PORT": str(parts.port or ""),
         # A pool per process (psycopg_pool): a request's connection goes back to it
-        # when the request ends (config/db_connections.py) rather than being closed,
+        # when the request ends (config/platform/db_connections.py) rather than being closed,
         # and the next request takes it without connecting again (about 4 ms).
         "CONN_MAX_AGE": 0,  # the pool keeps the connections; Django must not
         "OPTIONS": {
@@ -106,10 +106,11 @@ def database_from_url(url: str) -> dict[str, Any]:
 
 
 def embedded_database(home: Path) -> dict[str, Any]:
-    """SQLite tuned for a small server: WAL, writers queue on a file lock (config/sqlite)."""
+    """SQLite tuned for a small server: WAL, and writers queue on a file lock
+    (config/adapters/sqlite)."""
     make_private_home(home)
     return {
-        "ENGINE": "config.sqlite",
+        "ENGINE": "config.adapters.sqlite",
         "NAME": home / "felt.sqlite3",
         # Keep the connection between websocket commands: channels closes it after
         # each one otherwise, and reopening (with the PRAGMAs) cost more than the command.
@@ -203,7 +204,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
-    "config.security_headers.SecurityHeadersMiddleware",
+    "config.platform.security_headers.SecurityHeadersMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -212,7 +213,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "accounts.guest_limits.GuestLimitsMiddleware",  # a guest: friends' tables only
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    "config.api_throttles.RateLimitHeadersMiddleware",
+    "config.platform.api_throttles.RateLimitHeadersMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -230,6 +231,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "accounts.context_processors.points",
+                "config.platform.close_codes.for_pages",
             ],
         },
     },
@@ -253,8 +255,8 @@ CHANNEL_LAYERS = {
         # round trips per group and polled a list per process. Snapshots need
         # no more than "delivered to whoever is connected now": a client that
         # misses one re-syncs from the next, or from its reconnect.
-        # config.channel_layer adds a batched send (one round trip per change).
-        "BACKEND": "config.channel_layer.PubSubChannelLayer",
+        # config.adapters.channel_layer adds a batched send (one round trip per change).
+        "BACKEND": "config.adapters.channel_layer.PubSubChannelLayer",
         # redis-py's pool refuses a 101st connection; many broadcasts in flight
         # at once need more.
         "CONFIG": {
@@ -326,14 +328,14 @@ TABLES_OUTAGE_SECONDS = env_float("TABLES_OUTAGE_SECONDS", 10.0)
 # lease not renewed for this long (its server died) no longer counts them present.
 TABLES_PRESENCE_LEASE_SECONDS = env_float("TABLES_PRESENCE_LEASE_SECONDS", 60.0)
 # Commands one table socket may send: a burst, then a steady rate; after this
-# many refusals in a row the socket is closed (tables/rate_limit.py).
+# many refusals in a row the socket is closed (config/platform/command_budget.py).
 # A person sends a few a minute; the load test's instant clients up to about ten a second.
 TABLES_SOCKET_BURST = env_int("TABLES_SOCKET_BURST", 40)
 TABLES_SOCKET_PER_SECOND = env_float("TABLES_SOCKET_PER_SECOND", 20.0)
 TABLES_SOCKET_STRIKES = env_int("TABLES_SOCKET_STRIKES", 200)
 # New websockets (any page's) per member and per address in a window of seconds, and
 # how long a member and an address may open none after a socket of theirs was closed
-# with 4429 (config/socket_limits.py). A member with several tabs reconnecting after a
+# with 4429 (config/platform/socket_limits.py). A member with several tabs reconnecting after a
 # restart opens a few dozen; a club playing from behind one address, a few hundred.
 SOCKET_HANDSHAKE_WINDOW = 60
 SOCKET_HANDSHAKES_PER_USER = env_int("SOCKET_HANDSHAKES_PER_USER", 120)
@@ -415,25 +417,25 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_PARSER_CLASSES": [
-        "config.api_parsers.JSONBodyParser",
+        "config.platform.api_parsers.JSONBodyParser",
         "rest_framework.parsers.FormParser",
         "rest_framework.parsers.MultiPartParser",
     ],
     "DEFAULT_THROTTLE_CLASSES": [
-        "config.api_throttles.AnonThrottle",
-        "config.api_throttles.UserThrottle",
+        "config.platform.api_throttles.AnonThrottle",
+        "config.platform.api_throttles.UserThrottle",
     ],
     "DEFAULT_THROTTLE_RATES": {
         "anon": env_str("API_ANON_RATE", "60/min"),
         "user": env_str("API_USER_RATE", "600/min"),
     },
-    "EXCEPTION_HANDLER": "config.api_errors.api_exception_handler",
+    "EXCEPTION_HANDLER": "config.platform.api_errors.api_exception_handler",
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"]
     + (["rest_framework.renderers.BrowsableAPIRenderer"] if DEBUG else []),
 }
 
-# SQLite has no covering indexes; the stats index (tables/models.py) is a plain one there.
+# SQLite has no covering indexes; the stats index (tables/models/hands.py) is a plain one there.
 SILENCED_SYSTEM_CHECKS = ["models.W040"]
 
 # OpenAPI 3 schema (/api/schema/) and its docs page (/api/docs/), served from the
@@ -453,7 +455,7 @@ SPECTACULAR_SETTINGS = {
     "COMPONENT_SPLIT_REQUEST": True,
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
-        "config.api_errors.document_unsupported_media_type",
+        "config.platform.api_errors.document_unsupported_media_type",
     ],
     # One name per choice set, so a generated client gets one enum for each.
     "ENUM_NAME_OVERRIDES": {

@@ -5,16 +5,17 @@ from django.views.generic import RedirectView
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from accounts.api import MeView
-from accounts.views import lobby
 from config.health import healthz
 from tables import api as tables_api
-from tournaments import club_api
+from tables.history import api as history_api
+from tables.views import lobby
 from tournaments.api import (
     TournamentDetailView,
     TournamentListView,
     TournamentRegisterView,
     TournamentUnregisterView,
 )
+from tournaments.clubs import api as club_api
 
 api_patterns = [
     path("me/", MeView.as_view(), name="me"),
@@ -39,18 +40,18 @@ api_patterns = [
         club_api.ClubTournamentsView.as_view(),
         name="club_tournaments",
     ),
-    path("hands/", tables_api.HandListView.as_view(), name="hand_list"),
-    path("hands/export", tables_api.HandExportView.as_view(), name="hand_export"),
-    path("hands/<int:hand_id>/", tables_api.HandDetailView.as_view(), name="hand_detail"),
-    path("hands/<int:hand_id>/phh", tables_api.HandPhhView.as_view(), name="hand_phh"),
+    path("hands/", history_api.HandListView.as_view(), name="hand_list"),
+    path("hands/export", history_api.HandExportView.as_view(), name="hand_export"),
+    path("hands/<int:hand_id>/", history_api.HandDetailView.as_view(), name="hand_detail"),
+    path("hands/<int:hand_id>/phh", history_api.HandPhhView.as_view(), name="hand_phh"),
     path(
         "hands/<int:hand_id>/pokerstars",
-        tables_api.HandPokerStarsView.as_view(),
+        history_api.HandPokerStarsView.as_view(),
         name="hand_pokerstars",
     ),
     path(
         "players/<str:username>/stats/",
-        tables_api.PlayerStatsView.as_view(),
+        history_api.PlayerStatsView.as_view(),
         name="player_stats",
     ),
     path("tables/", tables_api.TableListView.as_view(), name="table_list"),
@@ -62,7 +63,7 @@ urlpatterns = [
     path("", lobby, name="lobby"),
     path("accounts/", include("accounts.urls")),
     path("tournaments/", include("tournaments.urls")),
-    path("clubs/", include("tournaments.club_urls")),
+    path("clubs/", include("tournaments.clubs.urls")),
     path("", include("tables.urls")),
     path("api/", include((api_patterns, "api"))),
     path("healthz", healthz, name="healthz"),
@@ -75,4 +76,4 @@ urlpatterns = [
     path("admin/", admin.site.urls),
 ]
 
-handler404 = "config.api_errors.not_found"
+handler404 = "config.platform.api_errors.not_found"

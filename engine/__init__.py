@@ -1,7 +1,7 @@
 """Felt's poker engine: pure Python No-Limit Texas Hold'em.
 
-The public surface is documented in README.md ("Engine"); everything a caller needs
-is re-exported here.
+The public surface is documented in docs/engine.md; everything a caller needs is
+re-exported here.
 """
 
 from engine.actions import Action, Call, Check, Fold, IllegalAction, RaiseTo, parse_action
@@ -28,8 +28,8 @@ from engine.events import (
     event_from_dict,
 )
 from engine.fairness import DeckSeal, revealed, seal_deck
-from engine.phh import EVERY_CARD, PhhError, PhhIllegalAction, from_phh, phh_order, to_phh
-from engine.pokerstars import to_pokerstars
+from engine.formats.phh import EVERY_CARD, PhhError, PhhIllegalAction, from_phh, phh_order, to_phh
+from engine.formats.pokerstars import to_pokerstars
 from engine.positions import Positions, first_positions, next_positions
 from engine.pots import Pot
 from engine.replay import replay

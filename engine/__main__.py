@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from engine.fairness import verify
-from engine.phh import from_phh, phh_order
+from engine.formats.phh import from_phh, phh_order
 
 
 def replay_files(paths: Sequence[str]) -> int:

@@ -40,9 +40,8 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from engine.cards import card_str
-from engine.phh import EVERY_CARD
 from engine.state import HandState
-from engine.view import sees_hole_cards
+from engine.view import EVERY_CARD, sees_hole_cards
 
 DECK_SIZE = 52
 SALT_BYTES = 16  # 128 bits

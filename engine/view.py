@@ -16,12 +16,16 @@ deck or mucked cards. A spectator (``None``) sees no hole cards at all.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, Final
 
 from engine.betting import LegalActions, legal_actions
 from engine.cards import card_str
 from engine.events import CardsMucked, Event, HandStarted, HoleCardsDealt
 from engine.state import HandState
+
+EVERY_CARD: Final = "every card"
+"""The viewer who sees every card dealt: the whole record, as staff settling a
+dispute or the player's own export after the hand need it (``to_phh``'s default)."""
 
 
 def view(state: HandState, seat: int | None) -> dict[str, Any]:

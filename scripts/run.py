@@ -26,8 +26,8 @@ from types import FrameType
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from config.embedded import EmbeddedRedis, die_with_parent  # noqa: E402
-from config.private_files import make_private_home, use_private_umask  # noqa: E402
+from config.platform.embedded import EmbeddedRedis, die_with_parent  # noqa: E402
+from config.platform.private_files import make_private_home, use_private_umask  # noqa: E402
 
 STOP_TIMEOUT = 15.0  # seconds children get to exit after SIGTERM
 READY_TIMEOUT = 60.0

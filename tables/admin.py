@@ -3,7 +3,7 @@
 Staff may play too, so the admin never shows a hand that is still being
 played: not the live event log (it holds the deck and every hole card), not
 the hole cards of an unfinished hand, and not through a change list's query
-string either (config/admin_lookups.py).
+string either (config/platform/admin_lookups.py).
 """
 
 from typing import Any
@@ -11,7 +11,7 @@ from typing import Any
 from django.contrib import admin
 from django.http import HttpRequest
 
-from config.admin_lookups import SidebarFiltersOnly
+from config.platform.admin_lookups import SidebarFiltersOnly
 from tables.models import Hand, HandPlayer, Seat, Table
 
 

@@ -8,7 +8,7 @@ class TablesConfig(AppConfig):
     def ready(self) -> None:
         # The services say when a table is due; the Celery side queues it.
         from tables import tasks, wakeups
-        from tables.services import allin_ev
+        from tables.history import allin_ev
 
         wakeups.set_scheduler(tasks.schedule)
         allin_ev.set_scheduler(tasks.schedule_allin_ev)

@@ -1,7 +1,8 @@
 """The table websocket (`/ws/tables/<id>/`): a transport adapter, nothing more.
 
-It authenticates, checks each message's shape, calls one service, turns
-domain errors into error frames (codes in docs/protocol.md) and relays the
+It authenticates, reads each frame, looks its type up in ``tables/commands.py``
+(which checks its fields and names its service), runs that service, turns any
+refusal into an error frame (codes in docs/protocol.md) and relays the
 snapshots the services broadcast after commit. It keeps no game state; its
 only state is per socket: the last seq it showed, and its command budget.
 """
@@ -18,28 +19,19 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
-from accounts.consumers import CLOSE_SESSION_ENDED, CLOSE_UNAUTHENTICATED, SignedInSocket
+from accounts.consumers import SignedInSocket
 from accounts.models import User
 from accounts.sessions import log_in_stands
-from config.broadcast import serve_from_running_loop
-from tables import kinds, selectors, services
+from config.platform.broadcast import serve_from_running_loop
+from config.platform.close_codes import CloseCode
+from config.platform.command_budget import CommandBudget
+from tables import kinds, selectors
+from tables.commands import BadMessage, Command, parse_command, read_frame, run_command
 from tables.errors import MembersOnly, StaleDecision, TableError, TableNotFound
 from tables.groups import chat_group, private_group, public_group
-from tables.host_commands import (
-    HOST_COMMANDS,
-    BadHostMessage,
-    parse_host_command,
-    run_host_command,
-)
-from tables.rate_limit import CommandBudget
 from tables.services import chat, presence
+from tables.snapshot import snapshot_frame
 
-CLOSE_NOT_FOUND = 4404
-CLOSE_MEMBERS_ONLY = 4406  # a club's table, and the member is not (or no longer) in it
-CLOSE_RATE_LIMITED = 4429  # kept flooding after being told to slow down
-ACTIONS = ("fold", "check", "call", "raise")
-MAX_FRAME = 2048  # a command is a few dozen bytes
-MAX_DECISION = 40  # "<hand number>.<events so far>"
 RATE_LIMITED = "Too many messages at once: slow down, then try again."
 # Chat lines per socket: a few at once, then one every two seconds.
 CHAT_BURST = 5
@@ -53,111 +45,13 @@ class LogInEnded(Exception):
     """The log-in the socket was opened with no longer stands; nothing was run."""
 
 
-class BadMessage(Exception):
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-
-
-def is_int(value: Any) -> bool:
-    return type(value) is int  # bool is not a number of chips or a seat
-
-
-def parse_command(text: str | None) -> dict[str, Any]:
-    """The message as a dict of checked fields, or ``BadMessage``."""
-    if text is None or len(text) > MAX_FRAME:
-        raise BadMessage("bad_json", "Send one JSON object per text frame.")
-    try:
-        message = json.loads(text)
-    except (ValueError, RecursionError):  # "[[[[..." nests deeper than the parser goes
-        raise BadMessage("bad_json", "That message is not valid JSON.") from None
-    if not isinstance(message, dict):
-        raise BadMessage("bad_message", "A message must be a JSON object with a type.")
-    kind = message.get("type")
-    if not isinstance(kind, str):
-        raise BadMessage("bad_message", "A message needs a type.")
-    if kind == "sit":
-        if not is_int(message.get("seat")):
-            raise BadMessage("bad_message", 'Say which seat: {"type": "sit", "seat": n}.')
-        return {"type": kind, "seat": message["seat"]}
-    if kind in ("leave", "sit_out", "sit_in", "rebuy", "stay"):
-        return {"type": kind}
-    if kind == "auto_rebuy":
-        if type(message.get("on")) is not bool:
-            raise BadMessage("bad_message", 'Say on or off: {"type": "auto_rebuy", "on": true}.')
-        return {"type": kind, "on": message["on"]}
-    if kind == "act":
-        return _parse_act(message)
-    if kind == "chat":
-        if not isinstance(message.get("text"), str):
-            raise BadMessage("bad_message", 'Chat needs text: {"type": "chat", "text": "..."}.')
-        return {"type": kind, "text": message["text"]}
-    if kind in HOST_COMMANDS:
-        try:
-            return parse_host_command(kind, message)
-        except BadHostMessage as error:
-            raise BadMessage("bad_message", error.message) from None
-    raise BadMessage("unknown_type", f"Unknown message type {kind[:20]!r}.")
-
-
-def _parse_act(message: dict[str, Any]) -> dict[str, Any]:
-    action, amount = message.get("action"), message.get("amount")
-    decision = message.get("decision")
-    if action not in ACTIONS:
-        raise BadMessage("bad_message", "The action must be fold, check, call or raise.")
-    if not isinstance(decision, str) or len(decision) > MAX_DECISION:
-        raise BadMessage(
-            "bad_message", "An action names the decision it answers: the snapshot's decision."
-        )
-    if action == "raise" and not is_int(amount):
-        raise BadMessage("bad_message", "A raise needs an amount: the total you raise to.")
-    return {
-        "type": "act",
-        "action": action,
-        "amount": amount if action == "raise" else None,
-        "decision": decision,
-    }
-
-
 @database_sync_to_async
-def run_command(table_id: int, user: User, command: dict[str, Any], auth_hash: str | None) -> None:
+def run_signed_in(table_id: int, user: User, command: Command, auth_hash: str | None) -> None:
     """Run ``command`` for ``user``, once sure their log-in still stands: a password
     changed elsewhere a moment ago ends it before the notice reaches this socket."""
     if not log_in_stands(user.pk, auth_hash):
         raise LogInEnded()
-    if command["type"] == "chat":
-        chat.chat_post(table_id=table_id, user=user, text=command["text"])
-    else:
-        _run_table_command(table_id, user, command)
-
-
-def _run_table_command(table_id: int, user: User, command: dict[str, Any]) -> None:
-    kind = command["type"]
-    if kind == "sit":
-        services.seat_take(table_id=table_id, user=user, seat=command["seat"])
-    elif kind == "leave":
-        services.seat_leave(table_id=table_id, user=user)
-    elif kind == "sit_out":
-        services.seat_sit_out(table_id=table_id, user=user)
-    elif kind == "sit_in":
-        services.seat_sit_in(table_id=table_id, user=user)
-    elif kind == "stay":
-        services.seat_stay(table_id=table_id, user=user)
-    elif kind == "rebuy":
-        services.seat_rebuy(table_id=table_id, user=user)
-    elif kind == "auto_rebuy":
-        services.seat_auto_rebuy(table_id=table_id, user=user, is_on=command["on"])
-    elif kind in HOST_COMMANDS:
-        run_host_command(table_id, user, command)
-    else:
-        services.hand_act(
-            table_id=table_id,
-            user=user,
-            action=command["action"],
-            amount=command["amount"],
-            decision=command["decision"],
-        )
+    run_command(table_id=table_id, user=user, command=command)
 
 
 @database_sync_to_async
@@ -203,7 +97,7 @@ class TableConsumer(SignedInSocket, AsyncWebsocketConsumer):  # type: ignore[mis
     async def connect(self) -> None:
         user = self.scope.get("user")
         if user is None or not user.is_authenticated:
-            await self.refuse(CLOSE_UNAUTHENTICATED)
+            await self.refuse(CloseCode.UNAUTHENTICATED)
             return
         self.user = user
         # This socket's commands broadcast through this loop without waiting for it.
@@ -212,10 +106,10 @@ class TableConsumer(SignedInSocket, AsyncWebsocketConsumer):  # type: ignore[mis
         try:
             await check_watch(self.table_id, user)
         except TableNotFound:
-            await self.refuse(CLOSE_NOT_FOUND)
+            await self.refuse(CloseCode.NOT_FOUND)
             return
         except MembersOnly:
-            await self.refuse(CLOSE_MEMBERS_ONLY)
+            await self.refuse(CloseCode.MEMBERS_ONLY)
             return
         self.budget = CommandBudget(
             burst=settings.TABLES_SOCKET_BURST,
@@ -255,25 +149,23 @@ class TableConsumer(SignedInSocket, AsyncWebsocketConsumer):  # type: ignore[mis
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if not self.budget.take():  # over budget: refused without touching the database
             if self.budget.is_exhausted:
-                await self.close(code=CLOSE_RATE_LIMITED)
+                await self.close(code=CloseCode.RATE_LIMITED)
             elif self.budget.refused_in_a_row == 1:  # told once per run of refusals:
                 await self.send_error("rate_limited", RATE_LIMITED)  # answering each costs
             return
         if not await self.is_still_signed_in():
-            await self.close(code=CLOSE_SESSION_ENDED)
+            await self.close(code=CloseCode.SESSION_ENDED)
             return
         try:
-            command = parse_command(text_data)
-            if command["type"] == "act" and command["decision"] != self.last_decision:
+            command = parse_command(read_frame(text_data))
+            if command.type == "act" and command.fields["decision"] != self.last_decision:
                 raise StaleDecision()  # this socket already showed a later one: no need to ask
-            if command["type"] == "chat" and not self.chat_budget.take():
+            if command.type == "chat" and not self.chat_budget.take():
                 raise BadMessage("chat_rate_limited", CHAT_RATE_LIMITED)
-            await run_command(self.table_id, self.user, command, self.auth_hash)
+            await run_signed_in(self.table_id, self.user, command, self.auth_hash)
         except LogInEnded:
-            await self.close(code=CLOSE_SESSION_ENDED)
-        except BadMessage as error:
-            await self.send_error(error.code, error.message)
-        except TableError as error:
+            await self.close(code=CloseCode.SESSION_ENDED)
+        except (BadMessage, TableError) as error:  # the codes docs/protocol.md lists
             await self.send_error(error.code, error.message)
         except Exception:
             # The service's transaction rolled back, so nothing changed; keep the socket open.
@@ -322,7 +214,7 @@ class TableConsumer(SignedInSocket, AsyncWebsocketConsumer):  # type: ignore[mis
                 "seq": table["seq"],
                 "decision": table["decision"],
                 "is_seated": table["your_seat"] is not None,
-                "frame": selectors.snapshot_frame(table),
+                "frame": snapshot_frame(table),
             }
         )
 

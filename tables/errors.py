@@ -7,26 +7,22 @@ The consumer turns any ``TableError`` into ``{"type": "error", "code": ...,
 from __future__ import annotations
 
 from accounts.guests import GUESTS_REFUSED
+from config.platform.domain_errors import DomainError
 
 
-class TableError(Exception):
+class TableError(DomainError):
     """A refused command; ``message`` is a sentence for the player."""
-
-    code = "error"
-    default_message = "That is not possible right now."
-
-    def __init__(self, message: str | None = None) -> None:
-        self.message = message or self.default_message
-        super().__init__(self.message)
 
 
 class TableNotFound(TableError):
     code = "not_found"
+    status = 404
     default_message = "This table does not exist."
 
 
 class MembersOnly(TableError):
     code = "members_only"
+    status = 403
     default_message = "Only the club's members see its tables."
 
 
@@ -123,6 +119,7 @@ class BadChat(TableError):
 
 class NotHost(TableError):
     code = "not_host"
+    status = 403
     default_message = "Only the host of this friends' table can do that."
 
 

@@ -6,6 +6,7 @@ from typing import Any
 
 from django import forms
 
+from config.platform.domain_errors import add_to_form
 from tables.models import (
     DEFAULT_SEATS,
     MAX_ACTION_SECONDS,
@@ -43,7 +44,7 @@ class NewTableForm(forms.Form):
             try:  # the service's own check, so the form and the service never disagree
                 check_table_settings(**{name: cleaned[name] for name in fields})
             except BadTableSettings as error:
-                self.add_error(error.field, error.message)
+                add_to_form(self, error, error.field)
         return cleaned
 
 

@@ -99,7 +99,12 @@ class TableBehaviour:
 
     def history_fields(self, hand: Hand) -> dict[str, Any]:
         """The kind's own PHH fields for ``hand`` (``engine.to_phh``'s), beyond the table,
-        the hand's number and its time, which every hand has (tables/hand_history.py)."""
+        the hand's number and its time, which every hand has (tables/history/projection.py)."""
+        return {}
+
+    def pokerstars_fields(self, hand: Hand) -> dict[str, Any]:
+        """The kind's own ``engine.to_pokerstars`` keywords for ``hand`` (a tournament's
+        header and the places decided in it), beyond the table and time every hand has."""
         return {}
 
 

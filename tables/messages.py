@@ -4,7 +4,7 @@ Built from the objects a service just saved (so they match the saved ``seq``).
 The public group gets the spectator's view and the list of users who also get
 a private one; each seated human's private group gets that user's own view.
 No group message ever holds a card its readers may not see: every view comes
-from ``selectors.build_snapshots``, which takes the cards from ``engine.views``.
+from ``snapshot.build_snapshots``, which takes the cards from ``engine.views``.
 """
 
 from __future__ import annotations
@@ -13,10 +13,10 @@ from collections.abc import Iterable, Mapping
 from datetime import datetime
 
 import engine
-from config.broadcast import Messages
+from config.platform.broadcast import Messages
 from tables.groups import private_group, public_group
 from tables.models import Seat, Table
-from tables.selectors import build_snapshots, snapshot_frame
+from tables.snapshot import build_snapshots, snapshot_frame
 
 
 def snapshot_messages(

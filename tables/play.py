@@ -1,10 +1,14 @@
-"""A locked table in the middle of a change: its row, seats and hand (``Play``).
+"""A locked table in the middle of a change: its row, seats and hand (``Play``),
+and the hand rebuilt from a table's saved event log (``hand_state``).
 
 The write path (``tables/services/play.py``) builds one per transaction; the
 kinds (``tables/kinds.py``) answer questions about it; a snapshot builds one
 from the saved rows to ask the same questions (why no hand is coming), so the
 page and the write path can never disagree. It imports no service, so both
 sides can use it.
+
+Each process keeps the state it last replayed per table while the saved log is
+unchanged, so a write and the snapshots after it replay a hand once.
 """
 
 from __future__ import annotations
@@ -67,3 +71,30 @@ class Play:
         if self.state is None or self.state.actor is None:
             return None
         return self.seats[self.state.actor]
+
+
+# The state last loaded or saved for each table in this process, with the event
+# log it was replayed from. Replaying is deterministic, so an equal log is the same
+# state: comparing the logs costs a fraction of replaying one.
+_recent_states: dict[int, tuple[list[dict[str, Any]], engine.HandState]] = {}
+RECENT_STATES_MAX = 1024
+
+
+def hand_state(table: Table) -> engine.HandState | None:
+    """The current (or last finished) hand, rebuilt from its event log."""
+    events = table.hand_events
+    if not events:
+        return None
+    recent = _recent_states.get(table.pk)
+    if recent is not None and recent[0] == events:
+        return recent[1]
+    state = engine.replay([engine.event_from_dict(data) for data in events])
+    remember_hand_state(table, state)
+    return state
+
+
+def remember_hand_state(table: Table, state: engine.HandState) -> None:
+    """Note ``state`` as the one ``table.hand_events`` replays to (once it is saved)."""
+    if len(_recent_states) >= RECENT_STATES_MAX:
+        _recent_states.clear()
+    _recent_states[table.pk] = (list(table.hand_events), state)

@@ -1,53 +1,24 @@
-"""Reads of live tables: the per-viewer snapshot (docs/protocol.md) and what is due.
-
-A snapshot is built ONLY from ``engine.views(state, viewer_seats)`` plus public
-seat data, so it can never carry cards the viewer may not see.
+"""Reads of live tables: a viewer's snapshot of one, the ledger, what is due, and
+the friends' tables with a free seat. The snapshot itself is built in
+``tables/snapshot.py``.
 """
 
 from __future__ import annotations
 
-import json
-from collections.abc import Mapping, Sequence
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
+from django.db.models import Count, F, QuerySet
 from django.utils import timezone
 
-import engine
 from accounts.models import User
 from tables import kinds
 from tables.errors import TableNotFound
-from tables.host_view import host_fields
-from tables.models import DEPARTED_NAME, ChipMovement, Seat, Table
-from tables.play import Play
-
-# The state last loaded or saved for each table in this process, with the event
-# log it was replayed from. Replaying is deterministic, so an equal log is the same
-# state: comparing the logs costs a fraction of replaying one.
-_recent_states: dict[int, tuple[list[dict[str, Any]], engine.HandState]] = {}
-RECENT_STATES_MAX = 1024
-
-
-def hand_state(table: Table) -> engine.HandState | None:
-    """The current (or last finished) hand, rebuilt from its event log."""
-    events = table.hand_events
-    if not events:
-        return None
-    recent = _recent_states.get(table.pk)
-    if recent is not None and recent[0] == events:
-        return recent[1]
-    state = engine.replay([engine.event_from_dict(data) for data in events])
-    remember_hand_state(table, state)
-    return state
-
-
-def remember_hand_state(table: Table, state: engine.HandState) -> None:
-    """Note ``state`` as the one ``table.hand_events`` replays to (once it is saved)."""
-    if len(_recent_states) >= RECENT_STATES_MAX:
-        _recent_states.clear()
-    _recent_states[table.pk] = (list(table.hand_events), state)
+from tables.models import ChipMovement, Seat, Table
+from tables.play import hand_state
+from tables.snapshot import build_snapshot
 
 
 def table_seats(table: Table) -> dict[int, Seat]:
@@ -99,137 +70,18 @@ def tables_due(*, now: datetime) -> list[tuple[int, int]]:
     return list(Table.objects.filter(wake_at__lte=now).values_list("id", "seq"))
 
 
-def iso(moment: datetime | None) -> str | None:
-    """ISO 8601 in UTC with milliseconds and a Z, as the protocol writes times."""
-    if moment is None:
-        return None
-    text = moment.astimezone(UTC).isoformat(timespec="milliseconds")
-    return text.replace("+00:00", "Z")
+# Friends' tables with a free seat, at most this many on the lobby page.
+OPEN_TABLES_SHOWN = 20
 
 
-def was_dealt_in(table: Table, seat: Seat, state: engine.HandState | None) -> bool:
-    """True when this seat's current occupant plays (or played) the hand on display."""
+def tables_with_free_seats() -> QuerySet[Table]:
+    """Friends' tables anyone may join: fewer players than seats, newest first."""
     return (
-        state is not None
-        and seat.joined_at_hand < table.hand_number
-        and state.is_dealt_in[seat.number]
+        Table.objects.filter(kind=Table.Kind.FRIENDS, closed_at__isnull=True)
+        .annotate(players=Count("seats"))
+        .filter(players__lt=F("seat_count"))
+        .order_by("-created_at")[:OPEN_TABLES_SHOWN]
     )
-
-
-def decision_id(table: Table, state: engine.HandState | None) -> str | None:
-    """Names the decision pending at the table: the hand and how far its log has got.
-
-    An action names the decision it answers, and is refused only when that
-    decision is gone (someone acted, or the hand ended). Nothing else that
-    changes the table (a player sitting out elsewhere, a time bank starting)
-    touches the hand's log, so an action in flight survives it.
-    """
-    if state is None or state.is_over or state.actor is None:
-        return None
-    return f"{table.hand_number}.{len(state.events)}"
-
-
-def snapshot_frame(snapshot: dict[str, Any]) -> str:
-    """The protocol's ``snapshot`` frame for one viewer's TABLE, as sent on the socket."""
-    return json.dumps(
-        {"type": "snapshot", "seq": snapshot["seq"], "table": snapshot}, separators=(",", ":")
-    )
-
-
-def build_snapshot(
-    table: Table,
-    seats: Mapping[int, Seat],
-    state: engine.HandState | None,
-    viewer: Seat | None,
-    now: datetime,
-) -> dict[str, Any]:
-    """The protocol's TABLE for one viewer (``viewer`` None: a spectator)."""
-    return build_snapshots(table, seats, state, [viewer], now)[0]
-
-
-def build_snapshots(
-    table: Table,
-    seats: Mapping[int, Seat],
-    state: engine.HandState | None,
-    viewers: Sequence[Seat | None],
-    now: datetime,
-) -> list[dict[str, Any]]:
-    """``build_snapshot`` for each of ``viewers``, sharing the hand's public log."""
-    viewer_seats = [
-        viewer.number if viewer and was_dealt_in(table, viewer, state) else None
-        for viewer in viewers
-    ]
-    hand_views = engine.views(state, viewer_seats) if state is not None else {}
-    seated = {viewer.user_id: viewer for viewer in viewers if viewer and viewer.user_id}
-    results = kinds.of(table).results(table, seated) if seated else {}
-    # The same for every viewer:
-    shared = {
-        "ledger": ledger_summary(table, seats),
-        **host_fields(table),
-        **rebuy_fields(table),
-        "waiting_for": waiting_for(table, seats, state, now),
-    }
-    return [
-        {
-            **_snapshot(table, seats, state, viewer, hand_views.get(seat), now),
-            **shared,
-            "your_result": results.get(viewer.user_id) if viewer and viewer.user_id else None,
-        }
-        for viewer, seat in zip(viewers, viewer_seats, strict=True)
-    ]
-
-
-def waiting_for(
-    table: Table, seats: Mapping[int, Seat], state: engine.HandState | None, now: datetime
-) -> str | None:
-    """Why the table deals nothing, in words; None while a hand is in play or coming.
-
-    The table's kind answers from the same seats and rules the write path uses
-    to decide whether to deal (``TableBehaviour.waiting_for``).
-    """
-    if state is not None and not state.is_over:
-        return None
-    return kinds.of(table).waiting_for(Play(table, dict(seats), state, now))
-
-
-def rebuy_fields(table: Table) -> dict[str, Any]:
-    """Whether a busted player here may rebuy, and (practice tables) whether they get a
-    fresh stack by themselves when they bust; null where that is not offered."""
-    behaviour = kinds.of(table)
-    return {
-        "rebuys": behaviour.allows_rebuys,
-        "auto_rebuy": table.auto_rebuy if behaviour.offers_auto_rebuy else None,
-    }
-
-
-def ledger_summary(table: Table, seats: Mapping[int, Seat]) -> list[dict[str, Any]] | None:
-    """Per player who brought chips here: bought in (buy-ins and rebuys: new chips
-    only), cashed out (for good: a stack brought back is no longer out), stack (as of
-    the last hand's end) and net; None at kinds without a ledger."""
-    if not kinds.of(table).keeps_ledger:
-        return None
-    stacks = {seat.user_id: seat.stack for seat in seats.values() if seat.user_id is not None}
-    rows: dict[int | None, dict[str, Any]] = {}
-    movements = ChipMovement.objects.filter(table=table).select_related("user")
-    for movement in movements.order_by("created_at", "id"):
-        row = rows.setdefault(
-            movement.user_id,
-            {
-                "name": movement.user.public_name if movement.user else DEPARTED_NAME,
-                "bought_in": 0,
-                "cashed_out": 0,
-            },
-        )
-        if movement.kind == ChipMovement.Kind.CASH_OUT:
-            row["cashed_out"] += movement.amount
-        elif movement.kind == ChipMovement.Kind.COMEBACK:  # back from what was cashed out
-            row["cashed_out"] -= movement.amount
-        else:
-            row["bought_in"] += movement.amount
-    for user_id, row in rows.items():
-        row["stack"] = stacks.get(user_id, 0) if user_id is not None else 0
-        row["net"] = row["cashed_out"] + row["stack"] - row["bought_in"]
-    return list(rows.values())
 
 
 def ledger_movements(*, table_id: int, user: User) -> list[ChipMovement]:
@@ -241,169 +93,3 @@ def ledger_movements(*, table_id: int, user: User) -> list[ChipMovement]:
     if not kinds.of(table).keeps_ledger or (not is_runner and not is_player):
         raise TableNotFound("There is no ledger of this table for you.")
     return list(movements.order_by("created_at", "id"))
-
-
-def _snapshot(
-    table: Table,
-    seats: Mapping[int, Seat],
-    state: engine.HandState | None,
-    viewer: Seat | None,
-    hand_view: dict[str, Any] | None,
-    now: datetime,
-) -> dict[str, Any]:
-    is_running = state is not None and not state.is_over
-    to_act = state.actor if is_running and state is not None else None
-    return {
-        "id": table.pk,
-        "seq": table.seq,
-        "name": table.name,
-        "kind": table.kind,
-        "seat_count": table.seat_count,
-        "small_blind": table.small_blind,
-        "big_blind": table.big_blind,
-        "ante": table.ante,
-        # A tournament's level (1 = the first) and when the next one starts.
-        "tournament_id": table.tournament_id,
-        "level": table.level + 1 if table.tournament_id is not None else None,
-        "level_ends_at": iso(table.level_ends_at),
-        "starting_stack": table.starting_stack,
-        "action_seconds": table.action_seconds,
-        "hand_number": table.hand_number,
-        "your_seat": viewer.number if viewer else None,
-        "your_hand": your_hand(hand_view, viewer),
-        "seats": [
-            _seat_entry(table, number, seats.get(number), hand_view, state, viewer)
-            for number in range(table.seat_count)
-        ],
-        "hand": _hand_entry(table, hand_view),
-        "to_act": to_act,
-        "decision": decision_id(table, state),
-        "commitment": table.commitment or None,  # the hand on display's sealed deck
-        "deadline": iso(table.deadline) if is_running else None,
-        "server_time": iso(now),
-        "is_time_bank": table.is_time_bank if is_running else False,
-        "next_hand_at": iso(table.next_hand_at) if not is_running else None,
-        # The host ended the game: when (null while it goes on), or will after this hand.
-        "closed_at": iso(table.closed_at),
-        "closes_after_hand": table.closes_after_hand,
-        "legal": _legal(hand_view),
-    }
-
-
-def _seat_entry(
-    table: Table,
-    number: int,
-    seat: Seat | None,
-    hand_view: dict[str, Any] | None,
-    state: engine.HandState | None,
-    viewer: Seat | None,
-) -> dict[str, Any]:
-    if seat is None:
-        return {"seat": number, "occupied": False}
-    in_hand = hand_view is not None and was_dealt_in(table, seat, state)
-    played = hand_view["seats"][seat.number] if hand_view is not None and in_hand else None
-    roles = hand_view or {}
-    return {
-        "seat": seat.number,
-        "occupied": True,
-        "name": seat.name,
-        "is_bot": seat.is_bot,
-        "is_you": viewer is not None and viewer.number == seat.number,
-        # Once the hand is over the seat's own stack is the one to show: the hand's
-        # final stack, or a rebuy made since.
-        "stack": played["stack"] if played and not roles.get("is_over") else seat.stack,
-        "bet": played["bet"] if played else 0,
-        "is_sitting_out": seat.is_sitting_out,
-        "has_timed_out": seat.has_timed_out,
-        "is_leaving": seat.is_leaving,
-        "is_removed": seat.is_removed,
-        "disconnected_since": iso(seat.disconnected_at),
-        "wants_rebuy": seat.wants_rebuy,
-        "is_muted": seat.user_id is not None and seat.user_id in table.muted_user_ids,
-        "is_dealt_in": played is not None,
-        "has_folded": bool(played and played["has_folded"]),
-        "is_all_in": bool(played and played["is_all_in"]),
-        "is_to_act": bool(played and played["is_to_act"]),
-        "is_button": roles.get("button") == seat.number,
-        "is_small_blind": roles.get("small_blind_seat") == seat.number,
-        "is_big_blind": roles.get("big_blind_seat") == seat.number,
-        "cards": played["cards"] if played else None,
-        "time_bank": round(seat.time_bank, 1),
-    }
-
-
-def _hand_entry(table: Table, hand_view: dict[str, Any] | None) -> dict[str, Any] | None:
-    if hand_view is None:
-        return None
-    log = hand_view["log"]
-    if table.timed_out_events:  # the log's entries are shared between viewers: copies
-        log = list(log)
-        for index in table.timed_out_events:
-            if index < len(log):
-                log[index] = {**log[index], "timed_out": True}
-    return {
-        "street": hand_view["street"],
-        "is_over": hand_view["is_over"],
-        "board": hand_view["board"],
-        "pots": [{"amount": p["amount"], "seats": p["eligible"]} for p in hand_view["pots"]],
-        "current_bet": hand_view["current_bet"],
-        "button": hand_view["button"],
-        "small_blind_seat": hand_view["small_blind_seat"],
-        "big_blind_seat": hand_view["big_blind_seat"],
-        "log": log,
-        "winners": _winners(log, hand_view) if hand_view["is_over"] else [],
-        "names": table.hand_names or None,
-    }
-
-
-def your_hand(hand_view: dict[str, Any] | None, viewer: Seat | None) -> str | None:
-    """What the viewer's own cards make with the board ("Pair of Nines"), while they
-    hold them; only ever in that viewer's own snapshot (``hand_view`` is theirs)."""
-    if hand_view is None or viewer is None:
-        return None
-    played = hand_view["seats"][viewer.number]
-    if not played or not played["cards"] or played["has_folded"]:
-        return None
-    return engine.strength([engine.card(c) for c in [*played["cards"], *hand_view["board"]]])
-
-
-def best_cards(hand_view: dict[str, Any], seat: int) -> list[str]:
-    """The five cards a shown winning hand played (its hole cards and the board's)."""
-    played = hand_view["seats"][seat]
-    if not played or not played["cards"] or len(hand_view["board"]) < 3:
-        return []
-    cards = [engine.card(c) for c in [*played["cards"], *hand_view["board"]]]
-    return [engine.card_str(c) for c in engine.best_five(cards)]
-
-
-def _winners(log: list[dict[str, Any]], hand_view: dict[str, Any]) -> list[dict[str, Any]]:
-    """Chips won per seat over all pots, with the best hand that won them and, when
-    shown down, the five cards it played."""
-    won: dict[int, dict[str, Any]] = {}
-    for event in log:
-        if event["kind"] != "pot_awarded":
-            continue
-        for share in event["shares"]:
-            entry = won.setdefault(
-                share["seat"],
-                {
-                    "seat": share["seat"],
-                    "amount": 0,
-                    "description": event["description"],
-                    "cards": best_cards(hand_view, share["seat"]) if event["description"] else [],
-                },
-            )
-            entry["amount"] += share["amount"]
-    return sorted(won.values(), key=lambda entry: entry["seat"])
-
-
-def _legal(hand_view: dict[str, Any] | None) -> dict[str, Any] | None:
-    legal = hand_view["legal_actions"] if hand_view else None
-    if not legal or hand_view is None or hand_view["is_over"]:
-        return None
-    return {
-        "can_check": legal["can_check"],
-        "call_amount": legal["call_amount"],
-        "min_raise_to": legal["min_raise_to"],
-        "max_raise_to": legal["max_raise_to"],
-    }

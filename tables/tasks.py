@@ -19,7 +19,8 @@ from django.utils import timezone
 
 from tables import selectors, services
 from tables.errors import TableNotFound
-from tables.services import allin_ev, presence
+from tables.history import allin_ev
+from tables.services import presence
 from tables.wakeups import Wake
 
 log = logging.getLogger(__name__)

@@ -2,7 +2,8 @@
 
 from django.urls import path
 
-from tables import history_views, views
+from tables import views
+from tables.history import views as history_views
 
 app_name = "tables"
 

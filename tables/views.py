@@ -1,6 +1,7 @@
-"""Table pages: open a friends' table, start a practice table, sit at a table.
+"""Table pages: the lobby's open tables, open a friends' table, start a practice
+table, sit at a table.
 
-(Hand histories have their own pages: tables/history_views.py.)
+(Hand histories have their own pages: tables/history/views.py.)
 
 The pages only create tables (through tables.services) and serve the client;
 everything that happens at the table goes over the websocket.
@@ -22,6 +23,7 @@ from accounts import throttling
 from accounts.forms import GuestForm
 from accounts.guests import guest_create, keep_signed_in
 from accounts.requests import client_address, signed_in_user
+from config.platform.domain_errors import add_to_form
 from tables import kinds, selectors, services
 from tables.errors import GuestsRefused, MembersOnly, TableNotFound
 from tables.forms import NewTableForm, PracticeForm
@@ -29,6 +31,10 @@ from tables.models import DEPARTED_NAME, Table
 
 # One click sends one of these as a chat line (the same message, rate limit and mutes).
 QUICK_REACTIONS = ("nh", "gg", "ty", "gl", "wp", "lol")
+
+
+def lobby(request: HttpRequest) -> HttpResponse:
+    return render(request, "lobby.html", {"open_tables": selectors.tables_with_free_seats()})
 
 
 @login_required
@@ -39,7 +45,7 @@ def table_new(request: HttpRequest) -> HttpResponse:
         try:
             table = services.table_create(owner=signed_in_user(request), **form.cleaned_data)
         except (services.BadTableSettings, services.TooManyTables) as error:
-            form.add_error(None, error.message)
+            add_to_form(form, error)
         else:
             return redirect("tables:table_detail", table_id=table.pk)
     return render(request, "tables/table_new.html", {"form": form})
@@ -55,7 +61,7 @@ def table_practice(request: HttpRequest) -> HttpResponse:
                 user=signed_in_user(request), bots=form.cleaned_data["bots"]
             )
         except services.TooManyTables as error:
-            form.add_error(None, error.message)
+            add_to_form(form, error)
         else:
             return redirect("tables:table_detail", table_id=table.pk)
     return render(request, "tables/table_practice.html", {"form": form})

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 
-from config.broadcast import log_failure, server_loop
+from config.platform.broadcast import log_failure, server_loop
 
 log = logging.getLogger(__name__)
 

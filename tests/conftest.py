@@ -37,7 +37,7 @@ def clean_redis(settings: Any) -> Iterator[None]:
 
 @pytest.fixture(autouse=True)
 def fresh_socket_limits() -> None:
-    """Websocket handshake counts and cool-offs (config/socket_limits.py) outlive a
+    """Websocket handshake counts and cool-offs (config/platform/socket_limits.py) outlive a
     test in Redis, and the next test's users may have the same ids: none carry over."""
     from django.conf import settings
 

@@ -10,7 +10,7 @@ from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
-from config.admin_lookups import SidebarFiltersOnly
+from config.platform.admin_lookups import SidebarFiltersOnly
 from tournaments import services
 from tournaments.errors import TournamentError
 from tournaments.forms import ScheduleTournamentForm
@@ -75,10 +75,9 @@ class TournamentAdmin(SidebarFiltersOnly):
     def save_model(self, request: HttpRequest, obj: Tournament, form: Any, change: bool) -> None:
         if change:
             return  # nothing is edited by hand
-        # the form's clean scheduled it through the service: the admin shows that row
-        obj.__dict__.update(
-            {k: v for k, v in form.scheduled.__dict__.items() if not k.startswith("_")}
-        )
+        # the form checked the settings; the service saves the row the admin then shows
+        scheduled = services.schedule_tournament(settings=form.settings)
+        obj.__dict__.update({k: v for k, v in scheduled.__dict__.items() if not k.startswith("_")})
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False  # its ledger rows refer to it: cancel instead
@@ -110,8 +109,8 @@ class MembershipInline(admin.TabularInline[Membership, Club]):
 @admin.register(Club)
 class ClubAdmin(SidebarFiltersOnly):
     """Clubs, read-only: their owners and admins run them on the club's page (members,
-    points and tournaments move through tournaments.services.clubs). The invitation
-    token is neither shown nor a lookup (config/admin_lookups.py)."""
+    points and tournaments move through tournaments.clubs.services). The invitation
+    token is neither shown nor a lookup (config/platform/admin_lookups.py)."""
 
     list_display = ("name", "slug", "created_at")
     search_fields = ("name", "slug")

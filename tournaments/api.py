@@ -3,7 +3,8 @@ staff schedule a multi-table tournament with ``POST /api/tournaments/``.
 
 Responses are the public summary the lobby shows (``tournaments.selectors.summary``):
 no hand in play is read. A refusal is JSON with a ``code`` and a ``message``
-and a 4xx status; nothing changed.
+and a 4xx status; nothing changed. A service's refusal is left to reach
+``config/platform/api_errors.py``, which answers it.
 """
 
 from __future__ import annotations
@@ -22,7 +23,8 @@ from rest_framework.views import APIView
 from tables.api import BadFilter
 from tables.serializers import ErrorSerializer
 from tournaments import selectors, services
-from tournaments.errors import TournamentError, TournamentNotFound
+from tournaments.clubs import access as club_access
+from tournaments.errors import TournamentNotFound
 from tournaments.models import Tournament
 from tournaments.serializers import (
     SCHEDULE_CODES,
@@ -51,10 +53,6 @@ REFUSALS = {
         (429, "Over the rate limit."),
     )
 }
-
-
-def refusal(error: TournamentError) -> Response:
-    return Response({"code": error.code, "message": error.message}, status=error.status)
 
 
 MOST_ROWS = 2**63 - 1  # an offset past what a database row count can be is refused
@@ -162,11 +160,7 @@ class TournamentListView(generics.ListAPIView[Tournament]):
         body = TournamentScheduleSerializer(data=request.data)
         if not body.is_valid():
             return bad_body(body.errors, SCHEDULE_CODES)
-        settings = dict(body.validated_data)
-        try:
-            tournament = services.schedule_tournament(**settings)
-        except TournamentError as error:
-            return refusal(error)
+        tournament = services.schedule_tournament(settings=body.settings())
         return Response(TournamentSerializer(selectors.summary(tournament)).data, status=201)
 
 
@@ -194,11 +188,8 @@ class TournamentDetailView(APIView):
     def get(self, request: Request, tournament_id: int) -> Response:
         tournament = selectors.tournament_get(tournament_id=tournament_id)
         if tournament is None:
-            return refusal(TournamentNotFound())
-        try:
-            selectors.check_can_see(tournament, request.user)
-        except TournamentError as error:
-            return refusal(error)
+            raise TournamentNotFound()
+        club_access.check_can_see(tournament, request.user)
         return Response(TournamentSerializer(selectors.summary(tournament)).data)
 
 
@@ -229,8 +220,5 @@ class TournamentUnregisterView(APIView):
 def _run(service: Any, tournament_id: int, request: Request) -> Response:
     """The body carries nothing, but a malformed one is still a 400 (read it to know)."""
     request.data  # noqa: B018 - parsing it refuses a malformed body before anything changes
-    try:
-        tournament = service(tournament_id=tournament_id, user=request.user)
-    except TournamentError as error:
-        return refusal(error)
+    tournament = service(tournament_id=tournament_id, user=request.user)
     return Response(TournamentSerializer(selectors.summary(tournament)).data)

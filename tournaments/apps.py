@@ -12,6 +12,12 @@ class TournamentsConfig(AppConfig):
 
         kinds.register(Table.Kind.TOURNAMENT, TournamentBehaviour())
 
+        # ROI and ITM join a player's stats (tables counts hands, not tournaments).
+        from tables.history import stats
+        from tournaments.selectors import tournament_stats
+
+        stats.register_contributor(tournament_stats)
+
         from tournaments import tasks
         from tournaments.services import schedule, start
 

@@ -14,7 +14,7 @@ from django.db import close_old_connections, connection, transaction
 
 from accounts.consumers import LOBBY_GROUP
 from accounts.sessions import user_group
-from config.broadcast import log_failure, send, server_loop
+from config.platform.broadcast import log_failure, send, server_loop
 from tables.groups import private_group, public_group
 from tables.models import Seat
 from tournaments.models import Membership, Tournament

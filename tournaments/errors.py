@@ -4,16 +4,11 @@ sentence for the member. A refused command changed nothing."""
 from __future__ import annotations
 
 from accounts.guests import GUESTS_REFUSED
+from config.platform.domain_errors import DomainError
 
 
-class TournamentError(Exception):
-    code = "error"
-    status = 409  # the API's HTTP status for this refusal
-    default_message = "That is not possible right now."
-
-    def __init__(self, message: str | None = None) -> None:
-        self.message = message or self.default_message
-        super().__init__(self.message)
+class TournamentError(DomainError):
+    """A refused tournament or club command (409 unless it says otherwise)."""
 
 
 class TournamentNotFound(TournamentError):
@@ -73,69 +68,4 @@ class BadSettings(TournamentError):
 
     def __init__(self, code: str, message: str, number: int | None = None) -> None:
         self.code, self.number = code, number
-        super().__init__(message)
-
-
-# --- clubs ------------------------------------------------------------------------
-
-
-class ClubNotFound(TournamentError):
-    code = "club_not_found"
-    status = 404
-    default_message = "There is no such club."
-
-
-class MembersOnly(TournamentError):
-    code = "members_only"
-    status = 403
-    default_message = "Only the club's members see its tournaments and tables: ask to join."
-
-
-class AdminsOnly(TournamentError):
-    code = "admins_only"
-    status = 403
-    default_message = "Only the club's owner and admins can do that."
-
-
-class OwnerOnly(TournamentError):
-    code = "owner_only"
-    status = 403
-    default_message = "Only the club's owner can do that."
-
-
-class Banned(TournamentError):
-    code = "banned"
-    status = 403
-    default_message = "You are banned from this club."
-
-
-class BadInvitation(TournamentError):
-    code = "bad_token"
-    status = 403
-    default_message = "This invitation link is not valid (any more): ask an admin for a new one."
-
-
-class AlreadyMember(TournamentError):
-    code = "already_member"
-    default_message = "You are already a member of this club."
-
-
-class AlreadyAsked(TournamentError):
-    code = "already_asked"
-    default_message = "You have already asked to join: an admin will answer."
-
-
-class NoSuchMember(TournamentError):
-    code = "no_such_member"
-    status = 404
-    default_message = "That person is not a member of this club."
-
-
-class BadClubRequest(TournamentError):
-    """A club's setting or an admin's request refused; ``code`` names what."""
-
-    status = 400
-
-    def __init__(self, code: str, message: str) -> None:
-        self.code = code
         super().__init__(message)

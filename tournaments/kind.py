@@ -16,9 +16,11 @@ from tables.errors import BadSeat, CannotLeave, MembersOnly
 from tables.kinds import TableBehaviour
 from tables.models import Hand, Seat, Table
 from tables.play import Play
+from tournaments.clubs.access import check_can_see
 from tournaments.errors import TournamentError
+from tournaments.histories import pokerstars_meta
 from tournaments.models import Tournament
-from tournaments.selectors import check_can_see, results_of
+from tournaments.selectors import results_of
 
 
 def tournament_of(table: Table) -> Tournament:
@@ -140,3 +142,6 @@ class TournamentBehaviour(TableBehaviour):
             "event": f"Felt Tournament #{tournament.pk}, {tournament.title}",
             "level": hand.level + 1,  # stored from 0; histories count levels from 1
         }
+
+    def pokerstars_fields(self, hand: Hand) -> dict[str, Any]:
+        return pokerstars_meta(hand)

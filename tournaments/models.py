@@ -25,7 +25,7 @@ STRUCTURE_CHOICES = [(name, name.title()) for name in engine.STRUCTURES]
 class Club(models.Model):
     """A club: its members play its tournaments, paid in its own points (``scope``).
 
-    Written only by ``tournaments.services.clubs``, which locks this row first.
+    Written only by ``tournaments.clubs.services``, which locks this row first.
     """
 
     name = models.CharField(max_length=60)

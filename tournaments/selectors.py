@@ -13,62 +13,15 @@ from django.db.models import Count, Q, QuerySet, Sum
 from django.urls import reverse
 from django.utils import timezone
 
-from engine.pokerstars import ordinal
+from engine.formats.pokerstars import ordinal
 from tables.models import Seat
-from tables.selectors import iso
-from tournaments.errors import AdminsOnly, Banned, MembersOnly
-from tournaments.models import Club, Entry, Membership, Tournament
+from tables.snapshot import iso
+from tournaments.clubs.access import clubs_of
+from tournaments.models import Entry, Tournament
 
 
 def tournament_get(*, tournament_id: int) -> Tournament | None:
     return Tournament.objects.filter(pk=tournament_id).first()
-
-
-# --- who sees what: a club's tournaments and tables are its members' -----------------
-
-
-def membership_of(club: Club | int, user: Any) -> Membership | None:
-    if user is None or not user.is_authenticated:
-        return None
-    club_id = club if isinstance(club, int) else club.pk
-    return Membership.objects.filter(club_id=club_id, user=user).first()
-
-
-def require_member(club: Club | int, user: Any) -> Membership:
-    """The member's active membership, else the refusal a non-member gets."""
-    membership = membership_of(club, user)
-    if membership is None or membership.status != Membership.Status.ACTIVE:
-        is_banned = membership is not None and membership.status == Membership.Status.BANNED
-        raise Banned() if is_banned else MembersOnly()
-    return membership
-
-
-def require_admin(club: Club | int, user: Any) -> Membership:
-    membership = require_member(club, user)
-    if not membership.is_admin:
-        raise AdminsOnly()
-    return membership
-
-
-def check_can_see(tournament: Tournament, user: Any) -> None:
-    """Refuse (``MembersOnly``) a club's tournament to anyone but its members and its
-    entrants (a member removed in the middle of it still plays it out)."""
-    if tournament.club_id is None:
-        return
-    try:
-        require_member(tournament.club_id, user)
-    except (MembersOnly, Banned):
-        if not (user.is_authenticated and tournament.entries.filter(user=user).exists()):
-            raise
-
-
-def clubs_of(user: Any) -> QuerySet[Membership, int]:
-    """The ids of the clubs whose tournaments ``user`` sees (an active member's), as a
-    subquery: filtering by it costs no query of its own."""
-    if user is None or not user.is_authenticated:
-        return Membership.objects.none().values_list("club_id", flat=True)
-    found = Membership.objects.filter(user=user, status=Membership.Status.ACTIVE)
-    return found.values_list("club_id", flat=True)
 
 
 def tournaments_list(*, status: str | None = None, viewer: Any = None) -> QuerySet[Tournament]:
@@ -255,57 +208,6 @@ def tournament_stats(*, player: Any, shared_with: Any | None = None) -> dict[str
 def _ratio(numerator: int, denominator: int) -> dict[str, Any]:
     value = round(numerator / denominator * 100, 2) if denominator else None
     return {"value": value, "numerator": numerator, "denominator": denominator}
-
-
-# --- a club's page and API ------------------------------------------------------------
-
-CLUB_RESULTS_SHOWN = 20
-
-
-def club_members(club: Club, viewer: Membership) -> list[dict[str, Any]]:
-    """The club's members (owner, admins, then by joining): balances for admins, and
-    each member's own."""
-    from accounts.models import PointsAccount
-
-    balances = dict(
-        PointsAccount.objects.filter(scope=club.scope).values_list("user_id", "balance")
-    )
-    order: dict[str, int] = {"owner": 0, "admin": 1, "member": 2}
-    found = club.memberships.filter(status=Membership.Status.ACTIVE).select_related("user")
-    rows = []
-    for membership in sorted(found, key=lambda m: (order[m.role], m.joined_at or m.created_at)):
-        row: dict[str, Any] = {
-            "username": membership.user.username,
-            "name": membership.user.public_name,
-            "role": membership.role,
-            "joined_at": iso(membership.joined_at),
-        }
-        if viewer.is_admin or membership.user_id == viewer.user_id:
-            row["balance"] = int(balances.get(membership.user_id, 0))
-        rows.append(row)
-    return rows
-
-
-def club_waiting(club: Club, status: str) -> list[dict[str, Any]]:
-    """Who asked to join (``pending``) or is banned (``banned``): admins see these."""
-    found = club.memberships.filter(status=status).select_related("user").order_by("created_at")
-    return [
-        {"username": m.user.username, "name": m.user.public_name, "since": iso(m.created_at)}
-        for m in found
-    ]
-
-
-def club_tournaments(club: Club, now: datetime) -> dict[str, list[dict[str, Any]]]:
-    """The club's tournaments: upcoming (soonest first), running, and the latest results."""
-    found = Tournament.objects.filter(club=club)
-    upcoming = found.filter(status=Tournament.Status.REGISTERING).order_by("starts_at", "pk")
-    running = found.filter(status=Tournament.Status.RUNNING).order_by("started_at", "pk")
-    finished = found.filter(status=Tournament.Status.FINISHED).order_by("-ended_at", "-pk")
-    return {
-        "upcoming": [summary(t, now) for t in upcoming],
-        "running": [summary(t, now) for t in running],
-        "results": [summary(t, now) for t in finished[:CLUB_RESULTS_SHOWN]],
-    }
 
 
 # --- how it ended for a player ---------------------------------------------------------

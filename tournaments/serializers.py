@@ -1,6 +1,7 @@
-"""The tournament and club API's bodies, field by field: what a request may carry (with
-the ranges the services accept, so the schema says what a valid body is) and what an
-answer holds (so every field has a type a generated client can use).
+"""The tournament API's bodies, field by field: what a request may carry (with the
+ranges the services accept, so the schema says what a valid body is) and what an
+answer holds (so every field has a type a generated client can use). The club API's
+are in ``tournaments/clubs/serializers.py``.
 
 Values the schema cannot express (a start still to come, blinds that rise, payouts
 adding up to 100) are checked by the services and refused with a 400 naming the field.
@@ -14,11 +15,11 @@ from django.core.validators import RegexValidator
 from rest_framework import serializers
 
 import engine
-from config.api_fields import TextField
+from config.platform.api_fields import TextField
 from tables.models import MAX_SEATS, MIN_SEATS
-from tournaments.models import Membership, Tournament
-from tournaments.services import clubs as club_rules
-from tournaments.services import schedule as schedule_rules
+from tournaments import tournament_settings as schedule_rules
+from tournaments.models import Tournament
+from tournaments.tournament_settings import TournamentSettings
 
 LISTED = (
     Tournament.Status.REGISTERING,
@@ -133,38 +134,9 @@ class TournamentScheduleSerializer(serializers.Serializer[Any]):
         help_text='"site", or "club:<id>" for a club\'s points.',
     )
 
-
-class ClubCreateSerializer(serializers.Serializer[Any]):
-    """The body of ``POST /api/clubs/``: the shape only; ``club_create`` checks values."""
-
-    name = TextField(
-        max_length=club_rules.MAX_NAME, trim_whitespace=False, validators=[NOT_ONLY_SPACES]
-    )
-    description = TextField(
-        max_length=club_rules.MAX_DESCRIPTION, required=False, default="", allow_blank=True
-    )
-
-
-class ClubJoinSerializer(serializers.Serializer[Any]):
-    token = TextField(
-        max_length=200, required=False, help_text="The invitation link's; without it: ask to join."
-    )
-
-
-class ClubPointsSerializer(serializers.Serializer[Any]):
-    username = TextField(max_length=150)
-    amount = serializers.IntegerField(
-        min_value=-club_rules.MAX_ADJUSTMENT,
-        max_value=club_rules.MAX_ADJUSTMENT,
-        help_text="Negative to take points; never 0.",
-    )
-    reason = TextField(max_length=club_rules.MAX_NOTE, validators=[NOT_ONLY_SPACES])
-
-
-class ClubScheduleSerializer(TournamentScheduleSerializer):
-    """The body of ``POST /api/clubs/<slug>/tournaments/``: paid in the club's points."""
-
-    points_scope = None  # type: ignore[assignment]
+    def settings(self) -> TournamentSettings:
+        """The checked body as settings (``BadSettings`` for a value the shape allowed)."""
+        return TournamentSettings(**self.validated_data)
 
 
 # --- what an answer holds ------------------------------------------------------------
@@ -238,48 +210,3 @@ class TournamentSerializer(serializers.Serializer[Any]):
     seating = SeatingSerializer(many=True, help_text="A running multi-table tournament's tables.")
     average_stack = serializers.IntegerField(allow_null=True)
     url = serializers.CharField(help_text="The tournament's page.")
-
-
-class MemberSerializer(serializers.Serializer[Any]):
-    username = serializers.CharField()
-    name = serializers.CharField(help_text="The name other members see.")
-    role = serializers.ChoiceField(choices=Membership.Role.choices)
-    joined_at = serializers.DateTimeField(allow_null=True)
-    balance = serializers.IntegerField(
-        required=False, help_text="Club points: every member's for admins, else only yours."
-    )
-
-
-class WaitingSerializer(serializers.Serializer[Any]):
-    username = serializers.CharField()
-    name = serializers.CharField()
-    since = serializers.DateTimeField()
-
-
-class ClubTournamentsSerializer(serializers.Serializer[Any]):
-    upcoming = TournamentSerializer(many=True, help_text="Soonest first.")
-    running = TournamentSerializer(many=True)
-    results = TournamentSerializer(many=True, help_text="The latest finished, newest first.")
-
-
-class ClubSerializer(serializers.Serializer[Any]):
-    slug = serializers.CharField()
-    name = serializers.CharField()
-    description = serializers.CharField()
-    your_role = serializers.ChoiceField(choices=Membership.Role.choices)
-    members = MemberSerializer(many=True)
-    tournaments = ClubTournamentsSerializer()
-    invite_token = serializers.CharField(required=False, help_text="Admins only.")
-    pending = WaitingSerializer(many=True, required=False, help_text="Admins only: who asked.")
-
-
-class JoinAskedSerializer(serializers.Serializer[Any]):
-    status = serializers.ChoiceField(choices=["pending"], help_text="An admin will answer.")
-
-
-class PointsAdjustedSerializer(serializers.Serializer[Any]):
-    username = serializers.CharField()
-    amount = serializers.IntegerField()
-    balance = serializers.IntegerField(help_text="The member's club points afterwards.")
-    reason = serializers.CharField()
-    at = serializers.DateTimeField()

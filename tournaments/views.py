@@ -19,6 +19,7 @@ from django.views.decorators.http import require_POST
 
 from accounts.points import points_balance
 from tournaments import selectors, services
+from tournaments.clubs import access as club_access
 from tournaments.errors import TournamentError
 from tournaments.models import Club, Entry, Tournament
 
@@ -63,7 +64,7 @@ def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
     if tournament is None:
         raise Http404("There is no such tournament.")
     try:
-        selectors.check_can_see(tournament, request.user)
+        club_access.check_can_see(tournament, request.user)
     except TournamentError as error:
         refused = {"club": tournament.club, "message": error.message}
         return render(request, "tournaments/members_only.html", refused, status=403)

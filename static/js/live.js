@@ -2,8 +2,10 @@
 // notices on whatever page is open ("Your sit-n-go has started — take your
 // seat", with the link), and passes every message to the page's own scripts
 // (listen) with the connection's state (onStatus). Reconnects with growing
-// pauses; 4401/4403 mean signed out, so it stops.
+// pauses, but not once closed for being signed out.
 
+// The sockets' close codes by name (config/platform/close_codes.py), written into every page.
+export const CLOSE = JSON.parse(document.getElementById("close-codes").textContent);
 const MAX_PAUSE_MS = 30000;
 const handlers = new Set();
 const statusHandlers = new Set();
@@ -69,7 +71,7 @@ function connect() {
     for (const handler of handlers) handler(message);
   });
   socket.addEventListener("close", (event) => {
-    if (event.code === 4401 || event.code === 4403) {
+    if (event.code === CLOSE.UNAUTHENTICATED || event.code === CLOSE.SESSION_ENDED) {
       setStatus("Signed out: log in again for live updates.");
       return; // reconnecting would only be refused again
     }

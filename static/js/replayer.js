@@ -1,5 +1,5 @@
 // The hand replayer: steps through the snapshots the server built for this
-// viewer (tables/hand_replay.py), drawing each with the live table's renderer.
+// viewer (tables/history/replay.py), drawing each with the live table's renderer.
 // Back / forward / play / pause, a jump to each street, the pot and each
 // visible hand's equity at every step.
 

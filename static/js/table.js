@@ -4,7 +4,7 @@
 // guesses, only from the latest snapshot.
 
 import { Controls } from "./controls.js";
-import { followsMove, showNotice } from "./live.js";
+import { CLOSE, followsMove, showNotice } from "./live.js";
 import { logLines } from "./handlog.js";
 import { addChat, wireChat } from "./chat.js";
 import { renderBusted, renderLedger, renderSeatEnd, showRemoved } from "./ledger.js";
@@ -20,16 +20,15 @@ const MAX_PAUSE_MS = 15000;
 const TOAST_MS = 4000;
 const LOGGED_HANDS = 3; // the log keeps the current hand and the two before it
 // Close codes after which reconnecting cannot help (docs/protocol.md): say why and stop.
-const FINAL_CLOSE_CODES = {
-  4401: "Log in again to play at this table.",
-  4403: "You were signed out (or your password changed). Log in again to play.",
-  4404: "This table does not exist.",
-  4406: "This is a club's table: only its members see it.",
-  4429: "Too many messages from this page: reload it to reconnect.",
-};
-// Refused at the handshake for opening too many sockets (config/socket_limits.py): it
-// passes, so the page tries again later as after a drop, and says so.
-const CLOSE_TOO_MANY_SOCKETS = 4430;
+const FINAL_CLOSE_TEXTS = new Map([
+  [CLOSE.UNAUTHENTICATED, "Log in again to play at this table."],
+  [CLOSE.SESSION_ENDED, "You were signed out (or your password changed). Log in again to play."],
+  [CLOSE.NOT_FOUND, "This table does not exist."],
+  [CLOSE.MEMBERS_ONLY, "This is a club's table: only its members see it."],
+  [CLOSE.RATE_LIMITED, "Too many messages from this page: reload it to reconnect."],
+]);
+// CLOSE.TOO_MANY_SOCKETS, refused at the handshake for opening too many sockets
+// (config/platform/socket_limits.py), passes: the page tries again later as after a drop, and says so.
 
 const root = document.getElementById("table");
 const find = (selector) => root.querySelector(selector);
@@ -101,12 +100,12 @@ function connect() {
   });
   socket.addEventListener("message", (event) => onMessage(event.data));
   socket.addEventListener("close", (event) => {
-    if (FINAL_CLOSE_CODES[event.code]) {
+    if (FINAL_CLOSE_TEXTS.has(event.code)) {
       connection.state = "closed";
-      connection.finalText = FINAL_CLOSE_CODES[event.code];
+      connection.finalText = FINAL_CLOSE_TEXTS.get(event.code);
     } else {
       connection.state = "waiting";
-      connection.wasRefused = event.code === CLOSE_TOO_MANY_SOCKETS;
+      connection.wasRefused = event.code === CLOSE.TOO_MANY_SOCKETS;
       connection.retryAt = Date.now() + pauseMs;
       window.setTimeout(connect, pauseMs);
       pauseMs = Math.min(pauseMs * 2, MAX_PAUSE_MS);

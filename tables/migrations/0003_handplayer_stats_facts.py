@@ -7,7 +7,7 @@ from django.db import migrations, models
 def backfill(apps, schema_editor):
     """Facts for hands finished before this migration, from their event logs."""
     import engine
-    from tables.hand_facts import hand_facts
+    from tables.history.facts import hand_facts
 
     Hand = apps.get_model("tables", "Hand")
     HandPlayer = apps.get_model("tables", "HandPlayer")

@@ -6,8 +6,8 @@ from django.db import migrations, models
 
 
 def backfill(apps, schema_editor):
-    """Totals of the hands already stored, by the same sums as tables/stats.py."""
-    from tables.stats import PREFIX, counter_aggregates
+    """Totals of the hands already stored, by the same sums as tables/history/stats.py."""
+    from tables.history.stats import PREFIX, counter_aggregates
 
     HandPlayer = apps.get_model("tables", "HandPlayer")
     PlayerTotals = apps.get_model("tables", "PlayerTotals")

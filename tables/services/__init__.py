@@ -5,6 +5,7 @@ engine, saves state and history, bumps ``seq`` and, after commit, broadcasts
 per-viewer snapshots and schedules the next wake-up (``tables.services.play``).
 """
 
+from tables.services.chat import chat_post
 from tables.services.hands import bot_act, hand_act, hand_start, hand_timeout, table_wake
 from tables.services.host import (
     chat_mute,
@@ -41,6 +42,7 @@ __all__ = [
     "TooManyTables",
     "bot_act",
     "chat_mute",
+    "chat_post",
     "host_hand_over",
     "hosts_release",
     "rebuy_decide",

@@ -15,7 +15,7 @@ from django.db import transaction
 
 from accounts.models import User
 from accounts.names import has_hidden_characters
-from config import broadcast
+from config.platform import broadcast
 from tables.errors import BadChat, Muted, TableNotFound
 from tables.groups import chat_group
 from tables.models import DEPARTED_NAME, ChatMessage, Table

@@ -18,6 +18,7 @@ from tables.errors import (
 )
 from tables.failures import note_failure
 from tables.models import Table
+from tables.play import hand_state
 from tables.services import bots, clock
 from tables.services import play as p
 
@@ -125,7 +126,7 @@ def table_wake(*, table_id: int, seq: int) -> str | None:
 
 
 def _apply_due(table: Table, seq: int) -> str | None:
-    state = selectors.hand_state(table)
+    state = hand_state(table)
     try:
         if state is None or state.is_over:
             hand_start(table_id=table.pk, seq=seq)

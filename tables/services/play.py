@@ -17,7 +17,7 @@ from django.db import transaction
 from django.utils import timezone
 
 import engine
-from config import broadcast
+from config.platform import broadcast
 from tables import kinds, messages, selectors, wakeups
 from tables.errors import (
     HandInProgress,
@@ -29,9 +29,11 @@ from tables.errors import (
     TableNotFound,
     TablePaused,
 )
+from tables.history import record
 from tables.models import Seat, SeatRequest, Table
-from tables.play import SEAT_FIELDS, Play, seat_values
-from tables.services import clock, history, ledger
+from tables.play import SEAT_FIELDS, Play, hand_state, remember_hand_state, seat_values
+from tables.services import clock, ledger
+from tables.snapshot import decision_id
 
 _rng = SystemRandom()
 
@@ -43,7 +45,7 @@ def lock(table_id: int, seq: int | None = None) -> Play:
         table = Table.objects.select_for_update().get(pk=table_id)
     except Table.DoesNotExist:
         raise TableNotFound() from None
-    play = Play(table, selectors.table_seats(table), selectors.hand_state(table), timezone.now())
+    play = Play(table, selectors.table_seats(table), hand_state(table), timezone.now())
     if seq is not None:
         check_seq(play, seq)
     if not play.is_hand_running and not kinds.of(table).keeps_departed_seats:
@@ -61,7 +63,7 @@ def _clear_departed(play: Play) -> None:
 
 def check_decision(play: Play, decision: str) -> None:
     """An action answers the decision named in the snapshot it was made from."""
-    if decision != selectors.decision_id(play.table, play.state):
+    if decision != decision_id(play.table, play.state):
         raise StaleDecision()
 
 
@@ -93,7 +95,7 @@ def commit(play: Play) -> None:
 
     def after_commit() -> None:
         if play.state is not None:
-            selectors.remember_hand_state(table, play.state)
+            remember_hand_state(table, play.state)
         wakeups.request(wake)  # first: it matters more than the broadcast
         # Built from the objects just saved, once the write lock is released:
         # encoding every viewer's snapshot need not hold up other tables' writes.
@@ -198,7 +200,7 @@ def deal(play: Play) -> None:
     table.timed_out_events = []
     for number in occupied:
         clock.count_hand(play.seats[number])
-    history.hand_begin(table, play.state, play.now)
+    record.hand_begin(table, play.state, play.now)
     advance(play)
 
 
@@ -252,7 +254,7 @@ def finish_hand(play: Play) -> None:
     """Write history, pay the stacks back to the seats, free seats of those who left."""
     state = play.state
     assert state is not None and state.is_over
-    history.hand_finish(play.table, play.seats, state, play.now)
+    record.hand_finish(play.table, play.seats, state, play.now)
     for number in state.players:
         play.seats[number].stack = state.stacks[number]
     kinds.of(play.table).after_hand(play)  # e.g. a tournament's eliminations

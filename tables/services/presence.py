@@ -26,10 +26,10 @@ from django.db.models import Max
 from django.utils import timezone
 
 from accounts.models import User
-from config import broadcast
+from config.platform import broadcast
 from tables.groups import chat_group
 from tables.models import PresenceLease, Seat, Table
-from tables.selectors import iso
+from tables.snapshot import iso
 
 
 def lease_seconds() -> float:

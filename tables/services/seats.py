@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.db import transaction
 
 from accounts.models import User
-from tables import kinds, selectors
+from tables import kinds
 from tables.errors import (
     AlreadySeated,
     BadSeat,
@@ -21,6 +21,7 @@ from tables.play import Play
 from tables.services import ledger
 from tables.services import play as p
 from tables.services.clock import starting_time_bank
+from tables.snapshot import was_dealt_in
 
 
 def seat_take(*, table_id: int, user: User, seat: int) -> int:
@@ -77,7 +78,7 @@ def _own_seat(play: Play, user: User) -> Seat:
 
 
 def is_in_hand(play: Play, seat: Seat) -> bool:
-    return play.is_hand_running and selectors.was_dealt_in(play.table, seat, play.state)
+    return play.is_hand_running and was_dealt_in(play.table, seat, play.state)
 
 
 def seat_leave(*, table_id: int, user: User) -> int:

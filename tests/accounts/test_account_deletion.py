@@ -13,13 +13,14 @@ from django.urls import reverse
 import engine
 from accounts.models import PointsAccount, PointsEntry, User
 from accounts.points import points_account_open, points_balance, points_move
-from tables import selectors
 from tables import services as table_services
 from tables.models import ChipMovement, Seat, Table
+from tables.play import hand_state
 from tests.support.tables import fast_tables  # noqa: F401 - no pause between hands
 from tests.tables.helpers import act, chips_on_table, deal, fresh, friends_table, state_of
 from tests.tournaments.helpers import members, moved_for, play_one_step, register, sng, table_of
 from tournaments import services as tournament_services
+from tournaments.clubs import services as club_services
 from tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db
@@ -69,9 +70,9 @@ def test_a_deleted_members_points_rows_stay_and_every_balance_adds_up(
 ):
     owner, bob = signed_up(make_user, "olive"), signed_up(make_user, "bob")
     points_move(user=bob, amount=500, reason=PointsEntry.Reason.GRANT)
-    club = tournament_services.club_create(user=owner, name="Thursday club")
-    tournament_services.club_join(slug=club.slug, user=bob, token=club.invite_token)
-    tournament_services.club_points_adjust(
+    club = club_services.club_create(user=owner, name="Thursday club")
+    club_services.club_join(slug=club.slug, user=bob, token=club.invite_token)
+    club_services.club_points_adjust(
         slug=club.slug, admin=owner, username="bob", amount=300, reason="settled up"
     )
     played = register(sng(buy_in=100), [bob, *members(make_user, 5)])
@@ -137,7 +138,7 @@ def play_to_the_end(tournament: Tournament) -> Tournament:
         if tournament.status != "running":
             return tournament
         table = table_of(tournament)
-        state = selectors.hand_state(table)
+        state = hand_state(table)
         seat = None if state is None or state.is_over else table.seats.get(number=state.actor)
         if seat is not None and seat.has_departed:
             table_services.hand_timeout(table_id=table.pk, seq=table.seq)

@@ -15,13 +15,14 @@ from accounts.guests import GUESTS_REFUSED, guest_create
 from accounts.models import ApiToken, User
 from accounts.tokens import TokenRefused, hash_key, token_create, token_user
 from config.asgi import application
+from config.platform.close_codes import CloseCode
 from tables import errors as table_errors
 from tables import services as table_services
-from tables.consumers import CLOSE_MEMBERS_ONLY
 from tables.models import Seat, Table
 from tests.tables.sockets import HEADERS, close_code_after_accepting, session_cookie
 from tests.tables.sockets import Client as TableClient
 from tournaments import services as tournament_services
+from tournaments.clubs import services as club_services
 from tournaments.errors import GuestsRefused
 from tournaments.models import Club, Entry, Membership, Tournament
 
@@ -85,7 +86,7 @@ def test_a_guest_is_refused_every_page_but_friends_tables(as_guest, alice, metho
 
 @pytest.mark.django_db
 def test_a_guest_is_refused_a_tournament_and_a_club_by_their_links(as_guest, guest, alice):
-    club = tournament_services.club_create(user=alice, name="Thursday Crew")
+    club = club_services.club_create(user=alice, name="Thursday Crew")
     sng = tournament_services.sng_open(structure="turbo", buy_in=0)
 
     for method, path in [
@@ -132,7 +133,7 @@ def test_a_guest_reaches_the_lobby_a_friends_table_its_hands_and_profile(as_gues
 @pytest.mark.django_db
 def test_the_services_refuse_a_guest_themselves(guest, alice):
     practice = table_services.table_create_practice(user=alice, bots=1)
-    club = tournament_services.club_create(user=alice, name="Thursday Crew")
+    club = club_services.club_create(user=alice, name="Thursday Crew")
     sng = tournament_services.sng_open(structure="turbo", buy_in=0)
 
     with pytest.raises(table_errors.GuestsRefused):
@@ -144,11 +145,11 @@ def test_the_services_refuse_a_guest_themselves(guest, alice):
     with pytest.raises(GuestsRefused):
         tournament_services.practice_sng_start(user=guest)
     with pytest.raises(GuestsRefused):
-        tournament_services.club_create(user=guest, name="Guests' club")
+        club_services.club_create(user=guest, name="Guests' club")
     with pytest.raises(GuestsRefused):
-        tournament_services.club_join(slug=club.slug, user=guest, token=club.invite_token)
+        club_services.club_join(slug=club.slug, user=guest, token=club.invite_token)
     with pytest.raises(GuestsRefused):
-        tournament_services.club_ask(slug=club.slug, user=guest)
+        club_services.club_ask(slug=club.slug, user=guest)
     with pytest.raises(TokenRefused, match="Guest accounts play at friends' tables only"):
         token_create(user=guest, name="tracker")
 
@@ -196,7 +197,7 @@ async def test_a_guests_socket_opens_at_a_friends_table_and_is_refused_at_the_ot
 
     for refused_table in (practice, sng_table):
         socket = WebsocketCommunicator(application, f"/ws/tables/{refused_table}/", headers=headers)
-        assert await close_code_after_accepting(socket) == CLOSE_MEMBERS_ONLY
+        assert await close_code_after_accepting(socket) == CloseCode.MEMBERS_ONLY
     tab = await TableClient.open(guest, friends)
     await tab.send({"type": "sit", "seat": 1})
     snapshot = await tab.snapshot()

@@ -22,7 +22,8 @@ from tests.tables.recorded import (
     recorded_state,
 )
 from tests.tournaments.helpers import members, register, sng
-from tournaments import services
+from tournaments.clubs import services as club_services
+from tournaments.tournament_settings import TournamentSettings
 
 
 @dataclass(frozen=True)
@@ -43,15 +44,15 @@ def member_with_data(make_user: Callable[..., Any]) -> Member:
     record_hand(table, recorded_state(FOLDED_TO_A_RAISE), started_at=earlier)
     hand = record_hand(table, recorded_state(SHOWDOWN_WITH_MUCK))
     running = register(sng(structure="turbo", buy_in=100), [alice, *members(make_user, 5)])
-    club = services.club_create(user=alice, name="Thursday Crew", description="Cards at 8.")
-    services.club_join(slug=club.slug, user=bob, token=club.invite_token)
-    services.club_ask(slug=club.slug, user=carol)
-    services.club_tournament_schedule(
+    club = club_services.club_create(user=alice, name="Thursday Crew", description="Cards at 8.")
+    club_services.club_join(slug=club.slug, user=bob, token=club.invite_token)
+    club_services.club_ask(slug=club.slug, user=carol)
+    club_services.club_tournament_schedule(
         slug=club.slug,
         admin=alice,
-        name="Club Night",
-        starts_at=timezone.now() + timedelta(days=1),
-        buy_in=0,
+        settings=TournamentSettings(
+            name="Club Night", starts_at=timezone.now() + timedelta(days=1), buy_in=0
+        ),
     )
     return Member(
         username="alice",

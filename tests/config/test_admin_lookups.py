@@ -1,5 +1,5 @@
 """The admin gives no secret away: no page shows one, no change list's query string
-can probe one (config/admin_lookups.py), and staff mint and read no DRF tokens."""
+can probe one (config/platform/admin_lookups.py), and staff mint and read no DRF tokens."""
 
 from __future__ import annotations
 
@@ -13,7 +13,8 @@ from django.contrib.auth.models import Group
 from django.urls import reverse
 
 from accounts.tokens import token_create
-from tournaments.services import club_create, sng_open
+from tournaments.clubs.services import club_create
+from tournaments.services import sng_open
 
 pytestmark = pytest.mark.django_db
 

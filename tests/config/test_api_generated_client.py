@@ -32,7 +32,7 @@ def wsgi_app() -> Iterator[WSGIHandler]:
 
 @pytest.fixture
 def felt_client(tmp_path: Path, wsgi_app: WSGIHandler) -> Iterator[ModuleType]:
-    """The package the README's command generates, imported from ``tmp_path``."""
+    """The package docs/api.md's command generates, imported from ``tmp_path``."""
     with httpx.Client(transport=httpx.WSGITransport(app=wsgi_app)) as http:
         schema = http.get("http://testserver/api/schema/?format=json")
     assert schema.status_code == 200

@@ -15,9 +15,9 @@ from rest_framework.test import APIClient
 from config.urls import api_patterns
 from tests.tables.helpers import friends_table
 from tests.tables.recorded import SHOWDOWN_WITH_MUCK, record_hand, recorded_state
+from tournaments.clubs.services import club_create
 from tournaments.errors import TournamentError
 from tournaments.models import Tournament
-from tournaments.services import club_create
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("clean_redis")]
 NOT_IN_SCHEMA = {"schema", "docs"}
@@ -34,7 +34,7 @@ def test_the_schema_is_valid_openapi_3_and_names_every_api_view() -> None:
 
 
 def test_the_schema_generates_without_errors_or_warnings(tmp_path) -> None:
-    # What a maintainer runs (README); a view whose body it cannot guess is an error.
+    # What a maintainer runs (docs/api.md); a view whose body it cannot guess is an error.
     call_command(
         "spectacular", "--file", str(tmp_path / "schema.yaml"), "--validate", "--fail-on-warn"
     )

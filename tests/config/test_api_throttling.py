@@ -9,7 +9,7 @@ import pytest
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from config.api_throttles import AtomicRateThrottle, UserThrottle
+from config.platform.api_throttles import AtomicRateThrottle, UserThrottle
 
 pytestmark = pytest.mark.usefixtures("clean_redis")
 

@@ -9,8 +9,8 @@ import asyncio
 import pytest
 from channels.layers import get_channel_layer
 
-from config import channel_layer
-from config.channel_layer import PubSubChannelLayer, can_batch
+from config.adapters import channel_layer
+from config.adapters.channel_layer import PubSubChannelLayer, can_batch
 
 
 @pytest.fixture(params=["pipelined", "one by one"])
@@ -75,7 +75,7 @@ async def test_an_empty_batch_sends_nothing(layer):
 def test_the_frame_budget_sits_in_front_of_daphnes_websocket_protocol() -> None:
     from daphne.ws_protocol import WebSocketFactory
 
-    from config import frame_guard
+    from config.adapters import frame_guard
 
     assert frame_guard.install()  # this daphne is the one the guard was written for
     assert frame_guard.install(), "installing twice is harmless"

@@ -1,7 +1,7 @@
 import pytest
 import redis
 
-from config.embedded import EmbeddedRedis
+from config.platform.embedded import EmbeddedRedis
 
 
 @pytest.fixture

@@ -1,4 +1,4 @@
-"""The embedded SQLite's writers queue on a file lock (config/sqlite/base.py)."""
+"""The embedded SQLite's writers queue on a file lock (config/adapters/sqlite/base.py)."""
 
 from __future__ import annotations
 

@@ -25,7 +25,7 @@ from engine.fairness import (
     seal_deck,
     verify,
 )
-from engine.phh import EVERY_CARD
+from engine.formats.phh import EVERY_CARD
 from engine.state import HandState
 from tests.engine.history_helpers import random_hand
 

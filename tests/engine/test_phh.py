@@ -31,14 +31,14 @@ import pytest
 from pokerkit import HandHistory
 
 import engine
-import engine.phh_notation
-import engine.pokerstars
+import engine.formats.phh_notation
+import engine.formats.pokerstars
 from engine.actions import Action, Call, Check, Fold, RaiseTo
 from engine.betting import apply_action
 from engine.cards import DECK, cards
 from engine.deal import new_hand
-from engine.phh import PhhError, PhhIllegalAction, from_phh, phh_order, to_phh
-from engine.phh_notation import parse_action, toml_value
+from engine.formats.phh import PhhError, PhhIllegalAction, from_phh, phh_order, to_phh
+from engine.formats.phh_notation import parse_action, toml_value
 from engine.state import NO_SMALL_BLIND, HandState
 from tests.engine.history_helpers import pokerkit_history, random_hand, split_pot_count
 

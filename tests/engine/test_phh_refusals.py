@@ -19,8 +19,8 @@ import pytest
 from engine.betting import apply_action
 from engine.cards import new_deck
 from engine.deal import new_hand
-from engine.phh import PhhError, from_phh, to_phh
-from engine.phh_notation import PhhAction, parse_action, toml_value
+from engine.formats.phh import PhhError, from_phh, to_phh
+from engine.formats.phh_notation import PhhAction, parse_action, toml_value
 from engine.state import HandState
 from tests.engine.history_helpers import random_action, random_hand
 

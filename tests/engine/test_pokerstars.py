@@ -20,13 +20,13 @@ import pytest
 from pokerkit import HandHistory
 
 import engine
-import engine.pokerstars
+import engine.formats.pokerstars
 from engine.actions import Action, Call, Check, Fold, RaiseTo
 from engine.betting import apply_action
 from engine.cards import DECK, card_str
 from engine.deal import new_hand
-from engine.phh import from_phh
-from engine.pokerstars import ordinal, to_pokerstars
+from engine.formats.phh import from_phh
+from engine.formats.pokerstars import ordinal, to_pokerstars
 from engine.state import NO_SMALL_BLIND, HandState
 from tests.engine.history_helpers import random_hand, split_pot_count
 

@@ -30,7 +30,7 @@ from typing import Any
 
 import pytest
 
-from engine.phh import PhhError, from_phh, phh_order, to_phh
+from engine.formats.phh import PhhError, from_phh, phh_order, to_phh
 from engine.tournament import finishing_places
 
 HANDS = Path(__file__).parent / "hands"

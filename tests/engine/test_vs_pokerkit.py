@@ -35,7 +35,7 @@ hand's own actions; one that no rule explains fails, naming the seed:
   for seats that tied for a pot, within one chip per pot.
 
 ``FELT_DIFFERENTIAL_HANDS`` sets how many random hands run (3,000 by
-default; the README's long run uses tens of thousands).
+default; the long run in docs/testing.md uses tens of thousands).
 """
 
 from __future__ import annotations

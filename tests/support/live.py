@@ -44,7 +44,7 @@ from django.db import connection
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 from config.celery import app as celery_app
-from config.embedded import die_with_parent
+from config.platform.embedded import die_with_parent
 from tests.support import PASSWORD
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -16,19 +16,20 @@ from rest_framework.test import APIClient
 import engine
 from accounts.tokens import token_create
 from config.asgi import application
-from tables import selectors
 from tables import services as table_services
 from tables.models import Seat, Table
+from tables.play import hand_state
 from tests.tables.helpers import decision_of
 from tests.tables.sockets import HEADERS, session_cookie
 from tournaments import services
 from tournaments.models import Tournament
+from tournaments.tournament_settings import TournamentSettings
 
 
 def scheduled(**settings: Any) -> Tournament:
     settings.setdefault("name", "Friday Night")
     settings.setdefault("starts_at", timezone.now() + timedelta(seconds=30))
-    return services.schedule_tournament(**settings)
+    return services.schedule_tournament(settings=TournamentSettings(**settings))
 
 
 def registered(tournament: Tournament, users: list[Any]) -> Tournament:
@@ -59,7 +60,7 @@ def step(table: Table) -> None:
     table.refresh_from_db()  # another table's hand may have moved players here
     if table.wake_at is None:
         return
-    state = selectors.hand_state(table)
+    state = hand_state(table)
     if state is None or state.is_over:
         table_services.hand_start(table_id=table.pk, seq=table.seq)
         return

@@ -10,8 +10,10 @@ from django.db import connections
 
 import engine
 from engine.replay import action_of
-from tables import selectors, services
+from tables import services
 from tables.models import Hand, Seat, Table
+from tables.play import hand_state
+from tables.snapshot import decision_id
 
 
 def friends_table(*players: Any, **settings: Any) -> Table:
@@ -28,7 +30,7 @@ def fresh(table: Table) -> Table:
 
 
 def state_of(table: Table) -> engine.HandState:
-    state = selectors.hand_state(fresh(table))
+    state = hand_state(fresh(table))
     assert state is not None
     return state
 
@@ -46,7 +48,7 @@ def user_to_act(table: Table) -> Any:
 def decision_of(table: Table) -> str:
     """The decision pending at the table, as its snapshots name it."""
     table = fresh(table)
-    decision = selectors.decision_id(table, selectors.hand_state(table))
+    decision = decision_id(table, hand_state(table))
     assert decision is not None, "no decision is pending"
     return decision
 
@@ -61,7 +63,7 @@ def act(table: Table, action: str, amount: int | None = None) -> int:
 
 def chips_on_table(table: Table) -> int:
     """Stacks behind plus everything in the middle: constant within a hand (rule 16)."""
-    state = selectors.hand_state(fresh(table))
+    state = hand_state(fresh(table))
     seats = {s.number: s.stack for s in Seat.objects.filter(table=table)}
     if state is None or state.is_over:
         return sum(seats.values())

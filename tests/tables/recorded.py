@@ -8,9 +8,9 @@ from pathlib import Path
 from django.utils import timezone
 
 import engine
+from tables.history.allin_ev import allin_ev_fill
+from tables.history.record import hand_begin, hand_finish
 from tables.models import Hand, Table
-from tables.services.allin_ev import allin_ev_fill
-from tables.services.history import hand_begin, hand_finish
 
 HANDS = Path(__file__).parents[1] / "engine" / "hands"
 # rule13: seat 0 (AsAh) and seat 2 (KsKh) show, seat 1 (7c2d) mucks; seat 0 wins.

@@ -10,9 +10,9 @@ from rest_framework.test import APIClient
 
 import engine
 from tables import tasks
-from tables.hand_facts import hand_facts
+from tables.history.allin_ev import allin_ev_fill
+from tables.history.facts import hand_facts
 from tables.models import Hand, HandPlayer, PlayerTotals
-from tables.services.allin_ev import allin_ev_fill
 from tests.support import wait_for
 from tests.tables.helpers import act, deal, fresh, friends_table, state_of
 

@@ -11,10 +11,11 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.utils import timezone
 
-from config import broadcast
+from config.platform import broadcast
 from tables import messages as table_messages
 from tables import selectors, services, tasks
 from tables.groups import private_group, public_group
+from tables.play import hand_state
 from tests.tables.helpers import act, deal, fresh, friends_table
 from tests.tables.sockets import Client
 
@@ -157,7 +158,7 @@ def test_every_socket_of_a_view_gets_the_same_frame_text(alice, bob):
     table = fresh(table)
     seats = selectors.table_seats(table)
     messages = dict(
-        table_messages.snapshot_messages(table, seats, selectors.hand_state(table), timezone.now())
+        table_messages.snapshot_messages(table, seats, hand_state(table), timezone.now())
     )
     public = messages[public_group(table.pk)]
     frame = json.loads(public["frame"])

@@ -10,7 +10,7 @@ import time
 import pytest
 from django.db import connection, transaction
 
-from tables.management.commands.loadtest import Setup, clean_up
+from tables.loadtest.driver import Setup, clean_up
 from tables.models import Hand, HandPlayer, Table
 from tests.tables.helpers import act, deal, friends_table, in_threads
 
@@ -37,7 +37,7 @@ def test_deleting_a_table_waits_for_the_all_in_ev_of_its_hand(alice, bob):
     holds_the_hand, go_on = threading.Event(), threading.Event()
 
     def all_in_ev() -> None:
-        # In tables/services/allin_ev.py's order: the hand's row, then its players'.
+        # In tables/history/allin_ev.py's order: the hand's row, then its players'.
         with transaction.atomic():
             list(Hand.objects.select_for_update().filter(pk=hand.pk))
             holds_the_hand.set()

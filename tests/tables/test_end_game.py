@@ -7,10 +7,10 @@ import pytest
 from asgiref.sync import sync_to_async
 
 import engine
-from accounts.views import tables_with_free_seats
 from tables import selectors, services
 from tables.errors import NotHost, TableClosed
 from tables.models import ChipMovement, Seat, SeatRequest
+from tables.selectors import tables_with_free_seats
 from tests.tables.helpers import act, deal, fresh, friends_table, state_of
 from tests.tables.sockets import Client
 

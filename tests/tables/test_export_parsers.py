@@ -88,7 +88,7 @@ def table_matches(parsed: str, hand: dict[str, Any]) -> bool:
 
 
 def screen_name(name: str) -> str:
-    """A name as the export writes it (engine/pokerstars.py: no parentheses)."""
+    """A name as the export writes it (engine/formats/pokerstars.py: no parentheses)."""
     return " ".join(name.replace("(", " ").replace(")", " ").split())
 
 

@@ -279,7 +279,7 @@ def test_the_tables_list_shows_tables_i_play_at_and_not_others(make_user, alice,
 
 
 def test_the_hand_endpoints_are_throttled_with_a_json_refusal(alice, showdown, monkeypatch):
-    from config.api_throttles import UserThrottle
+    from config.platform.api_throttles import UserThrottle
 
     monkeypatch.setattr(UserThrottle, "THROTTLE_RATES", {"anon": "60/min", "user": "2/min"})
     api = api_for(alice)

@@ -9,7 +9,7 @@ import pytest
 from pokerkit import HandHistory
 
 import engine
-from tables.hand_facts import hand_facts
+from tables.history.facts import hand_facts
 from tests.engine.history_helpers import random_hand
 
 # Touches neither a database nor Redis: the embedded run is enough (scripts/test.sh).

@@ -8,7 +8,7 @@ from django.db.migrations.executor import MigrationExecutor
 from django.utils import timezone
 
 import engine
-from tables.hand_facts import hand_facts
+from tables.history.facts import hand_facts
 from tests.tables.recorded import SHOWDOWN_WITH_MUCK, recorded_state
 
 BEFORE = [("tables", "0002_seat_survives_account_deletion")]

@@ -7,9 +7,10 @@ from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 
 from config.asgi import application
-from tables import selectors, services
+from tables import services
 from tables.errors import BadSeat
 from tables.models import Seat, Table
+from tables.play import hand_state
 from tests.tables.helpers import friends_table
 from tests.tables.sockets import HEADERS, Client, close_code_after_accepting, session_cookie
 
@@ -71,7 +72,7 @@ def dealt_with_actor(alice, bob) -> tuple[Table, object]:
     table = friends_table(alice, bob, seat_count=2)
     services.hand_start(table_id=table.pk, seq=table.seq)
     table = Table.objects.get(pk=table.pk)
-    actor = selectors.hand_state(table).actor
+    actor = hand_state(table).actor
     return table, Seat.objects.get(table=table, number=actor).user
 
 

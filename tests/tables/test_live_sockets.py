@@ -17,9 +17,10 @@ import pytest
 from django.db import connection
 
 from accounts.models import User
-from config.frame_guard import FRAME_BURST, FRAME_HOLD_SECONDS
+from config.adapters.frame_guard import FRAME_BURST, FRAME_HOLD_SECONDS
 from tables import services
-from tables.management.commands.loadtest import Player, create_tables
+from tables.loadtest.clients import Player
+from tables.loadtest.driver import create_tables
 from tests.support.live import live_server
 from tests.tables.raw_socket import RawSocket
 

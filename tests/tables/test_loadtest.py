@@ -25,7 +25,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from accounts.models import User
-from tables.management.commands.loadtest import Client, Player, Stats, percentile, random_act
+from tables.loadtest.clients import Client, Player, Stats, percentile, random_act
 from tables.models import Table
 from tests.support.live import free_port, live_server
 

@@ -11,6 +11,7 @@ from asgiref.sync import async_to_sync
 import engine
 from tables import selectors, services
 from tables.models import HandPlayer, Seat, Table
+from tables.play import hand_state
 from tests.tables.helpers import decision_of, fresh, friends_table, state_of
 from tests.tables.sockets import Client
 
@@ -33,7 +34,7 @@ def step(table: Table, player: Any, *, shoves: bool = False) -> str:
     folds (checks when free), or ``shoves`` all in (calls when she cannot raise); bots
     play, hands are dealt. Says what happened."""
     table = fresh(table)
-    state = selectors.hand_state(table)
+    state = hand_state(table)
     if state is None or state.is_over:
         return services.table_wake(table_id=table.pk, seq=table.seq) or "nothing due"
     actor = seat_of(table, number=state.actor)

@@ -14,6 +14,7 @@ import engine
 from tables import selectors, services, tasks
 from tables.models import PresenceLease
 from tables.services import presence
+from tables.snapshot import iso
 from tests.tables.helpers import act, deal, fresh, friends_table, state_of
 from tests.tables.sockets import Client
 
@@ -109,7 +110,7 @@ def test_a_player_whose_server_died_is_away_since_it_last_renewed_their_socket(a
     with time_machine.travel(opened + lease + timedelta(seconds=1), tick=False):
         tasks.sweep()
     view = spectators_view(table)
-    assert view["seats"][1]["disconnected_since"] == selectors.iso(opened)
+    assert view["seats"][1]["disconnected_since"] == iso(opened)
     assert view["seats"][0]["disconnected_since"] is None, "alice never opened a socket"
     assert not PresenceLease.objects.exists()
 

@@ -1,4 +1,5 @@
-"""docs/protocol.md names every error code and close code a socket can send."""
+"""docs/protocol.md names every error code a socket can send, and its close codes' table
+is config/platform/close_codes.py's, row for row."""
 
 from __future__ import annotations
 
@@ -10,10 +11,12 @@ from types import ModuleType
 import pytest
 
 import accounts.consumers
-import config.frame_guard
-import config.socket_limits
+import config.adapters.frame_guard
+import config.platform.socket_limits
+import tables.commands
 import tables.consumers
 import tables.services  # noqa: F401 - defines TableErrors of its own
+from config.platform.close_codes import by_name
 from tables.errors import TableError
 
 # Touches neither a database nor Redis: the embedded run is enough (scripts/test.sh).
@@ -22,11 +25,13 @@ pytestmark = pytest.mark.pure
 ROOT = Path(__file__).resolve().parents[2]
 PROTOCOL = (ROOT / "docs" / "protocol.md").read_text()
 ERROR_CODES_SECTION = PROTOCOL.split("### Error codes", 1)[1]
+CLOSE_CODES_SECTION = PROTOCOL.split("## Close codes", 1)[1].split("\n## ", 1)[0]
 SOCKET_MODULES: tuple[ModuleType, ...] = (
     accounts.consumers,
+    tables.commands,
     tables.consumers,
-    config.frame_guard,
-    config.socket_limits,
+    config.adapters.frame_guard,
+    config.platform.socket_limits,
 )
 
 
@@ -67,12 +72,13 @@ def error_codes() -> set[str]:
 
 
 def close_codes() -> set[int]:
-    return {
-        value
-        for module in SOCKET_MODULES
-        for name, value in vars(module).items()
-        if name.startswith("CLOSE_") and isinstance(value, int)
-    }
+    return set(by_name().values())
+
+
+def documented_close_codes() -> set[int]:
+    """The codes of the rows of docs/protocol.md's close codes table."""
+    rows = re.findall(r"^\| (\d{4}) \|", CLOSE_CODES_SECTION, re.MULTILINE)
+    return {int(code) for code in rows}
 
 
 def test_the_enumeration_finds_the_codes_of_each_kind() -> None:
@@ -90,6 +96,22 @@ def test_every_error_code_is_documented(code: str) -> None:
 
 @pytest.mark.parametrize("code", sorted(close_codes()))
 def test_every_close_code_is_documented(code: int) -> None:
-    assert re.search(rf"^\| {code} \|", PROTOCOL, re.MULTILINE), (
+    assert re.search(rf"^\| {code} \|", CLOSE_CODES_SECTION, re.MULTILINE), (
         f"docs/protocol.md's close codes table has no row for {code}"
     )
+
+
+def test_the_close_codes_table_has_no_code_the_code_lacks() -> None:
+    assert documented_close_codes() == close_codes()
+
+
+def test_no_socket_module_or_script_writes_a_close_code_as_a_number() -> None:
+    # Defined once (config/platform/close_codes.py): the pages read them by name from the page.
+    codes = close_codes()
+    for module in SOCKET_MODULES:
+        tree = ast.parse(Path(str(module.__file__)).read_text())
+        numbers = {node.value for node in ast.walk(tree) if isinstance(node, ast.Constant)}
+        assert not numbers & codes, module.__name__
+    for script in sorted((ROOT / "static" / "js").glob("*.js")):
+        written = {int(n) for n in re.findall(r"\b44\d\d\b", script.read_text())}
+        assert not written & codes, script.name

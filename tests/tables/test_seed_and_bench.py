@@ -9,10 +9,10 @@ from django.core.management import call_command
 
 import engine
 from accounts.models import User
-from tables.hand_facts import hand_facts, has_allin_ev
-from tables.hand_filters import finished_rows
+from tables.history.facts import hand_facts, has_allin_ev
+from tables.history.filters import finished_rows
+from tables.history.stats import summed_counters, totals_of
 from tables.models import Hand, HandPlayer
-from tables.stats import summed_counters, totals_of
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("clean_redis")]
 
@@ -69,9 +69,10 @@ def test_every_seeded_player_row_is_what_replaying_its_hand_gives(allin_ev):
 
 
 def test_the_benchmark_reports_every_endpoint_and_leaves_throttling_on():
-    from config.api_throttles import UserThrottle
+    from config.platform.api_throttles import AnonThrottle, UserThrottle
 
     before = UserThrottle.THROTTLE_RATES
+    own = {t: "THROTTLE_RATES" in vars(t) for t in (AnonThrottle, UserThrottle)}
     call_command("seed_hands", hands=60, me="me", me_share=0.5, stdout=StringIO())
     out = StringIO()
     call_command("bench_history_api", user="me", requests=3, deep=2, stdout=out)
@@ -80,3 +81,5 @@ def test_the_benchmark_reports_every_endpoint_and_leaves_throttling_on():
     assert any(line.startswith("hand detail") and "queries 4" in line for line in lines)
     assert any(line.startswith("stats (all)") for line in lines)
     assert UserThrottle.THROTTLE_RATES is before
+    # nor a setting of their own that would hide a later change to their parent's
+    assert {t: "THROTTLE_RATES" in vars(t) for t in (AnonThrottle, UserThrottle)} == own

@@ -15,6 +15,7 @@ from tables import selectors, services
 from tables.groups import public_group
 from tables.messages import snapshot_messages
 from tables.models import Seat
+from tables.play import hand_state
 from tests.tables.helpers import deal, decision_of, fresh, friends_table, state_of
 
 pytestmark = pytest.mark.django_db
@@ -26,7 +27,7 @@ def broadcast_tables(table: Any) -> dict[int | None, str]:
     """What the broadcast after a change sends, keyed by the user it is for (None: public)."""
     table = fresh(table)
     seats = selectors.table_seats(table)
-    messages = snapshot_messages(table, seats, selectors.hand_state(table), timezone.now())
+    messages = snapshot_messages(table, seats, hand_state(table), timezone.now())
     sent: dict[int | None, str] = {}
     for group, message in messages:
         user_id = None if group == public_group(table.pk) else int(group.split("-")[-1])

@@ -16,9 +16,9 @@ from django.utils import timezone
 
 from accounts.models import User
 from tables import lateness
-from tables.management.commands.loadtest import Setup
-from tables.management.commands.soak import Run, verdict
-from tables.management.soak_checks import Watch, chip_problems
+from tables.loadtest.driver import Setup
+from tables.loadtest.soak import Run, verdict
+from tables.loadtest.soak_checks import Watch, chip_problems
 from tables.models import HandPlayer, Table
 from tests.support.live import live_server
 from tests.tables.helpers import act, deal, friends_table

@@ -14,12 +14,12 @@ from django.test import Client as HttpClient
 from django.urls import path, reverse
 
 from accounts.sessions import log_in_stands
+from config.adapters.frame_guard import FrameGate, Verdict
 from config.asgi import application
-from config.frame_guard import FrameGate, Verdict
+from config.platform.command_budget import CommandBudget
 from tables import services
 from tables.consumers import TableConsumer
 from tables.models import ChatMessage, Seat, Table
-from tables.rate_limit import CommandBudget
 from tests.support import PASSWORD
 from tests.tables.helpers import act, deal, friends_table, user_to_act
 from tests.tables.sockets import HEADERS, Client, session_cookie

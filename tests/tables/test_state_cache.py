@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 import engine
-from tables import selectors
 from tables.models import Table
+from tables.play import hand_state
 from tests.tables.helpers import act, deal, fresh, friends_table, state_of
 
 pytestmark = pytest.mark.django_db
@@ -37,4 +37,4 @@ def test_a_log_that_differs_from_the_remembered_one_is_replayed(alice, bob):
         hand_events=[event.to_dict() for event in dealt.events]
     )
     assert state_of(table) == dealt
-    assert selectors.hand_state(fresh(table)).actor == dealt.actor
+    assert hand_state(fresh(table)).actor == dealt.actor

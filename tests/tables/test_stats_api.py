@@ -14,8 +14,8 @@ import pytest
 from rest_framework.test import APIClient
 
 import engine
-from tables.serializers import STATS_HELP
-from tables.stats import RATIOS
+from tables.history.serializers import STATS_HELP
+from tables.history.stats import RATIOS
 from tests.tables.helpers import friends_table
 from tests.tables.recorded import (
     FOLDED_TO_A_RAISE,
@@ -98,8 +98,8 @@ def test_an_unknown_player_is_a_404_with_a_code(alice):
 
 
 def test_running_totals_agree_with_the_sum_over_every_hand(alice, bob, hands):
-    from tables.hand_filters import finished_rows
-    from tables.stats import summed_counters, totals_of
+    from tables.history.filters import finished_rows
+    from tables.history.stats import summed_counters, totals_of
     from tests.tables.helpers import act, deal, state_of
 
     live = friends_table(alice, bob, name="Checked down")

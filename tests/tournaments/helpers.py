@@ -54,12 +54,12 @@ def play_one_step(tournament: Tournament, push: bool = True) -> str:
     bots play their strategy; a finished hand is followed by the next.
     """
     import engine
-    from tables import selectors
     from tables import services as table_services
     from tables.models import Seat
+    from tables.play import hand_state
 
     table = table_of(tournament)
-    state = selectors.hand_state(table)
+    state = hand_state(table)
     if state is None or state.is_over:
         table_services.hand_start(table_id=table.pk, seq=table.seq)
         return "deal"

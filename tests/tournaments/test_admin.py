@@ -170,10 +170,10 @@ def test_a_bad_setting_in_the_admin_shows_the_service_s_sentence(staff_client):
 
 
 def test_a_club_reads_in_the_admin_with_its_members_but_not_its_secret(staff_client, make_user):
-    from tournaments import services
+    from tournaments.clubs import services as club_services
 
-    club = services.club_create(user=make_user("owner"), name="Thursday Crew")
-    services.club_join(slug=club.slug, user=make_user("bob"), token=club.invite_token)
+    club = club_services.club_create(user=make_user("owner"), name="Thursday Crew")
+    club_services.club_join(slug=club.slug, user=make_user("bob"), token=club.invite_token)
     page = reverse("admin:tournaments_club_change", args=[club.pk])
 
     shown = staff_client.get(page).content.decode()

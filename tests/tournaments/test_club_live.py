@@ -12,11 +12,13 @@ from channels.testing import WebsocketCommunicator
 from django.utils import timezone
 
 from config.asgi import application
-from tables.consumers import CLOSE_MEMBERS_ONLY
+from config.platform.close_codes import CloseCode
 from tests.support.tournaments import next_of_type, open_lobby
 from tests.tables.sockets import HEADERS, Client, close_code_after_accepting, session_cookie
 from tournaments import services
+from tournaments.clubs import services as club_services
 from tournaments.models import Club, Tournament
+from tournaments.tournament_settings import TournamentSettings
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -26,15 +28,15 @@ pytestmark = [
 
 def club_and_tournament(make_user: Any) -> tuple[Club, Tournament, list[Any]]:
     owner, bob, carol, outsider = (make_user(n) for n in ("owner", "bob", "carol", "outsider"))
-    club = services.club_create(user=owner, name="Thursday Crew")
+    club = club_services.club_create(user=owner, name="Thursday Crew")
     for user in (bob, carol):
-        services.club_join(slug=club.slug, user=user, token=club.invite_token)
-    tournament = services.club_tournament_schedule(
+        club_services.club_join(slug=club.slug, user=user, token=club.invite_token)
+    tournament = club_services.club_tournament_schedule(
         slug=club.slug,
         admin=owner,
-        name="Club Night",
-        starts_at=timezone.now() + timedelta(minutes=5),
-        seats_per_table=3,
+        settings=TournamentSettings(
+            name="Club Night", starts_at=timezone.now() + timedelta(minutes=5), seats_per_table=3
+        ),
     )
     return club, tournament, [owner, bob, carol, outsider]
 
@@ -74,6 +76,6 @@ async def test_a_non_member_s_socket_to_a_club_table_is_refused_and_a_member_s_i
     headers = [*HEADERS, (b"cookie", await session_cookie(outsider))]
     refused = WebsocketCommunicator(application, f"/ws/tables/{table_id}/", headers=headers)
 
-    assert await close_code_after_accepting(refused) == CLOSE_MEMBERS_ONLY
+    assert await close_code_after_accepting(refused) == CloseCode.MEMBERS_ONLY
     watcher = await Client.open(owner, table_id)  # a member who is not playing may watch
     await watcher.socket.disconnect()

@@ -12,8 +12,10 @@ from accounts.models import PointsEntry
 from accounts.points import points_balance
 from tables.models import Table
 from tournaments import services
+from tournaments.clubs import services as club_services
 from tournaments.leaderboard import club_leaderboard
 from tournaments.models import Club, Entry, Membership, Tournament
+from tournaments.tournament_settings import TournamentSettings
 
 pytestmark = pytest.mark.django_db
 
@@ -21,10 +23,10 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def club(make_user) -> Club:
     owner = make_user("owner", display_name="Olive")
-    club = services.club_create(user=owner, name="Thursday Crew", description="Home game")
+    club = club_services.club_create(user=owner, name="Thursday Crew", description="Home game")
     bob = make_user("bob", display_name="Bobby")
-    services.club_join(slug=club.slug, user=bob, token=club.invite_token)
-    services.club_points_adjust(
+    club_services.club_join(slug=club.slug, user=bob, token=club.invite_token)
+    club_services.club_points_adjust(
         slug=club.slug, admin=owner, username="bob", amount=1_234, reason="cash in"
     )
     return club
@@ -84,7 +86,7 @@ def test_a_member_sees_members_tournaments_and_their_own_balance_only(client, cl
 
 
 def test_an_admin_sees_balances_requests_the_invitation_and_the_forms(client, club, make_user):
-    services.club_ask(slug=club.slug, user=make_user("carol", display_name="Caro"))
+    club_services.club_ask(slug=club.slug, user=make_user("carol", display_name="Caro"))
     owner = club.memberships.get(role="owner").user
 
     status, page = page_of(client, owner, f"/clubs/{club.slug}/")
@@ -109,7 +111,7 @@ def test_an_outsider_sees_only_the_name_and_may_ask_to_join(client, club, make_u
 
 def test_the_admin_forms_approve_promote_adjust_and_ban(client, club, make_user):
     carol = make_user("carol")
-    services.club_ask(slug=club.slug, user=carol)
+    club_services.club_ask(slug=club.slug, user=carol)
     client.force_login(club.memberships.get(role="owner").user)
     base = f"/clubs/{club.slug}"
 
@@ -173,9 +175,9 @@ def test_an_admin_schedules_from_the_form_in_the_club_s_points(client, club):
 
 def test_a_club_tournament_s_page_and_table_are_refused_to_outsiders(client, club, make_user):
     owner = club.memberships.get(role="owner").user
-    tournament = services.club_tournament_schedule(
-        slug=club.slug, admin=owner, name="Club Night",
-        starts_at=timezone.now() + timedelta(minutes=5), seats_per_table=2,
+    tournament = club_services.club_tournament_schedule(
+        slug=club.slug, admin=owner, settings=TournamentSettings(name="Club Night",
+        starts_at=timezone.now() + timedelta(minutes=5), seats_per_table=2),
     )  # fmt: skip
     bob = club.memberships.get(user__username="bob").user
     services.tournament_register(tournament_id=tournament.pk, user=bob)

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
-from tournaments import services
+from tournaments.clubs import services as club_services
 from tournaments.models import Club, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -20,7 +20,7 @@ NEXT_YEAR = timezone.now().year + 1
 
 @pytest.fixture
 def club(make_user) -> Club:
-    return services.club_create(user=make_user("owner"), name="Thursday Crew")
+    return club_services.club_create(user=make_user("owner"), name="Thursday Crew")
 
 
 @pytest.fixture

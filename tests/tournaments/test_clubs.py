@@ -16,7 +16,11 @@ from tables.errors import MembersOnly as TableMembersOnly
 from tables.kinds import of as behaviour_of
 from tests.tournaments.helpers import moved_for
 from tournaments import errors, selectors, services
+from tournaments.clubs import access as club_access
+from tournaments.clubs import errors as club_errors
+from tournaments.clubs import services as club_services
 from tournaments.models import Club, Membership, Tournament
+from tournaments.tournament_settings import TournamentSettings
 
 pytestmark = pytest.mark.django_db
 
@@ -24,11 +28,11 @@ pytestmark = pytest.mark.django_db
 def club_with(make_user: Any, *names: str) -> tuple[Club, Any, list[Any]]:
     """A club owned by "owner" with the named members joined by its link."""
     owner = make_user("owner")
-    club = services.club_create(user=owner, name="Thursday Crew", description="Home game")
+    club = club_services.club_create(user=owner, name="Thursday Crew", description="Home game")
     joined = []
     for name in names:
         user = make_user(name)
-        services.club_join(slug=club.slug, user=user, token=club.invite_token)
+        club_services.club_join(slug=club.slug, user=user, token=club.invite_token)
         joined.append(user)
     return club, owner, joined
 
@@ -36,11 +40,13 @@ def club_with(make_user: Any, *names: str) -> tuple[Club, Any, list[Any]]:
 def club_tournament(club: Club, admin: Any, **settings: Any) -> Tournament:
     settings.setdefault("name", "Club Night")
     settings.setdefault("starts_at", timezone.now() + timedelta(minutes=5))
-    return services.club_tournament_schedule(slug=club.slug, admin=admin, **settings)
+    return club_services.club_tournament_schedule(
+        slug=club.slug, admin=admin, settings=TournamentSettings(**settings)
+    )
 
 
 def credit(club: Club, admin: Any, user: Any, amount: int) -> None:
-    services.club_points_adjust(
+    club_services.club_points_adjust(
         slug=club.slug, admin=admin, username=user.username, amount=amount, reason="cash in"
     )
 
@@ -55,8 +61,8 @@ def role_of(club: Club, user: Any) -> tuple[str, str] | None:
 
 def test_the_creator_owns_the_club_and_names_make_distinct_addresses(make_user) -> None:
     alice, bob = make_user("alice"), make_user("bob")
-    first = services.club_create(user=alice, name="Thursday Crew")
-    second = services.club_create(user=bob, name="Thursday Crew")
+    first = club_services.club_create(user=alice, name="Thursday Crew")
+    second = club_services.club_create(user=bob, name="Thursday Crew")
 
     assert (first.slug, second.slug) == ("thursday-crew", "thursday-crew-2")
     assert role_of(first, alice) == ("owner", "active")
@@ -65,18 +71,18 @@ def test_the_creator_owns_the_club_and_names_make_distinct_addresses(make_user) 
 
 @pytest.mark.parametrize("name", ["", "   ", "x" * 61, None, 7])
 def test_a_club_needs_a_name_and_nothing_is_saved_without_one(make_user, name) -> None:
-    with pytest.raises(errors.BadClubRequest) as refused:
-        services.club_create(user=make_user("alice"), name=name)
+    with pytest.raises(club_errors.BadClubRequest) as refused:
+        club_services.club_create(user=make_user("alice"), name=name)
     assert refused.value.code == "bad_name"
     assert not Club.objects.exists()
 
 
 def test_a_member_owns_ten_clubs_at_most(make_user) -> None:
     alice = make_user("alice")
-    for n in range(services.clubs.MAX_CLUBS_OWNED):
-        services.club_create(user=alice, name=f"Club {n}")
-    with pytest.raises(errors.BadClubRequest) as refused:
-        services.club_create(user=alice, name="One more")
+    for n in range(club_services.MAX_CLUBS_OWNED):
+        club_services.club_create(user=alice, name=f"Club {n}")
+    with pytest.raises(club_errors.BadClubRequest) as refused:
+        club_services.club_create(user=alice, name="One more")
     assert refused.value.code == "too_many_clubs"
 
 
@@ -84,12 +90,12 @@ def test_the_invitation_token_joins_and_a_wrong_one_does_not(make_user) -> None:
     club, _, _ = club_with(make_user)
     carol, dave = make_user("carol"), make_user("dave")
 
-    services.club_join(slug=club.slug, user=carol, token=club.invite_token)
+    club_services.club_join(slug=club.slug, user=carol, token=club.invite_token)
     wrong = club.invite_token[:-1] + ("y" if club.invite_token.endswith("x") else "x")
-    with pytest.raises(errors.BadInvitation):
-        services.club_join(slug=club.slug, user=dave, token=wrong)
-    with pytest.raises(errors.AlreadyMember):
-        services.club_join(slug=club.slug, user=carol, token=club.invite_token)
+    with pytest.raises(club_errors.BadInvitation):
+        club_services.club_join(slug=club.slug, user=dave, token=wrong)
+    with pytest.raises(club_errors.AlreadyMember):
+        club_services.club_join(slug=club.slug, user=carol, token=club.invite_token)
 
     assert role_of(club, carol) == ("member", "active")
     assert role_of(club, dave) is None
@@ -99,30 +105,30 @@ def test_a_reset_link_makes_the_old_one_useless(make_user) -> None:
     club, owner, _ = club_with(make_user)
     old = club.invite_token
 
-    fresh = services.club_reset_invitation(slug=club.slug, admin=owner).invite_token
+    fresh = club_services.club_reset_invitation(slug=club.slug, admin=owner).invite_token
 
     assert fresh != old
-    with pytest.raises(errors.BadInvitation):
-        services.club_join(slug=club.slug, user=make_user("carol"), token=old)
-    services.club_join(slug=club.slug, user=make_user("dave"), token=fresh)
+    with pytest.raises(club_errors.BadInvitation):
+        club_services.club_join(slug=club.slug, user=make_user("carol"), token=old)
+    club_services.club_join(slug=club.slug, user=make_user("dave"), token=fresh)
 
 
 def test_asking_to_join_waits_for_an_admin_who_approves_or_declines(make_user) -> None:
     club, owner, _ = club_with(make_user)
     carol, dave = make_user("carol"), make_user("dave")
-    services.club_ask(slug=club.slug, user=carol)
-    services.club_ask(slug=club.slug, user=dave)
-    with pytest.raises(errors.AlreadyAsked):
-        services.club_ask(slug=club.slug, user=carol)
-    with pytest.raises(errors.MembersOnly):  # asking is not belonging
-        selectors.require_member(club, carol)
+    club_services.club_ask(slug=club.slug, user=carol)
+    club_services.club_ask(slug=club.slug, user=dave)
+    with pytest.raises(club_errors.AlreadyAsked):
+        club_services.club_ask(slug=club.slug, user=carol)
+    with pytest.raises(club_errors.MembersOnly):  # asking is not belonging
+        club_access.require_member(club, carol)
 
-    services.club_answer(slug=club.slug, admin=owner, username="carol", is_approved=True)
-    services.club_answer(slug=club.slug, admin=owner, username="dave", is_approved=False)
+    club_services.club_answer(slug=club.slug, admin=owner, username="carol", is_approved=True)
+    club_services.club_answer(slug=club.slug, admin=owner, username="dave", is_approved=False)
 
     assert role_of(club, carol) == ("member", "active")
     assert role_of(club, dave) is None
-    services.club_ask(slug=club.slug, user=dave)  # declined: may ask again
+    club_services.club_ask(slug=club.slug, user=dave)  # declined: may ask again
 
 
 # --- roles, removals, bans ----------------------------------------------------------
@@ -131,11 +137,11 @@ def test_asking_to_join_waits_for_an_admin_who_approves_or_declines(make_user) -
 def test_the_owner_appoints_admins_and_an_admin_cannot(make_user) -> None:
     club, owner, (bob, carol) = club_with(make_user, "bob", "carol")
 
-    services.club_set_role(slug=club.slug, owner=owner, username="bob", role="admin")
-    with pytest.raises(errors.OwnerOnly):
-        services.club_set_role(slug=club.slug, owner=bob, username="carol", role="admin")
-    with pytest.raises(errors.BadClubRequest):
-        services.club_set_role(slug=club.slug, owner=owner, username="carol", role="owner")
+    club_services.club_set_role(slug=club.slug, owner=owner, username="bob", role="admin")
+    with pytest.raises(club_errors.OwnerOnly):
+        club_services.club_set_role(slug=club.slug, owner=bob, username="carol", role="admin")
+    with pytest.raises(club_errors.BadClubRequest):
+        club_services.club_set_role(slug=club.slug, owner=owner, username="carol", role="owner")
 
     assert role_of(club, bob) == ("admin", "active")
     assert role_of(club, carol) == ("member", "active")
@@ -143,17 +149,17 @@ def test_the_owner_appoints_admins_and_an_admin_cannot(make_user) -> None:
 
 def test_an_admin_removes_members_but_not_admins_or_the_owner(make_user) -> None:
     club, owner, (bob, carol, dave, erin) = club_with(make_user, "bob", "carol", "dave", "erin")
-    services.club_set_role(slug=club.slug, owner=owner, username="bob", role="admin")
-    services.club_set_role(slug=club.slug, owner=owner, username="carol", role="admin")
+    club_services.club_set_role(slug=club.slug, owner=owner, username="bob", role="admin")
+    club_services.club_set_role(slug=club.slug, owner=owner, username="carol", role="admin")
 
-    services.club_remove(slug=club.slug, admin=bob, username="dave")
-    with pytest.raises(errors.OwnerOnly):
-        services.club_remove(slug=club.slug, admin=bob, username="carol")
-    with pytest.raises(errors.BadClubRequest) as refused:
-        services.club_remove(slug=club.slug, admin=bob, username="owner")
+    club_services.club_remove(slug=club.slug, admin=bob, username="dave")
+    with pytest.raises(club_errors.OwnerOnly):
+        club_services.club_remove(slug=club.slug, admin=bob, username="carol")
+    with pytest.raises(club_errors.BadClubRequest) as refused:
+        club_services.club_remove(slug=club.slug, admin=bob, username="owner")
     assert refused.value.code == "cannot_remove_owner"
-    with pytest.raises(errors.AdminsOnly):
-        services.club_remove(slug=club.slug, admin=erin, username="carol")
+    with pytest.raises(club_errors.AdminsOnly):
+        club_services.club_remove(slug=club.slug, admin=erin, username="carol")
 
     assert role_of(club, dave) is None
     assert role_of(club, carol) == ("admin", "active")
@@ -162,14 +168,14 @@ def test_an_admin_removes_members_but_not_admins_or_the_owner(make_user) -> None
 def test_a_banned_member_can_neither_join_again_nor_ask(make_user) -> None:
     club, owner, (bob,) = club_with(make_user, "bob")
 
-    services.club_remove(slug=club.slug, admin=owner, username="bob", is_banned=True)
+    club_services.club_remove(slug=club.slug, admin=owner, username="bob", is_banned=True)
 
-    with pytest.raises(errors.Banned):
-        services.club_join(slug=club.slug, user=bob, token=club.invite_token)
-    with pytest.raises(errors.Banned):
-        services.club_ask(slug=club.slug, user=bob)
-    with pytest.raises(errors.Banned):
-        selectors.require_member(club, bob)
+    with pytest.raises(club_errors.Banned):
+        club_services.club_join(slug=club.slug, user=bob, token=club.invite_token)
+    with pytest.raises(club_errors.Banned):
+        club_services.club_ask(slug=club.slug, user=bob)
+    with pytest.raises(club_errors.Banned):
+        club_access.require_member(club, bob)
     assert role_of(club, bob) == ("member", "banned")
 
 
@@ -180,7 +186,7 @@ def test_a_removed_member_s_registrations_are_refunded_and_their_points_stay(mak
     services.tournament_register(tournament_id=tournament.pk, user=bob)
     assert points_balance(user=bob, scope=club.scope) == 300
 
-    services.club_remove(slug=club.slug, admin=owner, username="bob")
+    club_services.club_remove(slug=club.slug, admin=owner, username="bob")
 
     tournament.refresh_from_db()
     assert tournament.entries.count() == 0 and tournament.prize_pool == 0
@@ -191,9 +197,9 @@ def test_a_removed_member_s_registrations_are_refunded_and_their_points_stay(mak
 def test_the_owner_cannot_leave_and_a_member_can(make_user) -> None:
     club, owner, (bob,) = club_with(make_user, "bob")
 
-    with pytest.raises(errors.BadClubRequest):
-        services.club_leave(slug=club.slug, user=owner)
-    services.club_leave(slug=club.slug, user=bob)
+    with pytest.raises(club_errors.BadClubRequest):
+        club_services.club_leave(slug=club.slug, user=owner)
+    club_services.club_leave(slug=club.slug, user=bob)
 
     assert role_of(club, bob) is None
 
@@ -201,18 +207,18 @@ def test_the_owner_cannot_leave_and_a_member_can(make_user) -> None:
 def test_an_admin_of_one_club_cannot_act_on_another(make_user) -> None:
     club, _, (bob,) = club_with(make_user, "bob")
     other_owner = make_user("mallory")
-    services.club_create(user=other_owner, name="Other club")
+    club_services.club_create(user=other_owner, name="Other club")
 
     for attempt in (
-        lambda: services.club_remove(slug=club.slug, admin=other_owner, username="bob"),
+        lambda: club_services.club_remove(slug=club.slug, admin=other_owner, username="bob"),
         lambda: credit(club, other_owner, bob, 100),
         lambda: club_tournament(club, other_owner),
-        lambda: services.club_reset_invitation(slug=club.slug, admin=other_owner),
-        lambda: services.club_answer(
+        lambda: club_services.club_reset_invitation(slug=club.slug, admin=other_owner),
+        lambda: club_services.club_answer(
             slug=club.slug, admin=other_owner, username="bob", is_approved=True
         ),
     ):
-        with pytest.raises(errors.MembersOnly):
+        with pytest.raises(club_errors.MembersOnly):
             attempt()
     assert role_of(club, bob) == ("member", "active")
     assert not Tournament.objects.exists()
@@ -223,10 +229,10 @@ def test_an_admin_of_one_club_cannot_act_on_another(make_user) -> None:
 
 def test_admins_credit_and_debit_with_a_reason_and_every_movement_is_a_row(make_user) -> None:
     club, owner, (bob, carol) = club_with(make_user, "bob", "carol")
-    services.club_set_role(slug=club.slug, owner=owner, username="bob", role="admin")
+    club_services.club_set_role(slug=club.slug, owner=owner, username="bob", role="admin")
 
     credit(club, owner, carol, 1_000)
-    services.club_points_adjust(
+    club_services.club_points_adjust(
         slug=club.slug, admin=bob, username="carol", amount=-250, reason="paid out in cash"
     )
 
@@ -243,8 +249,8 @@ def test_a_debit_below_zero_is_refused_and_changes_nothing(make_user) -> None:
     club, owner, (bob,) = club_with(make_user, "bob")
     credit(club, owner, bob, 100)
 
-    with pytest.raises(errors.BadClubRequest) as refused:
-        services.club_points_adjust(
+    with pytest.raises(club_errors.BadClubRequest) as refused:
+        club_services.club_points_adjust(
             slug=club.slug, admin=owner, username="bob", amount=-101, reason="too much"
         )
 
@@ -261,8 +267,8 @@ def test_a_debit_below_zero_is_refused_and_changes_nothing(make_user) -> None:
 )  # fmt: skip
 def test_a_bad_amount_or_reason_is_refused(make_user, amount, reason, code) -> None:
     club, owner, _ = club_with(make_user, "bob")
-    with pytest.raises(errors.BadClubRequest) as refused:
-        services.club_points_adjust(
+    with pytest.raises(club_errors.BadClubRequest) as refused:
+        club_services.club_points_adjust(
             slug=club.slug, admin=owner, username="bob", amount=amount, reason=reason
         )
     assert refused.value.code == code
@@ -273,9 +279,9 @@ def test_a_member_cannot_credit_points_nor_credit_a_stranger(make_user) -> None:
     club, owner, (bob,) = club_with(make_user, "bob")
     outsider = make_user("outsider")
 
-    with pytest.raises(errors.AdminsOnly):
+    with pytest.raises(club_errors.AdminsOnly):
         credit(club, bob, bob, 1_000)
-    with pytest.raises(errors.NoSuchMember):
+    with pytest.raises(club_errors.NoSuchMember):
         credit(club, owner, outsider, 1_000)
 
     assert not PointsEntry.objects.filter(scope=club.scope).exists()
@@ -310,10 +316,10 @@ def test_a_non_member_cannot_see_or_register_for_a_club_tournament(make_user) ->
     tournament = club_tournament(club, owner)
     outsider = make_user("outsider")
 
-    with pytest.raises(errors.MembersOnly):
+    with pytest.raises(club_errors.MembersOnly):
         services.tournament_register(tournament_id=tournament.pk, user=outsider)
-    with pytest.raises(errors.MembersOnly):
-        selectors.check_can_see(tournament, outsider)
+    with pytest.raises(club_errors.MembersOnly):
+        club_access.check_can_see(tournament, outsider)
     lobby = selectors.tournaments_list(status="registering", viewer=outsider)
     assert tournament not in lobby
     assert tournament in selectors.tournaments_list(status="registering", viewer=bob)
@@ -332,7 +338,7 @@ def test_only_members_see_a_running_club_tournament_s_tables(make_user) -> None:
     behaviour_of(table).check_watch(table, players[0])
     with pytest.raises(TableMembersOnly):
         behaviour_of(table).check_watch(table, make_user("outsider"))
-    services.club_remove(slug=club.slug, admin=owner, username="dave", is_banned=True)
+    club_services.club_remove(slug=club.slug, admin=owner, username="dave", is_banned=True)
     behaviour_of(table).check_watch(table, players[2])  # removed while playing: plays it out
 
 

@@ -13,6 +13,7 @@ from tests.tables.sockets import Client
 from tests.tournaments.helpers import members, register, sng
 from tournaments import services
 from tournaments.models import Tournament
+from tournaments.tournament_settings import TournamentSettings
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -120,9 +121,9 @@ def _shove_until_the_final_table(tournament_id: int) -> tuple[int, list[int]]:
     """Members move all-in (or call) at every table until the final table is drawn; its
     id and the members drawn to it."""
     import engine
-    from tables import selectors
     from tables import services as table_services
     from tables.models import Seat
+    from tables.play import hand_state
     from tests.tables.helpers import decision_of
 
     for _ in range(5000):
@@ -132,7 +133,7 @@ def _shove_until_the_final_table(tournament_id: int) -> tuple[int, list[int]]:
                 seated = Seat.objects.filter(table=final.get())
                 return final.get().pk, list(seated.values_list("user_id", flat=True))
             table.refresh_from_db()
-            state = selectors.hand_state(table)
+            state = hand_state(table)
             if state is None or state.is_over:
                 if table.wake_at is not None:
                     table_services.hand_start(table_id=table.pk, seq=table.seq)
@@ -158,9 +159,10 @@ async def test_a_moved_player_s_table_socket_is_told_the_new_table(make_user):
     from tables.models import Seat
 
     players = await sync_to_async(members)(make_user, 5)
-    tournament = await sync_to_async(services.schedule_tournament)(
+    settings = TournamentSettings(
         name="Socket Cup", starts_at=timezone.now() + timedelta(minutes=5), seats_per_table=4
     )
+    tournament = await sync_to_async(services.schedule_tournament)(settings=settings)
     for player in players:
         await sync_to_async(services.tournament_register)(tournament_id=tournament.pk, user=player)
     await sync_to_async(services.mtt_start)(
@@ -188,8 +190,8 @@ async def test_a_hand_ended_from_the_players_sockets_updates_the_lobby_row(make_
     # (tournaments/broadcast.py): it still reaches the lobby, with the stacks after it.
     from django.core.cache import cache
 
-    from tables import selectors
     from tables.models import Seat
+    from tables.play import hand_state
     from tests.tables.helpers import decision_of
 
     players = await sync_to_async(members)(make_user, 6)
@@ -202,7 +204,7 @@ async def test_a_hand_ended_from_the_players_sockets_updates_the_lobby_row(make_
 
     def to_act() -> tuple[int, int, str] | None:
         fresh = Table.objects.get(pk=table.pk)
-        state = selectors.hand_state(fresh)
+        state = hand_state(fresh)
         if state is None or state.is_over:
             return None
         seat = Seat.objects.get(table=fresh, number=state.actor)

@@ -13,14 +13,15 @@ from django.utils import timezone
 from playwright.sync_api import Browser, expect
 
 import engine
-from tables import selectors
 from tables import services as table_services
 from tables.errors import TableError
 from tables.models import Seat, Table
+from tables.play import hand_state
 from tests.support.live import BROWSER_TEST, DESKTOP, outside_the_browser_loop, sign_up
 from tests.tables.helpers import decision_of
 from tournaments import services
 from tournaments.models import Tournament
+from tournaments.tournament_settings import TournamentSettings
 
 pytestmark = BROWSER_TEST
 
@@ -33,7 +34,9 @@ def started_with(usernames: list[str]) -> Tournament:
     from accounts.models import User
 
     tournament = services.schedule_tournament(
-        name="Moving Night", starts_at=timezone.now() + timedelta(minutes=5), seats_per_table=3
+        settings=TournamentSettings(
+            name="Moving Night", starts_at=timezone.now() + timedelta(minutes=5), seats_per_table=3
+        )
     )
     for user in User.objects.filter(username__in=usernames):
         services.tournament_register(tournament_id=tournament.pk, user=user)
@@ -54,7 +57,7 @@ def act_at(table_id: int, choose: Any) -> None:
     """The player to act at the table does what ``choose(legal)`` says, if a hand is on
     (the live server's worker deals the next one, and may have moved on meanwhile)."""
     table = Table.objects.get(pk=table_id)
-    state = selectors.hand_state(table)
+    state = hand_state(table)
     if state is None or state.is_over:
         time.sleep(0.2)
         return

@@ -18,6 +18,7 @@ from accounts.points import points_balance
 from tables import selectors
 from tables import services as table_services
 from tables.models import Hand, Seat, Table
+from tables.play import hand_state
 from tests.support.tournaments import registered, scheduled, sizes, started, step
 from tests.tables.helpers import decision_of
 from tests.tournaments.helpers import members, moved_for
@@ -44,7 +45,7 @@ def test_the_start_draws_everyone_over_the_fewest_even_tables_and_deals(make_use
     entries = Seat.objects.filter(table__tournament=tournament).values_list("entry_id", flat=True)
     assert sorted(entries) == sorted(tournament.entries.values_list("pk", flat=True))
     for table in tournament.tables.all():
-        assert table.hand_number == 1 and selectors.hand_state(table) is not None
+        assert table.hand_number == 1 and hand_state(table) is not None
         assert table.seat_count == 6
 
 
@@ -112,7 +113,7 @@ def _check_between_hands(tournament: Tournament, total_chips: int, arrivals: lis
     if len(counted) > 1 and not tournament.is_waiting_for_tables:
         smallest = min(counted.values())
         for table in Table.objects.filter(pk__in=counted):
-            state = selectors.hand_state(table)
+            state = hand_state(table)
             if state is None or state.is_over:  # the band (module docstring)
                 assert counted[table.pk] <= smallest + 1, counted
 
@@ -132,7 +133,7 @@ def _check_everyone_is_dealt_in(table: Table, dealt: set[tuple[int, int]]) -> No
     A hand first seen over was over as it was dealt (everyone all in from the blinds):
     its players may have been moved away since, so those still due must be among them."""
     table.refresh_from_db()
-    state = selectors.hand_state(table)
+    state = hand_state(table)
     if state is None or (table.pk, table.hand_number) in dealt:
         return
     dealt.add((table.pk, table.hand_number))
@@ -201,7 +202,7 @@ def test_thirty_players_play_to_a_winner_with_balanced_tables(make_user) -> None
 
 def _all_in_or_call(table: Table) -> None:
     """The player to act at ``table`` puts everything in, or calls what they face."""
-    state = selectors.hand_state(Table.objects.get(pk=table.pk))
+    state = hand_state(Table.objects.get(pk=table.pk))
     assert state is not None and not state.is_over
     seat = Seat.objects.get(table=table, number=state.actor)
     legal = engine.legal_actions(state)
@@ -234,7 +235,7 @@ def test_a_final_table_whose_first_hand_ends_as_it_is_dealt_leaves_nobody_behind
         if Seat.objects.filter(table=second, stack__gt=0).count() == 1:
             break
         second.refresh_from_db()
-        state = selectors.hand_state(second)
+        state = hand_state(second)
         if state is None or state.is_over:
             table_services.hand_start(table_id=second.pk, seq=second.seq)
         else:
@@ -243,7 +244,7 @@ def test_a_final_table_whose_first_hand_ends_as_it_is_dealt_leaves_nobody_behind
     assert tournament.is_waiting_for_tables, "three left: the final table waits for the first"
     waiting = selectors.table_snapshot(table_id=second.pk, user=None)["waiting_for"]
     assert waiting == "Waiting for the other tables' hands before the final table is drawn"
-    actor = selectors.hand_state(first).actor  # type: ignore[union-attr]
+    actor = hand_state(first).actor  # type: ignore[union-attr]
     seats = Seat.objects.filter(table__tournament=tournament, stack__gt=0)
     for seat in sorted(seats, key=lambda s: (s.table_id, s.number) == (first.pk, actor)):
         # the first table's player to act steps aside last: their hand ends, all away
@@ -411,7 +412,7 @@ def test_tables_pause_between_hands_during_a_break_and_resume_after_it(
     time_machine.move_to(tournament.started_at + timedelta(minutes=61))
     hand = table.hand_number
     while Table.objects.get(pk=table.pk).hand_number == hand:
-        state = selectors.hand_state(Table.objects.get(pk=table.pk))
+        state = hand_state(Table.objects.get(pk=table.pk))
         if state is None or state.is_over:
             break
         step(Table.objects.get(pk=table.pk))
@@ -432,7 +433,7 @@ def _finish_passively(table_id: int) -> None:
     """Play the hand at the table to its end, everyone checking or folding."""
     for _ in range(50):
         table = Table.objects.get(pk=table_id)
-        state = selectors.hand_state(table)
+        state = hand_state(table)
         if state is None or state.is_over:
             return
         seat = Seat.objects.get(table=table, number=state.actor)

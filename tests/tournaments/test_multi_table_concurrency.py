@@ -23,7 +23,7 @@ from django.db.models import Count, Sum
 from django.utils import timezone
 
 from config.celery import app as celery_app
-from tables import selectors
+from tables import play as table_play
 from tables import services as table_services
 from tables.errors import TableError
 from tables.models import Hand, Seat, Table
@@ -34,6 +34,7 @@ from tests.tournaments.helpers import members, moved_for
 from tournaments import services
 from tournaments.errors import TournamentError
 from tournaments.models import Tournament
+from tournaments.tournament_settings import TournamentSettings
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -43,7 +44,9 @@ PLAY_SECONDS = 200
 def scheduled_and_started(players: list[Any], **settings: Any) -> Tournament:
     # Started at the scheduled moment, a second from now: its clock runs from then.
     starts_at = timezone.now() + timedelta(seconds=1)
-    tournament = services.schedule_tournament(name="Race Night", starts_at=starts_at, **settings)
+    tournament = services.schedule_tournament(
+        settings=TournamentSettings(name="Race Night", starts_at=starts_at, **settings)
+    )
     for player in players:
         services.tournament_register(tournament_id=tournament.pk, user=player)
     services.mtt_start(tournament_id=tournament.pk, now=starts_at)
@@ -146,7 +149,7 @@ def test_a_restart_in_the_middle_resumes_every_table_and_finishes(make_user, set
         wait_for(lambda: sum(hands_at(t) for t in tables) >= 3, seconds=60)
     stopped_at = {t.pk: hands_at(t) for t in tables}
     # Down: the worker is gone and nothing held in memory survives.
-    selectors._recent_states.clear()
+    table_play._recent_states.clear()
     time.sleep(1.5)  # a level boundary passes while nothing runs
     assert Tournament.objects.get(pk=tournament.pk).status == "running"
 

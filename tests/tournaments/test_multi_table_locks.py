@@ -13,9 +13,9 @@ import threading
 import pytest
 from django.db import OperationalError, connection, connections, transaction
 
-from tables import selectors
 from tables import services as table_services
 from tables.models import Seat, Table
+from tables.play import hand_state
 from tests.support.tournaments import registered, scheduled, sizes, started
 from tests.tables.helpers import decision_of
 from tests.tournaments.helpers import members
@@ -29,7 +29,7 @@ pytestmark = [
 
 def fold_to_the_end(table: Table) -> None:
     """Everyone folds in turn until the hand is over (no chips change hands but the blinds)."""
-    while (state := selectors.hand_state(Table.objects.get(pk=table.pk))) and not state.is_over:
+    while (state := hand_state(Table.objects.get(pk=table.pk))) and not state.is_over:
         seat = Seat.objects.get(table=table, number=state.actor)
         table_services.hand_act(
             table_id=table.pk, user=seat.user, action="fold", decision=decision_of(table)

@@ -12,6 +12,8 @@ from tables import selectors
 from tables import services as table_services
 from tables.errors import CannotLeave
 from tables.models import Hand, Seat
+from tables.play import hand_state
+from tables.snapshot import iso
 from tests.tables.helpers import decision_of
 from tests.tournaments.helpers import (
     balance_total,
@@ -82,7 +84,7 @@ def test_a_sitting_out_player_is_still_dealt_in_and_folded_at_once(six):
     table_services.hand_start(table_id=table.pk, seq=table_of(tournament).seq)
     seat = Seat.objects.get(table=table, user=six[0])
 
-    state = selectors.hand_state(table_of(tournament))
+    state = hand_state(table_of(tournament))
     assert state.is_dealt_in[seat.number]
     assert state.actor != seat.number
 
@@ -91,7 +93,7 @@ def play_to_the_end_of_hand(tournament: Tournament) -> None:
     from tests.tournaments.helpers import play_one_step
 
     for _ in range(100):
-        state = selectors.hand_state(table_of(tournament))
+        state = hand_state(table_of(tournament))
         if state.is_over:
             return
         play_one_step(tournament, push=False)
@@ -104,7 +106,7 @@ def test_a_table_of_away_players_keeps_dealing_hands(six):
     for player in six:
         table_services.seat_sit_out(table_id=table.pk, user=player)
     table = table_of(tournament)
-    assert selectors.hand_state(table).is_over, "everyone away: folded or checked at once"
+    assert hand_state(table).is_over, "everyone away: folded or checked at once"
     assert table.wake_at is not None, "the next hand is due"
     table_services.hand_start(table_id=table.pk, seq=table.seq)
     assert table_of(tournament).hand_number == 2
@@ -125,7 +127,7 @@ def test_the_level_is_applied_when_a_hand_starts_and_recorded_on_it(six, time_ma
     assert (snapshot["level"], snapshot["small_blind"], snapshot["big_blind"]) == (2, 15, 30)
     assert snapshot["tournament_id"] == tournament.pk
     ends = Tournament.objects.get(pk=tournament.pk).started_at + timedelta(minutes=10)
-    assert snapshot["level_ends_at"] == selectors.iso(ends)
+    assert snapshot["level_ends_at"] == iso(ends)
 
 
 def test_a_tournament_hands_history_names_the_event_and_level(six):
@@ -170,7 +172,7 @@ def test_a_player_who_times_out_every_hand_is_blinded_off_and_finishes_last(
         if out.place is not None:
             break
         table = table_of(tournament)
-        state = selectors.hand_state(table)
+        state = hand_state(table)
         if state.is_over:
             table_services.hand_start(table_id=table.pk, seq=table.seq)
             continue

@@ -9,7 +9,7 @@ from celery.contrib.testing.worker import start_worker
 
 from accounts.points import points_account_open
 from config.celery import app as celery_app
-from tables import selectors
+from tables import play as table_play
 from tables import services as table_services
 from tests.support import wait_for
 from tests.tournaments.helpers import balance_total, members, moved_for, register, sng, table_of
@@ -37,7 +37,7 @@ def test_a_sng_of_away_players_survives_a_restart_and_finishes_with_points_conse
         wait_for(lambda: table_of(tournament).hand_number >= 3, seconds=30)
     hand_number = table_of(tournament).hand_number
     # Down: the worker is gone and nothing held in memory survives.
-    selectors._recent_states.clear()
+    table_play._recent_states.clear()
     time.sleep(1.5)  # a level boundary passes while nothing runs
     assert Tournament.objects.get(pk=tournament.pk).status == "running"
 

@@ -9,8 +9,10 @@ import pytest
 from django.utils import timezone
 
 from tournaments import services
+from tournaments.clubs import services as club_services
 from tournaments.errors import BadSettings
 from tournaments.models import Tournament
+from tournaments.tournament_settings import TournamentSettings
 
 pytestmark = pytest.mark.django_db
 
@@ -18,7 +20,7 @@ pytestmark = pytest.mark.django_db
 def scheduled(**settings: Any) -> Tournament:
     settings.setdefault("name", "Sunday Major")
     settings.setdefault("starts_at", timezone.now() + timedelta(hours=1))
-    return services.schedule_tournament(**settings)
+    return services.schedule_tournament(settings=TournamentSettings(**settings))
 
 
 def test_a_scheduled_tournament_takes_registrations_until_its_start() -> None:
@@ -149,7 +151,7 @@ def test_the_level_clock_stops_for_breaks_placed_between_levels() -> None:
 
 
 def test_a_club_s_points_scope_makes_it_the_club_s_tournament(make_user) -> None:
-    club = services.club_create(user=make_user("owner"), name="Thursday Crew")
+    club = club_services.club_create(user=make_user("owner"), name="Thursday Crew")
 
     tournament = scheduled(points_scope=club.scope)
 

@@ -6,9 +6,9 @@ import pytest
 from asgiref.sync import sync_to_async
 
 import engine
-from tables import selectors
 from tables import services as table_services
 from tables.models import Seat
+from tables.play import hand_state
 from tables.selectors import table_snapshot
 from tests.tables.helpers import decision_of, friends_table
 from tests.tables.sockets import Client
@@ -27,7 +27,7 @@ def first_out(tournament: Tournament) -> Entry:
         if out is not None:
             return out
         table.refresh_from_db()
-        state = selectors.hand_state(table)
+        state = hand_state(table)
         if state is None or state.is_over:
             if short is None:
                 short = Seat.objects.filter(table=table).order_by("number").first()

@@ -21,6 +21,7 @@ from tests.tables.sockets import Client
 from tests.tournaments.helpers import balance_total, members, moved_for, register, sng
 from tournaments import services
 from tournaments.models import Tournament
+from tournaments.tournament_settings import TournamentSettings
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -156,7 +157,9 @@ def test_a_scheduled_tournament_starts_at_its_time_and_plays_to_a_winner_unatten
 
     settings.TOURNAMENTS_LEVEL_SECONDS = 1.0
     tournament = services.schedule_tournament(
-        name="Worker Cup", starts_at=timezone.now() + timedelta(seconds=2), seats_per_table=4
+        settings=TournamentSettings(
+            name="Worker Cup", starts_at=timezone.now() + timedelta(seconds=2), seats_per_table=4
+        )
     )
     for n in range(10):  # bots: the worker plays every move
         Entry.objects.create(

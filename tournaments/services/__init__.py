@@ -1,18 +1,6 @@
 """Every write of tournaments: each function owns its transaction and locks the
 tournament row first, then its tables in id order, then points accounts."""
 
-from tournaments.services.clubs import (
-    club_answer,
-    club_ask,
-    club_create,
-    club_join,
-    club_leave,
-    club_points_adjust,
-    club_remove,
-    club_reset_invitation,
-    club_set_role,
-    club_tournament_schedule,
-)
 from tournaments.services.levels import levels_due, tournament_level_announce
 from tournaments.services.multi_table import mtt_start, mtts_due
 from tournaments.services.practice import practice_sng_start
@@ -26,16 +14,6 @@ from tournaments.services.registration import (
 from tournaments.services.schedule import schedule_tournament
 
 __all__ = [
-    "club_answer",
-    "club_ask",
-    "club_create",
-    "club_join",
-    "club_leave",
-    "club_points_adjust",
-    "club_remove",
-    "club_reset_invitation",
-    "club_set_role",
-    "club_tournament_schedule",
     "levels_due",
     "mtt_start",
     "mtts_due",

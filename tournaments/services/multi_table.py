@@ -24,8 +24,7 @@ from django.utils import timezone
 import engine
 from engine.seating import SeatingPlan, TableSeating
 from tables.models import Seat, Table
-from tables.play import Play, seat_values
-from tables.selectors import hand_state
+from tables.play import Play, hand_state, seat_values
 from tables.services import play as p
 from tournaments import broadcast
 from tournaments.models import Entry, Tournament

@@ -17,6 +17,7 @@ from django.utils import timezone
 from accounts import points
 from accounts.models import PointsEntry
 from tournaments import broadcast
+from tournaments.clubs.access import check_can_see
 from tournaments.errors import (
     AlreadyRegistered,
     CannotCancel,
@@ -29,7 +30,6 @@ from tournaments.errors import (
     TournamentNotFound,
 )
 from tournaments.models import Entry, Tournament
-from tournaments.selectors import check_can_see
 from tournaments.services.start import tournament_start
 
 _CLOSED: dict[str, str] = {

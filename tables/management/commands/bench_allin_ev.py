@@ -3,7 +3,7 @@
 ``python manage.py bench_allin_ev [--hands N]`` plays N preflop all-ins of 2
 and of 6 players through the engine and times their tracker facts both ways,
 side by side: with the exact all-in EV (what the locked transaction computed
-before) and without it (what it computes now; tables/services/allin_ev.py
+before) and without it (what it computes now; tables/history/allin_ev.py
 fills the EV in afterwards). Medians, in milliseconds.
 """
 
@@ -17,7 +17,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandParser
 
 import engine
-from tables.hand_facts import hand_facts
+from tables.history.facts import hand_facts
 from tables.management.arguments import positive_int
 
 

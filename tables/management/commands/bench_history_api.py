@@ -27,7 +27,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import connection
 from django.test import Client
 
-from config.api_throttles import AnonThrottle, UserThrottle
+from config.platform.api_throttles import AnonThrottle, UserThrottle
 from tables.models import HandPlayer
 
 
@@ -43,16 +43,21 @@ class Command(BaseCommand):
         user = get_user_model().objects.filter(username=options["user"]).first()
         if user is None:
             raise CommandError(f"no member {options['user']!r}: run seed_hands first")
-        rates = {t: t.THROTTLE_RATES for t in (AnonThrottle, UserThrottle)}
+        # Each class's own setting, if it had one: putting back an inherited value as
+        # its own would shadow a later change made on a parent class.
+        own_rates = {t: vars(t).get("THROTTLE_RATES") for t in (AnonThrottle, UserThrottle)}
         hosts = settings.ALLOWED_HOSTS
         try:
-            for throttle in rates:
+            for throttle in own_rates:
                 throttle.THROTTLE_RATES = {"anon": None, "user": None}
             settings.ALLOWED_HOSTS = [*hosts, "testserver"]
             self._run(user, options)
         finally:
-            for throttle, rate in rates.items():
-                throttle.THROTTLE_RATES = rate
+            for throttle, rate in own_rates.items():
+                if rate is None:
+                    del throttle.THROTTLE_RATES
+                else:
+                    throttle.THROTTLE_RATES = rate
             settings.ALLOWED_HOSTS = hosts
 
     def _run(self, user: Any, options: dict[str, Any]) -> None:

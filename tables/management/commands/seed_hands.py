@@ -5,14 +5,15 @@ policy (fold, check/call, bet or raise half pot to pot, now and then all-in),
 2 to 6 players from a pool of members at friends', practice and tournament
 tables, and stored as the end of a live hand stores it: the ``Hand`` row with
 its event log and PHH, and one ``HandPlayer`` per player with the tracker
-facts of tables/hand_facts.py. Rows are written in batches: the hands with
+facts of tables/history/facts.py, built by the same functions
+(tables/history/record.py). Rows are written in batches: the hands with
 ``bulk_create`` (their ids are needed), their players, four or five times as
 many rows, with one ``executemany`` (the ORM's per-value SQL building took
 most of the time). ``--me NAME`` is dealt into ``--me-share`` of the hands (the
 benchmark's player).
 
 ``--allin-ev pending`` writes an all-in hand as a live table's end does before
-its task runs (tables/services/allin_ev.py): the players' all-in EV is their
+its task runs (tables/history/allin_ev.py): the players' all-in EV is their
 actual result and the hand is marked pending, for the sweep to fill in. The
 exact equity of a preflop all-in takes about 90 ms, most of a seeding run's
 time; the rows the API reads are the same either way. For benchmarks and
@@ -24,6 +25,7 @@ from __future__ import annotations
 import json
 import random
 import time
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -32,9 +34,9 @@ from django.core.management.base import BaseCommand
 from django.db import connection, transaction
 
 import engine
-from tables.hand_facts import hand_facts, has_allin_ev
+from tables.history.record import hand_end, hand_new
+from tables.history.stats import totals_add
 from tables.models import Hand, HandPlayer, Table
-from tables.stats import totals_add
 
 BATCH = 500
 HANDS_PER_TABLE = 2000
@@ -181,6 +183,15 @@ def _insert_players(rows: list[HandPlayer]) -> None:
         )
 
 
+@dataclass(frozen=True)
+class _Member:
+    """A seeded seat: a member, named by their username."""
+
+    user: Any
+    name: str
+    is_bot: bool = False
+
+
 def _rows(
     table: Table,
     state: engine.HandState,
@@ -190,50 +201,15 @@ def _rows(
     with_phh: bool,
     with_allin_ev: bool = True,
 ) -> tuple[Hand, list[HandPlayer]]:
-    events = [event.to_dict() for event in state.events]
-    pots = [e for e in events if e["kind"] == "pot_awarded"]
-    names = [u.username for u in seated]
     table.hand_number += 1
-    hand = Hand(
-        table=table,
-        number=table.hand_number,
-        button=state.button,
-        small_blind_seat=state.small_blind_seat,
-        big_blind_seat=state.big_blind_seat,
-        small_blind=state.small_blind,
-        big_blind=state.big_blind,
-        ante=state.ante,
-        started_at=clock,
+    hand = hand_new(table, state, clock)
+    players = {seat: _Member(user, user.username) for seat, user in enumerate(seated)}
+    rows = hand_end(
+        hand,
+        state,
+        players,
         ended_at=clock + timedelta(seconds=15),
-        board=[engine.card_str(c) for c in state.board],
-        pots=pots,
-        events=events,
-        final_stacks=list(state.stacks),
-        phh=engine.to_phh(state, players=[names[s] for s in engine.phh_order(state)])
-        if with_phh
-        else "",
-        pot=sum(p["amount"] for p in pots),
-        allin_ev_pending=not with_allin_ev and has_allin_ev(state),
+        phh_fields={} if with_phh else None,
+        with_allin_ev=with_allin_ev,
     )
-    facts = hand_facts(state, with_allin_ev=with_allin_ev)
-    return hand, [_player(state, seat, seated[seat], clock, facts[seat]) for seat in state.players]
-
-
-def _player(
-    state: engine.HandState, seat: int, user: Any, clock: datetime, facts: dict[str, Any]
-) -> HandPlayer:
-    return HandPlayer(
-        user=user,
-        started_at=clock,
-        seat=seat,
-        name=user.username,
-        hole_cards=[engine.card_str(c) for c in state.hole_cards(seat)],
-        starting_stack=state.starting_stacks[seat] or 0,
-        final_stack=state.stacks[seat],
-        net=state.stacks[seat] - (state.starting_stacks[seat] or 0),
-        was_shown=state.has_shown[seat],
-        is_button=seat == state.button,
-        is_small_blind=seat == state.small_blind_seat,
-        is_big_blind=seat == state.big_blind_seat,
-        **facts,
-    )
+    return hand, rows

@@ -1,0 +1,113 @@
+"""Group messages sent from sync code: the services' commits, Celery tasks, scripts.
+
+A command from a websocket runs in the worker thread that all database work of
+a Daphne process shares; waiting there for the channel layer's round trips
+would hold up every other table's commands. So a consumer names its event loop
+(``serve_from_running_loop``) before it calls into sync code, and a send from
+that code is handed to the loop while the thread moves on. The loop travels in
+a context variable, which asgiref's ``sync_to_async`` carries into the thread.
+Elsewhere (Celery, scripts, HTTP views) messages go through one background
+event loop per process and the caller waits, at most ``SEND_TIMEOUT``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import contextvars
+import logging
+import os
+import threading
+from collections.abc import Coroutine
+from typing import Any, TypeVar
+
+from channels.layers import get_channel_layer
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+Messages = list[tuple[str, dict[str, Any]]]  # (group, message) pairs
+SEND_TIMEOUT = 10.0  # seconds a broadcast from sync code may take
+
+_server_loop: contextvars.ContextVar[asyncio.AbstractEventLoop | None] = contextvars.ContextVar(
+    "felt_server_loop", default=None
+)
+
+
+def serve_from_running_loop() -> None:
+    """Called by a consumer: sync code it calls hands its sends to this event loop."""
+    _server_loop.set(asyncio.get_running_loop())
+
+
+def server_loop() -> asyncio.AbstractEventLoop | None:
+    """The consumer's event loop when this sync code was called from one still running."""
+    loop = _server_loop.get()
+    if loop is None or loop.is_closed() or not loop.is_running():
+        return None
+    return loop
+
+
+def send(messages: Messages) -> None:
+    """Broadcast; when called for a consumer, without waiting for it.
+
+    Consumers drop any snapshot older than one they have already shown, so a
+    send that lands after a later one changes nothing.
+    """
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    loop = server_loop()
+    if loop is not None:
+        future = asyncio.run_coroutine_threadsafe(send_all(layer, messages), loop)
+        future.add_done_callback(log_failure)
+        return
+    try:
+        _background.run(send_all(layer, messages), timeout=SEND_TIMEOUT)
+    except Exception:  # clients re-sync from the next snapshot or on reconnect
+        log.exception("could not broadcast to %s", sorted({group for group, _ in messages}))
+
+
+async def send_all(layer: Any, messages: Messages) -> None:
+    send_many = getattr(layer, "group_send_many", None)
+    # One round trip for the whole change (config/adapters/channel_layer.py).
+    if send_many is not None:
+        await send_many(messages)
+        return
+    for group, message in messages:
+        await layer.group_send(group, message)
+
+
+class BackgroundLoop:
+    """One event loop per process, in a thread of its own, for broadcasts from sync code.
+
+    ``async_to_sync`` would run each broadcast in a new event loop, and the
+    channel layer keeps its Redis connections per loop: a Celery worker would
+    open (and close) a connection for every snapshot it sends.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._pid = 0
+
+    def run(self, coroutine: Coroutine[Any, Any, T], timeout: float) -> T:
+        return asyncio.run_coroutine_threadsafe(coroutine, self._running()).result(timeout)
+
+    def _running(self) -> asyncio.AbstractEventLoop:
+        with self._lock:
+            # A forked child (a Celery pool process) inherits the loop but not its thread.
+            if self._loop is None or self._pid != os.getpid():
+                self._loop = asyncio.new_event_loop()
+                self._pid = os.getpid()
+                threading.Thread(
+                    target=self._loop.run_forever, name="broadcast", daemon=True
+                ).start()
+            return self._loop
+
+
+_background = BackgroundLoop()
+
+
+def log_failure(future: concurrent.futures.Future[Any]) -> None:
+    if not future.cancelled() and future.exception() is not None:
+        log.error("a broadcast or wake-up failed", exc_info=future.exception())

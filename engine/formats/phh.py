@@ -1,0 +1,352 @@
+"""Hand histories in PHH, the open Poker Hand History standard (variant ``NT``).
+
+``to_phh(state)`` writes a hand from its event log; ``from_phh(text)`` plays
+a file through ``apply_action`` and returns the resulting state, so every
+rule the engine enforces applies to imported hands too.
+
+Conventions (uoftcprg/phh-std):
+
+- Players are listed from the first seat left of the button to the button,
+  which is the engine's dealing order. Heads-up that makes p1 the big blind
+  and p2 the button, and the standard writes the per-player forced bets
+  reversed: ``blinds_or_straddles = [1, 2]`` means p2 posts 1 and p1 posts 2.
+- ``seats`` (1-based) and ``seat_count`` place the players at the table;
+  without them p1..pN sit in seats 1..N with the button on pN.
+- Shows and mucks (``pN sm CARDS`` / ``pN sm``) are written where the engine
+  turned cards face up or threw them away; on import they only supply hole
+  cards, because the engine itself decides who shows (rules 13-15). A file
+  in which a winning hand is mucked is refused (rule 15), and so is a show or
+  a muck before the hand is over, without a showdown, by a player who folded,
+  or twice by one player.
+- On import every action must be the one the hand is waiting for: a decision
+  names the player the engine asks, on a street the file has dealt; hole
+  cards are dealt once each before anything else, and a board card once the
+  betting before it is closed (:mod:`engine.formats.phh_replay`). The one exception:
+  other engines ask a check (``cc``) of the last player with chips facing
+  only all-in players, where Felt has already ended the hand; that check,
+  on the street where the betting closed, is accepted and changes nothing.
+  Felt never writes one.
+- Felt's rules are fixed, so on import ``ante_trimming_status`` is ignored
+  (a short ante only wins what it put in, rule 10), antes must be uniform and
+  straddles are refused. Unknown cards (``??``) are filled with unused cards,
+  which is refused when they would decide a showdown.
+- What a file cannot say comes back equivalent rather than identical: a dead
+  button (on an empty seat) returns on the last player's seat, which plays
+  the same, and a hand without a small blind gets half the big blind as its
+  nominal (unposted) small blind.
+
+>>> from engine.deal import new_hand
+>>> from engine.cards import DECK
+>>> hand = new_hand([100, 100], button=1, small_blind=1, big_blind=2, deck=DECK)
+>>> print(to_phh(hand).splitlines()[2])
+blinds_or_straddles = [1, 2]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Literal
+
+from engine.cards import cards_str
+from engine.deal import new_hand
+from engine.events import (
+    BoardDealt,
+    CardsMucked,
+    CardsShown,
+    HoleCardsDealt,
+    PlayerActed,
+    PotAwarded,
+)
+from engine.formats.phh_notation import (
+    PhhAction,
+    PhhError,
+    PhhFile,
+    check_optional_field,
+    parse_phh,
+    toml_line,
+    toml_value,
+)
+from engine.formats.phh_replay import PhhIllegalAction, PhhReplay
+from engine.state import NO_SMALL_BLIND, HandState
+from engine.view import EVERY_CARD, sees_hole_cards
+
+__all__ = ["EVERY_CARD", "PhhError", "PhhIllegalAction", "from_phh", "phh_order", "to_phh"]
+
+_WRITTEN_FIELDS = frozenset({"seats", "seat_count", "finishing_stacks", "ante_trimming_status"})
+_PER_PLAYER_FIELDS = frozenset({"players", "winnings", "time_banks"})
+
+
+# ---------------------------------------------------------------- writing
+
+
+def to_phh(
+    state: HandState,
+    *,
+    viewer: int | None | Literal["every card"] = EVERY_CARD,
+    **optional_fields: object,
+) -> str:
+    """The hand so far as PHH text (a finished hand also gets ``finishing_stacks``).
+
+    ``viewer`` is the seat whose history this is (``None``: a spectator's):
+    hole cards it did not see (``engine.view``'s rule) are written ``????``.
+    By default every card is written. ``optional_fields`` are written as
+    given: standard optional fields such as ``players`` (names in PHH order:
+    ``[names[s] for s in phh_order(state)]``), ``event``, ``hand``, ``table``
+    or ``time``, and user-defined fields prefixed ``_``.
+
+    >>> from engine.cards import DECK
+    >>> from engine.deal import new_hand
+    >>> hand = new_hand([100, 100], button=1, small_blind=1, big_blind=2, deck=DECK)
+    >>> [line for line in to_phh(hand, viewer=0).splitlines() if " dh " in line]
+    ['  "d dh p1 2c2h",', '  "d dh p2 ????",']
+    """
+    order = phh_order(state)
+    position = {seat: index for index, seat in enumerate(order)}
+    _check_optional_fields(optional_fields, len(order))
+    forced = [_blind_of(state, seat) for seat in order]
+    if len(order) == 2:
+        forced.reverse()  # the standard reverses forced bets heads-up
+    lines = [
+        toml_line("variant", "NT"),
+        toml_line("antes", [state.ante] * len(order)),
+        toml_line("blinds_or_straddles", forced),
+        toml_line("min_bet", state.big_blind),
+        toml_line("starting_stacks", [state.starting_stacks[seat] for seat in order]),
+        "actions = [",
+        *(f"  {toml_value(text)}," for text in _action_texts(state, viewer, position)),
+        "]",
+        toml_line("seats", [seat + 1 for seat in order]),
+        toml_line("seat_count", state.seat_count),
+    ]
+    if state.ante:
+        lines.append(toml_line("ante_trimming_status", True))  # rule 10
+    if state.is_over:
+        lines.append(toml_line("finishing_stacks", [state.stacks[seat] for seat in order]))
+    lines.extend(toml_line(key, value) for key, value in optional_fields.items())
+    return "\n".join(lines) + "\n"
+
+
+def _check_optional_fields(fields: Mapping[str, object], player_count: int) -> None:
+    for key, value in fields.items():
+        check_optional_field(key)
+        if key in _WRITTEN_FIELDS:
+            raise ValueError(f"{key!r} is written from the hand itself")
+        if key in _PER_PLAYER_FIELDS and not (
+            isinstance(value, list | tuple) and len(value) == player_count
+        ):
+            raise ValueError(f"{key!r} must list one entry per player, in PHH order")
+
+
+def phh_order(state: HandState) -> tuple[int, ...]:
+    """The seats of PHH players p1, p2, ...: from the first seat left of the
+    button round to the button (the engine's dealing order)."""
+    count = state.seat_count
+    seats = ((state.button + step) % count for step in range(1, count + 1))
+    return tuple(seat for seat in seats if state.is_dealt_in[seat])
+
+
+def _blind_of(state: HandState, seat: int) -> int:
+    if seat == state.big_blind_seat:
+        return state.big_blind
+    return state.small_blind if seat == state.small_blind_seat else 0
+
+
+def _action_texts(
+    state: HandState, viewer: int | None | str, position: Mapping[int, int]
+) -> list[str]:
+    sees = _sees(state, viewer)
+    texts = []
+    for event in state.events:
+        if isinstance(event, HoleCardsDealt):
+            hole = cards_str(event.cards) if sees(event.seat) else "????"
+            texts.append(f"d dh p{position[event.seat] + 1} {hole}")
+        elif isinstance(event, BoardDealt):
+            texts.append(f"d db {cards_str(event.cards)}")
+        elif isinstance(event, PlayerActed):
+            texts.append(f"p{position[event.seat] + 1} {_verb(event)}")
+        elif isinstance(event, CardsShown):
+            texts.append(f"p{position[event.seat] + 1} sm {cards_str(event.cards)}")
+        elif isinstance(event, CardsMucked):
+            texts.append(f"p{position[event.seat] + 1} sm")
+    return texts
+
+
+def _sees(state: HandState, viewer: int | None | str) -> Callable[[int], bool]:
+    if isinstance(viewer, str):  # EVERY_CARD
+        return lambda seat: True
+    return lambda seat: sees_hole_cards(state, viewer, seat)
+
+
+def _verb(event: PlayerActed) -> str:
+    if event.action == "fold":
+        return "f"
+    if event.action in ("check", "call"):
+        return "cc"
+    return f"cbr {event.total}"
+
+
+# ---------------------------------------------------------------- reading
+
+
+@dataclass(frozen=True)
+class _Table:
+    """Where the file's players sit, and the hand's forced bets."""
+
+    seats: tuple[int, ...]  # 0-based seat of each PHH player
+    seat_count: int
+    small_blind: int
+    big_blind: int
+    small_blind_seat: int
+    big_blind_seat: int
+
+
+def from_phh(text: str) -> HandState:
+    """Play a PHH file through the engine and return the resulting state.
+
+    Raises :class:`PhhError` (a ``ValueError``) for a malformed file or an
+    action out of place (another player's turn, a street not dealt, the hand
+    over) and :class:`PhhIllegalAction` (also an ``engine.IllegalAction``) for
+    an action the rules forbid; both name the action's index in ``actions``
+    (from 0: ``actions[0]`` is the first entry) and its text.
+    """
+    phh = parse_phh(text)
+    table = _table(phh)
+    deck, made_up = _deck(phh)
+    replay = PhhReplay(_start(phh, table, deck), table.seats)
+    for action in phh.actions:
+        replay.apply(action)
+    _check_no_made_up_showdown(replay.state, made_up, table.seats)
+    return replay.state
+
+
+def _start(phh: PhhFile, table: _Table, deck: tuple[int, ...]) -> HandState:
+    ante = _ante(phh)
+    stacks: list[int | None] = [None] * table.seat_count
+    for player, seat in enumerate(table.seats):
+        stacks[seat] = phh.starting_stacks[player]
+    try:
+        return new_hand(
+            stacks,
+            button=table.seats[-1],
+            small_blind=table.small_blind,
+            big_blind=table.big_blind,
+            ante=ante,
+            small_blind_seat=table.small_blind_seat,
+            big_blind_seat=table.big_blind_seat,
+            deck=deck,
+        )
+    except ValueError as error:  # the table itself is impossible (e.g. too many seats)
+        raise PhhError(str(error)) from None
+
+
+def _ante(phh: PhhFile) -> int:
+    if len(set(phh.antes)) != 1:
+        raise PhhError("only uniform antes are supported (antes must all be equal)")
+    return phh.antes[0]
+
+
+def _table(phh: PhhFile) -> _Table:
+    count = phh.player_count
+    seats = _seat_numbers(phh.fields, count)
+    seat_count = phh.fields.get("seat_count", max(seats) + 1)
+    if isinstance(seat_count, bool) or not isinstance(seat_count, int):
+        raise PhhError(f"seat_count must be an integer, not {seat_count!r}")
+    if seat_count <= max(seats):
+        raise PhhError(f"seat_count {seat_count} is too small for seat {max(seats) + 1}")
+    forced = list(phh.blinds_or_straddles)
+    if count == 2:
+        forced.reverse()  # the standard reverses forced bets heads-up
+    posters = [player for player, amount in enumerate(forced) if amount]
+    amounts = sorted(forced[player] for player in posters)
+    if not 1 <= len(posters) <= 2:
+        raise PhhError("blinds_or_straddles must name a big blind and at most a small blind")
+    if phh.min_bet != amounts[-1]:
+        raise PhhError(f"min_bet {phh.min_bet} must equal the big blind {amounts[-1]}")
+    big = max(posters, key=lambda player: (forced[player], player))
+    small = [seats[player] for player in posters if player != big]
+    return _Table(
+        seats=seats,
+        seat_count=seat_count,
+        small_blind=amounts[0] if small else max(1, amounts[0] // 2),
+        big_blind=amounts[-1],
+        small_blind_seat=small[0] if small else NO_SMALL_BLIND,
+        big_blind_seat=seats[big],
+    )
+
+
+def _seat_numbers(fields: Mapping[str, object], count: int) -> tuple[int, ...]:
+    """0-based seats of the players, checked to go clockwise from the button."""
+    raw = fields.get("seats", list(range(1, count + 1)))
+    if (
+        not isinstance(raw, list)
+        or len(raw) != count
+        or not all(type(seat) is int and seat >= 1 for seat in raw)
+        or len(set(raw)) != count
+    ):
+        raise PhhError(f"seats must list {count} different seat numbers from 1")
+    seats = tuple(seat - 1 for seat in raw)
+    start = seats.index(min(seats))
+    if list(seats[start:] + seats[:start]) != sorted(seats):
+        raise PhhError("seats must go clockwise from the first player to the button")
+    return seats
+
+
+def _deck(phh: PhhFile) -> tuple[tuple[int, ...], frozenset[int]]:
+    """The deck order that deals the file's cards, and the card positions we made up.
+
+    The engine deals one card to each player (p1 first), then a second round,
+    then the board with no burn cards; unknown cards are filled with unused
+    cards in ascending order.
+    """
+    holes: list[list[int | None]] = [[None, None] for _ in range(phh.player_count)]
+    board: list[int | None] = []
+    for action in phh.actions:
+        if action.verb in ("dh", "sm"):
+            _merge_hole(holes, action)
+        elif action.verb == "db":
+            board.extend(action.cards)
+    if len(board) > 5:
+        raise PhhError("the board has more than five cards")
+    slots = [hole[0] for hole in holes] + [hole[1] for hole in holes] + board
+    slots += [None] * (len(holes) * 2 + 5 - len(slots))
+    known = [c for c in slots if c is not None]
+    if len(set(known)) != len(known):
+        raise PhhError("a card is dealt twice")
+    spare = iter(sorted(set(range(52)) - set(known)))
+    made_up = frozenset(i for i, c in enumerate(slots) if c is None)
+    deck = tuple(next(spare) if c is None else c for c in slots)
+    return deck + tuple(spare), made_up
+
+
+def _merge_hole(holes: list[list[int | None]], action: PhhAction) -> None:
+    assert action.actor is not None
+    if not action.cards:
+        return
+    if len(action.cards) != 2:
+        raise PhhError("a hold'em hand is two cards", action.index, action.text)
+    hole = holes[action.actor]
+    for slot, new in enumerate(action.cards):
+        if new is not None and hole[slot] not in (None, new):
+            raise PhhError("these cards differ from the ones dealt", action.index, action.text)
+        if new is not None:
+            hole[slot] = new
+
+
+def _check_no_made_up_showdown(
+    state: HandState, made_up: frozenset[int], seats: tuple[int, ...]
+) -> None:
+    """Refuse a showdown decided by cards the file never named."""
+    contested = any(
+        isinstance(event, PotAwarded) and event.description is not None for event in state.events
+    )
+    if not contested:
+        return
+    count = len(seats)
+    board_slots = range(2 * count, 2 * count + len(state.board))
+    for player, seat in enumerate(seats):
+        unknown = player in made_up or player + count in made_up
+        if unknown and state.is_live(seat):
+            raise PhhError(f"p{player + 1}'s hole cards are unknown but decide the showdown")
+    if any(slot in made_up for slot in board_slots):
+        raise PhhError("the board is not fully named but decides the showdown")

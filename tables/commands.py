@@ -1,0 +1,198 @@
+"""The table socket's commands: one table from a message's type to the parser that
+checks its fields and the service that runs it.
+
+Shapes in docs/protocol.md. A frame that is not a JSON object with a known type,
+or whose fields are malformed, is refused with a ``BadMessage`` before any
+service runs; the services refuse what the table does not allow (a
+``TableError``, ``not_host`` for anyone but the host at a host's control) and
+change nothing when they do.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from accounts.models import User
+from config.platform.domain_errors import DomainError
+from tables import services
+
+Parser = Callable[[dict[str, Any]], dict[str, Any]]
+
+MAX_FRAME = 2048  # a command is a few dozen bytes
+MAX_DECISION = 40  # "<hand number>.<events so far>"
+ACTIONS = ("fold", "check", "call", "raise")
+
+
+class BadMessage(DomainError):
+    """A frame refused for its shape; ``code`` says how (docs/protocol.md)."""
+
+    status = 400
+
+    def __init__(self, code: str, message: str) -> None:
+        self.code = code
+        super().__init__(message)
+
+
+@dataclass(frozen=True)
+class Command:
+    type: str
+    fields: dict[str, Any]  # checked: the service's keyword arguments
+
+
+def is_int(value: Any) -> bool:
+    return type(value) is int  # bool is not a number of chips or a seat
+
+
+def _int(message: dict[str, Any], name: str, example: str) -> int:
+    value = message.get(name)
+    if type(value) is not int:  # bool is not a number of chips or a seat
+        raise BadMessage("bad_message", f"Say {name} as a whole number: {example}.")
+    return value
+
+
+def _bool(message: dict[str, Any], name: str, example: str) -> bool:
+    value = message.get(name)
+    if not isinstance(value, bool):
+        raise BadMessage("bad_message", f"Say {name} as true or false: {example}.")
+    return value
+
+
+def _nothing(message: dict[str, Any]) -> dict[str, Any]:
+    return {}
+
+
+# --- a player's -------------------------------------------------------------------
+
+
+def _sit(message: dict[str, Any]) -> dict[str, Any]:
+    if not is_int(message.get("seat")):
+        raise BadMessage("bad_message", 'Say which seat: {"type": "sit", "seat": n}.')
+    return {"seat": message["seat"]}
+
+
+def _auto_rebuy(message: dict[str, Any]) -> dict[str, Any]:
+    if type(message.get("on")) is not bool:
+        raise BadMessage("bad_message", 'Say on or off: {"type": "auto_rebuy", "on": true}.')
+    return {"is_on": message["on"]}
+
+
+def _act(message: dict[str, Any]) -> dict[str, Any]:
+    action, amount = message.get("action"), message.get("amount")
+    decision = message.get("decision")
+    if action not in ACTIONS:
+        raise BadMessage("bad_message", "The action must be fold, check, call or raise.")
+    if not isinstance(decision, str) or len(decision) > MAX_DECISION:
+        raise BadMessage(
+            "bad_message", "An action names the decision it answers: the snapshot's decision."
+        )
+    if action == "raise" and not is_int(amount):
+        raise BadMessage("bad_message", "A raise needs an amount: the total you raise to.")
+    return {"action": action, "amount": amount if action == "raise" else None, "decision": decision}
+
+
+def _chat(message: dict[str, Any]) -> dict[str, Any]:
+    if not isinstance(message.get("text"), str):
+        raise BadMessage("bad_message", 'Chat needs text: {"type": "chat", "text": "..."}.')
+    return {"text": message["text"]}
+
+
+# --- the host's (docs/protocol.md, "Host controls") ------------------------------------
+
+
+def _blinds(message: dict[str, Any]) -> dict[str, Any]:
+    example = '{"type": "set_blinds", "small_blind": 25, "big_blind": 50, "ante": 0}'
+    ante = message.get("ante", 0)
+    return {
+        "small_blind": _int(message, "small_blind", example),
+        "big_blind": _int(message, "big_blind", example),
+        "ante": _int({"ante": ante}, "ante", example),
+    }
+
+
+def _seat(example: str) -> Parser:
+    return lambda message: {"seat": _int(message, "seat", example)}
+
+
+def _approvals(message: dict[str, Any]) -> dict[str, Any]:
+    example = '{"type": "set_approvals", "rebuys": true, "seating": false}'
+    chosen: dict[str, Any] = {
+        name: _bool(message, name, example) for name in ("rebuys", "seating") if name in message
+    }
+    if not chosen:
+        raise BadMessage("bad_message", f"Say what the host approves: {example}.")
+    return chosen
+
+
+def _rebuy_answer(message: dict[str, Any]) -> dict[str, Any]:
+    example = '{"type": "answer_rebuy", "seat": 2, "approve": true}'
+    return {"seat": _int(message, "seat", example), "approve": _bool(message, "approve", example)}
+
+
+def _seat_answer(message: dict[str, Any]) -> dict[str, Any]:
+    example = '{"type": "answer_seat", "request": 7, "approve": true}'
+    return {
+        "request": _int(message, "request", example),
+        "approve": _bool(message, "approve", example),
+    }
+
+
+def _mute(message: dict[str, Any]) -> dict[str, Any]:
+    example = '{"type": "mute", "seat": 2, "muted": true}'
+    return {"seat": _int(message, "seat", example), "muted": _bool(message, "muted", example)}
+
+
+# type -> (the checked fields, the function of tables.services that runs them). The
+# function is found by name when the command runs, so it is the one services has then.
+COMMANDS: dict[str, tuple[Parser, str]] = {
+    "sit": (_sit, "seat_take"),
+    "leave": (_nothing, "seat_leave"),
+    "sit_out": (_nothing, "seat_sit_out"),
+    "sit_in": (_nothing, "seat_sit_in"),
+    "stay": (_nothing, "seat_stay"),
+    "rebuy": (_nothing, "seat_rebuy"),
+    "auto_rebuy": (_auto_rebuy, "seat_auto_rebuy"),
+    "act": (_act, "hand_act"),
+    "chat": (_chat, "chat_post"),
+    "pause": (_nothing, "table_pause"),
+    "resume": (_nothing, "table_resume"),
+    "end_game": (_nothing, "table_close"),
+    "set_blinds": (_blinds, "table_set_blinds"),
+    "remove": (_seat('{"type": "remove", "seat": 2}'), "seat_remove"),
+    "make_host": (_seat('{"type": "make_host", "seat": 2}'), "host_hand_over"),
+    "set_approvals": (_approvals, "table_set_approvals"),
+    "answer_rebuy": (_rebuy_answer, "rebuy_decide"),
+    "answer_seat": (_seat_answer, "seat_request_decide"),
+    "mute": (_mute, "chat_mute"),
+}
+
+
+def read_frame(text: str | None) -> dict[str, Any]:
+    """The frame as a JSON object with a string ``type``, or ``BadMessage``."""
+    if text is None or len(text) > MAX_FRAME:
+        raise BadMessage("bad_json", "Send one JSON object per text frame.")
+    try:
+        message = json.loads(text)
+    except (ValueError, RecursionError):  # "[[[[..." nests deeper than the parser goes
+        raise BadMessage("bad_json", "That message is not valid JSON.") from None
+    if not isinstance(message, dict):
+        raise BadMessage("bad_message", "A message must be a JSON object with a type.")
+    if not isinstance(message.get("type"), str):
+        raise BadMessage("bad_message", "A message needs a type.")
+    return message
+
+
+def parse_command(message: dict[str, Any]) -> Command:
+    """The command ``message`` asks for, its fields checked, or ``BadMessage``."""
+    kind = message["type"]
+    if kind not in COMMANDS:
+        raise BadMessage("unknown_type", f"Unknown message type {kind[:20]!r}.")
+    parse, _ = COMMANDS[kind]
+    return Command(type=kind, fields=parse(message))
+
+
+def run_command(*, table_id: int, user: User, command: Command) -> None:
+    _, service = COMMANDS[command.type]
+    getattr(services, service)(table_id=table_id, user=user, **command.fields)

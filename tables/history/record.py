@@ -1,0 +1,139 @@
+"""Hand history: the Hand row at the start, completed with its players at the end.
+
+``hand_new`` and ``hand_end`` build the rows, for live play here and for
+``manage.py seed_hands``. Live play writes them inside the transaction that
+changes the table, so history never disagrees with play; only an all-in's EV
+is filled in after commit (tables/history/allin_ev.py). The per-player facts follow the tracker
+definitions in docs/history.md, decided in tables/history/facts.py.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import datetime
+from typing import Any, Protocol
+
+from django.db import transaction
+
+import engine
+from engine.formats.phh import phh_order
+from tables.history import allin_ev
+from tables.history.facts import hand_facts, has_allin_ev
+from tables.history.projection import phh_fields
+from tables.history.stats import totals_add
+from tables.models import Hand, HandPlayer, Seat, Table
+
+
+class Player(Protocol):
+    """Who played a seat, as the hand's rows remember them (a ``Seat`` is one)."""
+
+    @property
+    def user(self) -> Any: ...
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def is_bot(self) -> bool: ...
+
+
+def hand_new(table: Table, state: engine.HandState, started_at: datetime) -> Hand:
+    """The table's next ``Hand`` as ``state`` was dealt (not saved)."""
+    return Hand(
+        table=table,
+        number=table.hand_number,
+        button=state.button,
+        small_blind_seat=state.small_blind_seat,
+        big_blind_seat=state.big_blind_seat,
+        small_blind=state.small_blind,
+        big_blind=state.big_blind,
+        ante=state.ante,
+        level=table.level,
+        started_at=started_at,
+        events=[event.to_dict() for event in state.events],
+    )
+
+
+def hand_end(
+    hand: Hand,
+    state: engine.HandState,
+    players: Mapping[int, Player],
+    *,
+    ended_at: datetime,
+    phh_fields: Mapping[str, Any] | None,
+    with_allin_ev: bool,
+) -> list[HandPlayer]:
+    """Complete ``hand`` with how ``state`` ended and build its players' rows, saving
+    nothing: live play writes one hand's in the transaction that ends it
+    (``hand_finish``), ``seed_hands`` a batch at a time.
+
+    ``phh_fields`` None stores no PHH text. ``with_allin_ev=False`` leaves the all-in
+    EV at the actual result, and the hand pending when there is one to fill in.
+    """
+    events = [event.to_dict() for event in state.events]
+    hand.ended_at = ended_at
+    hand.board = [engine.card_str(c) for c in state.board]
+    hand.pots = [e for e in events if e["kind"] == "pot_awarded"]
+    hand.events = events
+    hand.final_stacks = list(state.stacks)
+    hand.phh = (
+        ""
+        if phh_fields is None
+        else engine.to_phh(state, players=[players[n].name for n in phh_order(state)], **phh_fields)
+    )
+    hand.pot = sum(e["amount"] for e in hand.pots)
+    hand.allin_ev_pending = not with_allin_ev and has_allin_ev(state)
+    facts = hand_facts(state, with_allin_ev=with_allin_ev)
+    return [_hand_player(hand, n, players[n], state, facts[n]) for n in state.players]
+
+
+def hand_begin(table: Table, state: engine.HandState, now: datetime) -> Hand:
+    """The Hand row, with the deck sealed (engine.fairness) before any card is shown."""
+    seal = engine.seal_deck(state.deck)
+    table.commitment = seal.commitment
+    hand = hand_new(table, state, now)
+    hand.commitment = seal.commitment
+    hand.deck_leaves = list(seal.leaves)
+    hand.deck_salts = list(seal.salts)
+    hand.save(force_insert=True)
+    return hand
+
+
+def hand_finish(
+    table: Table, seats: Mapping[int, Seat], state: engine.HandState, now: datetime
+) -> Hand:
+    hand = Hand.objects.get(table=table, number=table.hand_number)
+    # The all-in EV's equity would hold the table's lock too long: filled in after.
+    players = hand_end(
+        hand, state, seats, ended_at=now, phh_fields=phh_fields(hand), with_allin_ev=False
+    )
+    hand.save()
+    HandPlayer.objects.bulk_create(players)
+    totals_add(HandPlayer.objects.filter(hand=hand))
+    if hand.allin_ev_pending:
+        hand_id = hand.pk
+        transaction.on_commit(lambda: allin_ev.request(hand_id))
+    return hand
+
+
+def _hand_player(
+    hand: Hand, number: int, player: Player, state: engine.HandState, facts: dict[str, Any]
+) -> HandPlayer:
+    start = state.starting_stacks[number] or 0
+    return HandPlayer(
+        hand=hand,
+        user=player.user,
+        started_at=hand.started_at,
+        seat=number,
+        name=player.name,
+        is_bot=player.is_bot,
+        hole_cards=[engine.card_str(c) for c in state.hole_cards(number)],
+        starting_stack=start,
+        final_stack=state.stacks[number],
+        net=state.stacks[number] - start,
+        was_shown=state.has_shown[number],
+        is_button=state.button == number,
+        is_small_blind=state.small_blind_seat == number,
+        is_big_blind=state.big_blind_seat == number,
+        **facts,
+    )

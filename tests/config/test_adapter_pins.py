@@ -1,0 +1,47 @@
+"""The adapters over dependencies' internals run on the releases they were written
+against. Each reaches past a public API, so a new release of what it touches must
+make someone read the adapter again before the pin moves: this test fails first."""
+
+from __future__ import annotations
+
+import re
+from importlib.metadata import version
+
+from config.adapters import channel_layer
+from tests.import_graph import ROOT
+
+WRITTEN_AGAINST = {
+    # config/adapters/channel_layer.py: the pub/sub layer's shards, their locks and connections.
+    "channels-redis": channel_layer.BATCHED_VERSIONS,
+    # config/adapters/frame_guard.py: Daphne's websocket factory and protocol (subclassed),
+    "daphne": ("4.2.",),
+    # the autobahn protocol under it (its states, onMessage, serverSend, sendClose),
+    "autobahn": ("26.10.",),
+    # and the Twisted transport whose reading it pauses and resumes.
+    "twisted": ("26.10.",),
+    # config/adapters/sqlite/base.py: the SQLite backend's (underscored) transaction hooks.
+    "django": ("5.2.",),
+}
+
+
+def normalized(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def pinned_versions() -> dict[str, str]:
+    pins: dict[str, str] = {}
+    for line in (ROOT / "requirements.txt").read_text("utf-8").splitlines():
+        name, is_pin, release = line.partition("==")
+        if is_pin:
+            pins[normalized(name)] = release.strip()
+    return pins
+
+
+def test_the_adapters_run_on_the_releases_they_were_written_against() -> None:
+    pins = pinned_versions()
+    moved = [
+        f"{name}: pinned {pins.get(name)}, installed {version(name)}, written against {series}"
+        for name, series in WRITTEN_AGAINST.items()
+        if not (pins.get(name, "").startswith(series) and version(name).startswith(series))
+    ]
+    assert not moved, "read the adapter again before moving its pin:\n" + "\n".join(moved)

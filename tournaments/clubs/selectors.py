@@ -1,0 +1,58 @@
+"""Reads of a club for its page and its API: members (with balances for those who may
+see them), who waits to join or is banned, and its tournaments."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from accounts.models import PointsAccount
+from tables.snapshot import iso
+from tournaments.models import Club, Membership, Tournament
+from tournaments.selectors import summary
+
+CLUB_RESULTS_SHOWN = 20
+
+
+def club_members(club: Club, viewer: Membership) -> list[dict[str, Any]]:
+    """The club's members (owner, admins, then by joining): balances for admins, and
+    each member's own."""
+    balances = dict(
+        PointsAccount.objects.filter(scope=club.scope).values_list("user_id", "balance")
+    )
+    order: dict[str, int] = {"owner": 0, "admin": 1, "member": 2}
+    found = club.memberships.filter(status=Membership.Status.ACTIVE).select_related("user")
+    rows = []
+    for membership in sorted(found, key=lambda m: (order[m.role], m.joined_at or m.created_at)):
+        row: dict[str, Any] = {
+            "username": membership.user.username,
+            "name": membership.user.public_name,
+            "role": membership.role,
+            "joined_at": iso(membership.joined_at),
+        }
+        if viewer.is_admin or membership.user_id == viewer.user_id:
+            row["balance"] = int(balances.get(membership.user_id, 0))
+        rows.append(row)
+    return rows
+
+
+def club_waiting(club: Club, status: str) -> list[dict[str, Any]]:
+    """Who asked to join (``pending``) or is banned (``banned``): admins see these."""
+    found = club.memberships.filter(status=status).select_related("user").order_by("created_at")
+    return [
+        {"username": m.user.username, "name": m.user.public_name, "since": iso(m.created_at)}
+        for m in found
+    ]
+
+
+def club_tournaments(club: Club, now: datetime) -> dict[str, list[dict[str, Any]]]:
+    """The club's tournaments: upcoming (soonest first), running, and the latest results."""
+    found = Tournament.objects.filter(club=club)
+    upcoming = found.filter(status=Tournament.Status.REGISTERING).order_by("starts_at", "pk")
+    running = found.filter(status=Tournament.Status.RUNNING).order_by("started_at", "pk")
+    finished = found.filter(status=Tournament.Status.FINISHED).order_by("-ended_at", "-pk")
+    return {
+        "upcoming": [summary(t, now) for t in upcoming],
+        "running": [summary(t, now) for t in running],
+        "results": [summary(t, now) for t in finished[:CLUB_RESULTS_SHOWN]],
+    }

@@ -1,0 +1,100 @@
+"""The club API's bodies: what a request may carry (with the ranges the club services
+accept) and what an answer holds, field by field."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import serializers
+
+from config.platform.api_fields import TextField
+from tournaments.clubs import services as club_rules
+from tournaments.models import Membership
+from tournaments.serializers import (
+    NOT_ONLY_SPACES,
+    TournamentScheduleSerializer,
+    TournamentSerializer,
+)
+
+# --- what a request carries ----------------------------------------------------------
+
+
+class ClubCreateSerializer(serializers.Serializer[Any]):
+    """The body of ``POST /api/clubs/``: the shape only; ``club_create`` checks values."""
+
+    name = TextField(
+        max_length=club_rules.MAX_NAME, trim_whitespace=False, validators=[NOT_ONLY_SPACES]
+    )
+    description = TextField(
+        max_length=club_rules.MAX_DESCRIPTION, required=False, default="", allow_blank=True
+    )
+
+
+class ClubJoinSerializer(serializers.Serializer[Any]):
+    token = TextField(
+        max_length=200, required=False, help_text="The invitation link's; without it: ask to join."
+    )
+
+
+class ClubPointsSerializer(serializers.Serializer[Any]):
+    username = TextField(max_length=150)
+    amount = serializers.IntegerField(
+        min_value=-club_rules.MAX_ADJUSTMENT,
+        max_value=club_rules.MAX_ADJUSTMENT,
+        help_text="Negative to take points; never 0.",
+    )
+    reason = TextField(max_length=club_rules.MAX_NOTE, validators=[NOT_ONLY_SPACES])
+
+
+class ClubScheduleSerializer(TournamentScheduleSerializer):
+    """The body of ``POST /api/clubs/<slug>/tournaments/``: paid in the club's points."""
+
+    points_scope = None  # type: ignore[assignment]
+
+
+# --- what an answer holds ------------------------------------------------------------
+
+
+class MemberSerializer(serializers.Serializer[Any]):
+    username = serializers.CharField()
+    name = serializers.CharField(help_text="The name other members see.")
+    role = serializers.ChoiceField(choices=Membership.Role.choices)
+    joined_at = serializers.DateTimeField(allow_null=True)
+    balance = serializers.IntegerField(
+        required=False, help_text="Club points: every member's for admins, else only yours."
+    )
+
+
+class WaitingSerializer(serializers.Serializer[Any]):
+    username = serializers.CharField()
+    name = serializers.CharField()
+    since = serializers.DateTimeField()
+
+
+class ClubTournamentsSerializer(serializers.Serializer[Any]):
+    upcoming = TournamentSerializer(many=True, help_text="Soonest first.")
+    running = TournamentSerializer(many=True)
+    results = TournamentSerializer(many=True, help_text="The latest finished, newest first.")
+
+
+class ClubSerializer(serializers.Serializer[Any]):
+    slug = serializers.CharField()
+    name = serializers.CharField()
+    description = serializers.CharField()
+    your_role = serializers.ChoiceField(choices=Membership.Role.choices)
+    members = MemberSerializer(many=True)
+    tournaments = ClubTournamentsSerializer()
+    invite_token = serializers.CharField(required=False, help_text="Admins only.")
+    pending = WaitingSerializer(many=True, required=False, help_text="Admins only: who asked.")
+
+
+class JoinAskedSerializer(serializers.Serializer[Any]):
+    status = serializers.ChoiceField(choices=["pending"], help_text="An admin will answer.")
+
+
+class PointsAdjustedSerializer(serializers.Serializer[Any]):
+    username = serializers.CharField()
+    amount = serializers.IntegerField()
+    balance = serializers.IntegerField(help_text="The member's club points afterwards.")
+    reason = serializers.CharField()
+    at = serializers.DateTimeField()

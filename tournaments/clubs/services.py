@@ -1,0 +1,271 @@
+"""Clubs: creating one, joining (by invitation or by asking), roles, removals and bans,
+admins' points adjustments, and scheduling the club's tournaments.
+
+Each function owns its transaction and locks the club's row first, so two admins
+acting on one member are served one after the other; then, where they are
+touched, tournament rows, tables and points accounts (the site's lock order).
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils import timezone
+from django.utils.crypto import constant_time_compare
+from django.utils.text import slugify
+
+from accounts import points
+from accounts.models import PointsEntry
+from tournaments.clubs.access import membership_of, require_admin, require_member
+from tournaments.clubs.errors import (
+    AlreadyAsked,
+    AlreadyMember,
+    BadClubRequest,
+    BadInvitation,
+    Banned,
+    ClubNotFound,
+    NoSuchMember,
+    OwnerOnly,
+)
+from tournaments.models import Club, Membership, Tournament
+from tournaments.services.registration import check_member, refund_entry
+from tournaments.services.schedule import schedule_tournament
+from tournaments.tournament_settings import TournamentSettings
+
+MAX_NAME = 60
+MAX_DESCRIPTION = 280
+MAX_NOTE = 200
+MAX_CLUBS_OWNED = 10
+MAX_ADJUSTMENT = 10**9
+Active = Membership.Status.ACTIVE
+
+
+def new_invite_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+def _locked(slug: str) -> Club:
+    club = Club.objects.select_for_update().filter(slug=slug).first()
+    if club is None:
+        raise ClubNotFound()
+    return club
+
+
+def _target(club: Club, username: Any) -> Membership:
+    membership = (
+        Membership.objects.select_related("user")
+        .filter(club=club, user__username=username, user__is_active=True)
+        .first()
+        if isinstance(username, str)
+        else None
+    )
+    if membership is None:
+        raise NoSuchMember()
+    return membership
+
+
+def _unique_slug(name: str) -> str:
+    base = slugify(name)[:60] or "club"
+    slug, number = base, 1
+    while Club.objects.filter(slug=slug).exists():
+        number += 1
+        slug = f"{base}-{number}"
+    return slug
+
+
+def club_create(*, user: Any, name: Any, description: Any = "") -> Club:
+    """A new club, its creator the owner (a member owns at most ``MAX_CLUBS_OWNED``)."""
+    check_member(user)
+    if not isinstance(name, str) or not 1 <= len(name.strip()) <= MAX_NAME:
+        raise BadClubRequest("bad_name", f"Give the club a name of 1 to {MAX_NAME} characters.")
+    if not isinstance(description, str) or len(description.strip()) > MAX_DESCRIPTION:
+        raise BadClubRequest(
+            "bad_description", f"A club's description has at most {MAX_DESCRIPTION} characters."
+        )
+    with transaction.atomic():
+        # Serialises a member's creations, so two at once cannot pass the limit.
+        get_user_model().objects.select_for_update().filter(pk=user.pk).first()
+        owned = Membership.objects.filter(user=user, role=Membership.Role.OWNER).count()
+        if owned >= MAX_CLUBS_OWNED:
+            raise BadClubRequest("too_many_clubs", f"You own {owned} clubs, the most there is.")
+        club = Club.objects.create(
+            name=name.strip(),
+            slug=_unique_slug(name.strip()),
+            description=description.strip(),
+            invite_token=new_invite_token(),
+        )
+        Membership.objects.create(
+            club=club,
+            user=user,
+            role=Membership.Role.OWNER,
+            status=Active,
+            joined_at=club.created_at,
+        )
+    return club
+
+
+def club_join(*, slug: str, user: Any, token: Any) -> Membership:
+    """Join with the invitation link's token (also answers one's own request to join)."""
+    check_member(user)
+    with transaction.atomic():
+        club = _locked(slug)
+        if not isinstance(token, str) or not constant_time_compare(token, club.invite_token):
+            raise BadInvitation()
+        membership = membership_of(club, user)
+        _check_may_join(membership)
+        membership = membership or Membership(club=club, user=user)
+        membership.status, membership.joined_at = Active, timezone.now()
+        membership.save()
+        return membership
+
+
+def _check_may_join(membership: Membership | None) -> None:
+    """Refuse a member already in the club or banned from it (one who asked may join)."""
+    if membership is not None and membership.status == Membership.Status.BANNED:
+        raise Banned()
+    if membership is not None and membership.status == Active:
+        raise AlreadyMember()
+
+
+def club_ask(*, slug: str, user: Any) -> Membership:
+    """Ask to join: an admin approves or declines."""
+    check_member(user)
+    with transaction.atomic():
+        club = _locked(slug)
+        membership = membership_of(club, user)
+        _check_may_join(membership)
+        if membership is not None:
+            raise AlreadyAsked()
+        return Membership.objects.create(club=club, user=user)
+
+
+def club_answer(*, slug: str, admin: Any, username: Any, is_approved: bool) -> None:
+    """An admin approves a request to join (a member from now) or declines it."""
+    with transaction.atomic():
+        club = _locked(slug)
+        require_admin(club, admin)
+        membership = _target(club, username)
+        if membership.status != Membership.Status.PENDING:
+            raise BadClubRequest("not_asking", "That person has not asked to join.")
+        if not is_approved:
+            membership.delete()
+            return
+        membership.status, membership.joined_at = Active, timezone.now()
+        membership.save(update_fields=["status", "joined_at"])
+
+
+def club_set_role(*, slug: str, owner: Any, username: Any, role: Any) -> None:
+    """The owner makes a member an admin, or an admin a member again."""
+    with transaction.atomic():
+        club = _locked(slug)
+        if require_member(club, owner).role != Membership.Role.OWNER:
+            raise OwnerOnly()
+        membership = _target(club, username)
+        if role not in (Membership.Role.ADMIN, Membership.Role.MEMBER):
+            raise BadClubRequest("bad_role", "A member's role is admin or member.")
+        if membership.status != Active or membership.role == Membership.Role.OWNER:
+            raise BadClubRequest("bad_role", "Only a member other than the owner gets a role.")
+        membership.role = role
+        membership.save(update_fields=["role"])
+
+
+def club_remove(*, slug: str, admin: Any, username: Any, is_banned: bool = False) -> None:
+    """An admin removes (or bans) a member: their registrations to the club's tournaments
+    not yet started are refunded; points stay theirs. Only the owner removes an admin;
+    nobody removes the owner. A ban keeps them from joining again."""
+    with transaction.atomic():
+        club = _locked(slug)
+        acting = require_admin(club, admin)
+        membership = _target(club, username)
+        if membership.role == Membership.Role.OWNER:
+            raise BadClubRequest("cannot_remove_owner", "Nobody removes the club's owner.")
+        if membership.role == Membership.Role.ADMIN and acting.role != Membership.Role.OWNER:
+            raise OwnerOnly("Only the club's owner removes an admin.")
+        _unregister_everywhere(club, membership.user)
+        if is_banned:
+            membership.status, membership.role = Membership.Status.BANNED, Membership.Role.MEMBER
+            membership.save(update_fields=["status", "role"])
+        else:
+            membership.delete()
+
+
+def club_leave(*, slug: str, user: Any) -> None:
+    """A member leaves (the owner cannot: the club would have nobody to run it)."""
+    with transaction.atomic():
+        club = _locked(slug)
+        membership = require_member(club, user)
+        if membership.role == Membership.Role.OWNER:
+            raise BadClubRequest("owner_cannot_leave", "The owner cannot leave the club.")
+        _unregister_everywhere(club, user)
+        membership.delete()
+
+
+def club_reset_invitation(*, slug: str, admin: Any) -> Club:
+    """A fresh invitation token: links with the old one stop working."""
+    with transaction.atomic():
+        club = _locked(slug)
+        require_admin(club, admin)
+        club.invite_token = new_invite_token()
+        club.save(update_fields=["invite_token"])
+        return club
+
+
+def club_points_adjust(
+    *, slug: str, admin: Any, username: Any, amount: Any, reason: Any
+) -> PointsEntry:
+    """An admin credits (or, negative, debits) a member's club points, with the reason:
+    one ledger row; a debit below zero is refused."""
+    if type(amount) is not int or amount == 0 or abs(amount) > MAX_ADJUSTMENT:
+        raise BadClubRequest(
+            "bad_amount",
+            f"The amount is a whole number of points, not 0, up to {MAX_ADJUSTMENT:,}.",
+        )
+    if not isinstance(reason, str) or not 1 <= len(reason.strip()) <= MAX_NOTE:
+        raise BadClubRequest("bad_reason", f"Give the reason in 1 to {MAX_NOTE} characters.")
+    with transaction.atomic():
+        club = _locked(slug)
+        require_admin(club, admin)
+        membership = _target(club, username)
+        if membership.status != Active:
+            raise NoSuchMember()
+        try:
+            return points.points_move(
+                user=membership.user,
+                amount=amount,
+                reason=PointsEntry.Reason.ADJUSTMENT,
+                scope=club.scope,
+                note=reason.strip(),
+                actor=admin,
+            )
+        except points.NotEnoughPoints:
+            balance = points.points_balance(user=membership.user, scope=club.scope)
+            raise BadClubRequest(
+                "not_enough_points",
+                f"{membership.user.public_name} has {balance:,} club points: "
+                f"a balance never goes below zero.",
+            ) from None
+
+
+def club_tournament_schedule(*, slug: str, admin: Any, settings: TournamentSettings) -> Tournament:
+    """An admin schedules a club tournament, paid in the club's points (whatever points
+    scope ``settings`` names)."""
+    with transaction.atomic():
+        club = _locked(slug)
+        require_admin(club, admin)
+        return schedule_tournament(settings=settings, club=club)
+
+
+def _unregister_everywhere(club: Club, user: Any) -> None:
+    """Refund and drop the member's places in the club's tournaments yet to start
+    (club row locked; each tournament's row locked next, as registration does)."""
+    waiting = Tournament.objects.filter(
+        club=club, status=Tournament.Status.REGISTERING, entries__user=user
+    ).values_list("pk", flat=True)
+    for tournament_id in sorted(waiting):
+        tournament = Tournament.objects.select_for_update().get(pk=tournament_id)
+        entry = tournament.entries.filter(user=user).first()
+        if entry is not None:
+            refund_entry(tournament, entry)

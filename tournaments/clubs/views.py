@@ -1,0 +1,280 @@
+"""Club pages: my clubs (/clubs/: create one, join by link), a club's page (members,
+tournaments, results, leaderboard; for admins the management forms), the invitation
+link, and the forms admins and members post (through the club services)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_http_methods, require_POST
+
+import engine
+from accounts.models import PointsAccount
+from accounts.requests import signed_in_user
+from config.platform.domain_errors import add_to_form
+from tournaments import level_rows
+from tournaments.clubs import access, selectors, services
+from tournaments.clubs.forms import ClubForm, ClubScheduleForm, JoinByLinkForm, PointsAdjustmentForm
+from tournaments.errors import TournamentError
+from tournaments.leaderboard import SEASONS, club_leaderboard
+from tournaments.models import Club, Membership, Tournament
+
+# What each button of a member's row does (the owner's role buttons among them).
+MEMBER_ACTIONS = ("approve", "decline", "make_admin", "make_member", "remove", "ban")
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def club_list(request: HttpRequest) -> HttpResponse:
+    """The member's clubs with their balance there, and the forms to create or join one."""
+    form = ClubForm(request.POST if "create" in request.POST else None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            club = services.club_create(user=request.user, **form.cleaned_data)
+        except TournamentError as error:
+            add_to_form(form, error)
+        else:
+            messages.success(request, f"{club.name} is open: invite members with its link.")
+            return redirect("clubs:detail", slug=club.slug)
+    join_form = JoinByLinkForm(request.POST if "join" in request.POST else None)
+    if request.method == "POST" and join_form.is_valid():
+        slug, token = join_form.cleaned_data["link"]
+        return redirect("clubs:join", slug=slug, token=token)
+    user = signed_in_user(request)
+    memberships = user.club_memberships.select_related("club").order_by("club__name")
+    balances = dict(PointsAccount.objects.filter(user=user).values_list("scope", "balance"))
+    shown = [m for m in memberships if m.status != Membership.Status.BANNED]
+    upcoming = Tournament.objects.filter(
+        club__in=[m.club_id for m in shown if m.status == Membership.Status.ACTIVE],
+        status=Tournament.Status.REGISTERING,
+    ).order_by("-starts_at")
+    soonest = {t.club_id: t for t in upcoming}  # the soonest comes last, and stays
+    clubs = [
+        {
+            "club": m.club,
+            "membership": m,
+            "balance": int(balances.get(m.club.scope, 0)),
+            "next": soonest.get(m.club_id),
+        }
+        for m in shown
+    ]
+    context = {"clubs": clubs, "form": form, "join_form": join_form}
+    return render(request, "tournaments/club_list.html", context)
+
+
+def _club(slug: str) -> Club:
+    club = Club.objects.filter(slug=slug).first()
+    if club is None:
+        raise Http404("There is no such club.")
+    return club
+
+
+@login_required
+def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    club = _club(slug)
+    membership = access.membership_of(club, request.user)
+    if membership is None or membership.status != Membership.Status.ACTIVE:
+        outside = {"club": club, "membership": membership}
+        return render(request, "tournaments/club_outside.html", outside, status=403)
+    now = timezone.now()
+    members = selectors.club_members(club, membership)
+    season = request.GET.get("season", "all")
+    if season not in SEASONS:
+        season = "all"
+    context: dict[str, Any] = {
+        "club": club,
+        "membership": membership,
+        "members": members,
+        "tournaments": selectors.club_tournaments(club, now),
+        "season": season,
+        "seasons": SEASONS,
+        "leaderboard": club_leaderboard(club=club, season=season, now=now),
+        "registered": set(
+            signed_in_user(request)
+            .tournament_entries.filter(tournament__club=club)
+            .values_list("tournament_id", flat=True)
+        ),
+    }
+    if membership.is_admin:
+        context |= {
+            "pending": selectors.club_waiting(club, Membership.Status.PENDING),
+            "banned": selectors.club_waiting(club, Membership.Status.BANNED),
+            "points_form": PointsAdjustmentForm(usernames=[m["username"] for m in members]),
+            "invite_url": request.build_absolute_uri(
+                f"/clubs/{club.slug}/join/{club.invite_token}/"
+            ),
+        }
+    return render(request, "tournaments/club_detail.html", context)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def club_join(request: HttpRequest, slug: str, token: str) -> HttpResponse:
+    """The invitation link: a page that asks first (a GET never joins anyone)."""
+    club = _club(slug)
+    if request.method == "POST":
+        try:
+            services.club_join(slug=slug, user=request.user, token=token)
+        except TournamentError as error:
+            messages.error(request, error.message)
+            return redirect("clubs:list")
+        messages.success(request, f"Welcome to {club.name}.")
+        return redirect("clubs:detail", slug=slug)
+    membership = access.membership_of(club, request.user)
+    return render(request, "tournaments/club_join.html", {"club": club, "membership": membership})
+
+
+def _run(request: HttpRequest, slug: str, done: str, action: object, **kwargs: object) -> None:
+    """Run one club service and say how it went (its refusal's sentence, or ``done``)."""
+    try:
+        action(slug=slug, **kwargs)  # type: ignore[operator]
+    except TournamentError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, done)
+
+
+@login_required
+@require_POST
+def club_ask(request: HttpRequest, slug: str) -> HttpResponse:
+    _run(
+        request,
+        slug,
+        "You asked to join: an admin will answer.",
+        services.club_ask,
+        user=request.user,
+    )
+    return redirect("clubs:detail", slug=slug)
+
+
+@login_required
+@require_POST
+def club_leave(request: HttpRequest, slug: str) -> HttpResponse:
+    _run(request, slug, "You left the club.", services.club_leave, user=request.user)
+    return redirect("clubs:list")
+
+
+@login_required
+@require_POST
+def club_member(request: HttpRequest, slug: str, username: str) -> HttpResponse:
+    """An admin's button on a member's row (or a request to join)."""
+    action, admin = request.POST.get("action"), request.user
+    if action in ("approve", "decline"):
+        is_approved = action == "approve"
+        done = f"{username} is a member now." if is_approved else "Request declined."
+        _run(
+            request,
+            slug,
+            done,
+            services.club_answer,
+            admin=admin,
+            username=username,
+            is_approved=is_approved,
+        )
+    elif action in ("make_admin", "make_member"):
+        role = action.removeprefix("make_")
+        _run(
+            request,
+            slug,
+            f"{username} is now {role}.",
+            services.club_set_role,
+            owner=admin,
+            username=username,
+            role=role,
+        )
+    elif action in ("remove", "ban"):
+        done = f"{username} was {'banned' if action == 'ban' else 'removed'}."
+        _run(
+            request,
+            slug,
+            done,
+            services.club_remove,
+            admin=admin,
+            username=username,
+            is_banned=action == "ban",
+        )
+    else:
+        messages.error(request, "Unknown action.")
+    return redirect("clubs:detail", slug=slug)
+
+
+@login_required
+@require_POST
+def club_points(request: HttpRequest, slug: str) -> HttpResponse:
+    members = Membership.objects.filter(club__slug=slug, status=Membership.Status.ACTIVE)
+    usernames = list(members.values_list("user__username", flat=True))
+    form = PointsAdjustmentForm(request.POST, usernames=usernames)
+    if not form.is_valid():
+        field, problems = next(iter(form.errors.items()))
+        messages.error(request, f"{field}: {problems[0]}")
+    else:
+        data = form.cleaned_data
+        done = f"{data['amount']:+,} club points for {data['username']}: {data['reason']}"
+        _run(request, slug, done, services.club_points_adjust, admin=request.user, **data)
+    return redirect("clubs:detail", slug=slug)
+
+
+@login_required
+@require_POST
+def club_invitation_reset(request: HttpRequest, slug: str) -> HttpResponse:
+    done = "A new invitation link: the old one no longer works."
+    _run(request, slug, done, services.club_reset_invitation, admin=request.user)
+    return redirect("clubs:detail", slug=slug)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def club_schedule(request: HttpRequest, slug: str) -> HttpResponse:
+    """An admin schedules a tournament of the club. A preset button posts too (without
+    the page's script): it loads that structure's levels into the rows, scheduling
+    nothing."""
+    club = _club(slug)
+    try:
+        access.require_admin(club, request.user)
+    except TournamentError as error:
+        refused = {"club": club, "message": error.message}
+        return render(request, "tournaments/members_only.html", refused, status=403)
+    preset = request.POST.get("preset")
+    if preset in engine.STRUCTURES:
+        form = _with_preset(request, slug, preset)
+    else:
+        form = ClubScheduleForm(request.POST or None, club_slug=slug, admin=request.user)
+        if request.method == "POST" and form.is_valid():
+            try:
+                tournament = services.club_tournament_schedule(
+                    slug=slug, admin=request.user, settings=form.settings
+                )
+            except TournamentError as error:
+                form.refused(error)
+            else:
+                messages.success(request, f"{tournament.title} is scheduled: members may register.")
+                return redirect("tournaments:tournament_detail", tournament_id=tournament.pk)
+    context = {
+        "club": club,
+        "form": form,
+        "rows": level_rows.shown(form.rows),
+        "blank_level": level_rows.Row(),
+        "blank_break": level_rows.Row("break", minutes=str(level_rows.DEFAULT_BREAK_MINUTES)),
+        "presets": level_rows.presets(),
+    }
+    return render(request, "tournaments/club_schedule.html", context)
+
+
+def _with_preset(request: HttpRequest, slug: str, preset: str) -> ClubScheduleForm:
+    """The form as posted (not checked: nothing is scheduled) with a preset's levels."""
+    initial: dict[str, Any] = {n: request.POST.get(n, "") for n in ClubScheduleForm.base_fields}
+    initial |= {
+        "structure": preset,
+        "starting_stack": engine.STRUCTURES[preset].starting_stack,
+    }
+    return ClubScheduleForm(
+        initial=initial,
+        club_slug=slug,
+        admin=request.user,
+        rows=level_rows.preset_rows(preset),
+    )
