@@ -80,16 +80,18 @@ engine_run() {
         --cov=engine --cov-branch --cov-report=term-missing
 }
 
-# The engine tests touch no service, the browser tests check what a page
-# shows, the launcher's tests start `make run` on the embedded defaults
-# whatever the run (tests/config/test_launcher.py), and the long games check
-# game logic over hundreds of hands (their database paths have shorter tests
-# here): the first run has them all.
+# This run is for what the database and Redis do: locks, races, migrations,
+# queries. So it leaves to the others the engine tests (no service), the browser
+# tests (what a page shows), the launcher's tests (they start `make run` on the
+# embedded defaults whatever the run: tests/config/test_launcher.py), the long
+# games (game logic over hundreds of hands; their database paths have shorter
+# tests here) and the tests marked pure (they touch neither a database nor Redis:
+# documents, settings parsing, the import graph). The embedded run has them all.
 external_run() {
     DATABASE_URL=$PG_URL REDIS_URL=$REDIS_TEST_URL \
         run_pytest "External: PostgreSQL + Redis on 127.0.0.1" tests -n "$PROCESSES" \
         --dist worksteal --ignore=tests/engine --ignore=tests/config/test_launcher.py \
-        -m "not browser and not long_game" -p no:cov
+        -m "not browser and not long_game and not pure" -p no:cov
 }
 
 # The runs share nothing (their own databases, Redis and homes). The embedded

@@ -8,9 +8,14 @@ from typing import Any
 import pytest
 import redis
 
-from tests.browser import browser, live_server_options, server_url  # noqa: F401 - fixtures
-
-PASSWORD = "correct-horse-battery-staple"
+from tests.support import PASSWORD
+from tests.support.live import (  # noqa: F401 - fixtures for every test
+    browser,
+    live_server_options,
+    live_servers,
+    server_url,
+    static_url,
+)
 
 
 @pytest.fixture

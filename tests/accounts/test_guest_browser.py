@@ -7,8 +7,9 @@ import re
 
 from playwright.sync_api import Browser, Page, expect
 
-from tests.browser import BROWSER_TEST, DESKTOP, PASSWORD, PHONE, SCREENSHOTS, sign_up
-from tests.tables.test_browser import open_table, play_the_hand_out, take_seat
+from tests.support import PASSWORD
+from tests.support.live import BROWSER_TEST, DESKTOP, PHONE, SCREENSHOTS, sign_up
+from tests.support.table_pages import open_table, play_the_hand_out, take_seat
 
 pytestmark = BROWSER_TEST
 

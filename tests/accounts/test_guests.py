@@ -17,7 +17,7 @@ from accounts.guests import GUEST_SESSION_SECONDS, guest_create
 from accounts.models import STARTING_POINTS, PointsAccount, PointsEntry, User
 from tables import services
 from tables.models import HandPlayer, Table
-from tests.conftest import PASSWORD
+from tests.support import PASSWORD
 from tests.tables.helpers import act, deal, friends_table
 
 pytestmark = pytest.mark.django_db

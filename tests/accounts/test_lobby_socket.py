@@ -4,39 +4,14 @@ import asyncio
 
 import pytest
 from channels.testing import WebsocketCommunicator
-from django.test import AsyncClient
 
 from config.asgi import application
+from tests.support.lobby import next_count, open_lobby, session_cookie
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
     pytest.mark.usefixtures("close_database_connections"),
 ]
-
-SAME_ORIGIN = (b"origin", b"http://localhost")
-
-
-async def session_cookie(user) -> bytes:
-    client = AsyncClient()
-    await client.aforce_login(user)
-    return f"sessionid={client.cookies['sessionid'].value}".encode()
-
-
-async def open_lobby(user=None, origin=SAME_ORIGIN) -> tuple[WebsocketCommunicator, bool]:
-    headers = [(b"host", b"localhost")]
-    if origin:
-        headers.append(origin)
-    if user is not None:
-        headers.append((b"cookie", await session_cookie(user)))
-    socket = WebsocketCommunicator(application, "/ws/lobby/", headers=headers)
-    connected, _ = await socket.connect(timeout=10)
-    return socket, connected
-
-
-async def next_count(socket: WebsocketCommunicator) -> int:
-    message = await socket.receive_json_from(timeout=10)
-    assert message["type"] == "online"
-    return message["count"]
 
 
 @pytest.fixture

@@ -2,7 +2,7 @@
 
 import pytest
 
-from tests.accounts.test_lobby_socket import next_count, open_lobby
+from tests.support.lobby import next_count, open_lobby
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),

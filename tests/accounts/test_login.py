@@ -1,7 +1,7 @@
 import pytest
 from django.urls import reverse
 
-from tests.conftest import PASSWORD
+from tests.support import PASSWORD
 
 LOGIN = reverse("accounts:login")
 LOGOUT = reverse("accounts:logout")

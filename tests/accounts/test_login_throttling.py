@@ -1,7 +1,7 @@
 import pytest
 from django.urls import reverse
 
-from tests.conftest import PASSWORD
+from tests.support import PASSWORD
 
 LOGIN = reverse("accounts:login")
 BLOCKED = b"Too many failed log-in attempts. Try again in 5 minutes."

@@ -1,7 +1,7 @@
 import pytest
 from django.urls import reverse
 
-from tests.conftest import PASSWORD
+from tests.support import PASSWORD
 
 PROFILE = reverse("accounts:profile")
 PASSWORD_CHANGE = reverse("accounts:password_change")

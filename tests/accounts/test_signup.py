@@ -2,7 +2,7 @@ import pytest
 from django.urls import reverse
 
 from accounts.models import User
-from tests.conftest import PASSWORD
+from tests.support import PASSWORD
 
 SIGNUP = reverse("accounts:signup")
 

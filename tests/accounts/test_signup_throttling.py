@@ -7,7 +7,7 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import PointsAccount, PointsEntry, User
-from tests.conftest import PASSWORD
+from tests.support import PASSWORD
 
 pytestmark = pytest.mark.django_db
 

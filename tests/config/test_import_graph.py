@@ -4,7 +4,12 @@ no module imports one of a higher layer (docs/architecture.md, "Layers")."""
 
 from __future__ import annotations
 
+import pytest
+
 from tests.import_graph import ROOT, import_graph, imports_of, modules_in_cycles, upward_arrows
+
+# Touches neither a database nor Redis: the embedded run is enough (scripts/test.sh).
+pytestmark = pytest.mark.pure
 
 APPS = ["accounts", "config", "tables", "tournaments"]
 

@@ -3,6 +3,11 @@
 import subprocess
 from pathlib import Path
 
+import pytest
+
+# Touches neither a database nor Redis: the embedded run is enough (scripts/test.sh).
+pytestmark = pytest.mark.pure
+
 ROOT = Path(__file__).resolve().parents[2]
 
 

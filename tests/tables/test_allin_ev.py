@@ -13,8 +13,8 @@ from tables import tasks
 from tables.history.allin_ev import allin_ev_fill
 from tables.history.facts import hand_facts
 from tables.models import Hand, HandPlayer, PlayerTotals
+from tests.support import wait_for
 from tests.tables.helpers import act, deal, fresh, friends_table, state_of
-from tests.tables.test_worker import wait_for
 
 
 def all_in_hand(*players, worker_deals: bool = False) -> Hand:

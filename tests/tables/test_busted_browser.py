@@ -9,14 +9,14 @@ import pytest
 from playwright.sync_api import Browser, expect
 
 from tables.models import Seat, Table
-from tests.browser import (
+from tests.support.live import (
     BROWSER_TEST,
     DESKTOP,
     SCREENSHOTS,
     outside_the_browser_loop,
     sign_up,
 )
-from tests.tables.test_browser import (
+from tests.support.table_pages import (
     click_check_or_call,
     open_practice_table,
     open_table,

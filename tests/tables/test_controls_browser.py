@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from playwright.sync_api import Browser, Page
 
-from tests.browser import BROWSER_TEST
-from tests.tables.test_browser import facing_a_bet
+from tests.support.live import BROWSER_TEST
+from tests.support.table_pages import facing_a_bet
 
 pytestmark = BROWSER_TEST
 
@@ -28,11 +28,11 @@ def to_act(table: dict) -> dict:
     return table
 
 
-def controls_page(server_url: str, browser: Browser, table: dict) -> Page:
+def controls_page(static_url: str, browser: Browser, table: dict) -> Page:
     """A page holding only the action bar, drawn for ``table``; what it sends is kept
     in ``window.sent``."""
     page = browser.new_page()
-    page.goto(f"{server_url}/healthz")  # any page: the modules load from its /static/
+    page.goto(f"{static_url}/healthz")  # any page: the modules load from its /static/
     page.evaluate(
         """async ([markup, table]) => {
           document.body.innerHTML = markup;
@@ -48,9 +48,9 @@ def controls_page(server_url: str, browser: Browser, table: dict) -> Page:
 
 
 def test_the_raise_box_slider_and_button_agree_inside_the_legal_range(
-    server_url: str, browser: Browser
+    static_url: str, browser: Browser
 ) -> None:
-    page = controls_page(server_url, browser, to_act(facing_a_bet()))
+    page = controls_page(static_url, browser, to_act(facing_a_bet()))
     box, slider, button = "[data-raise-amount]", "[data-raise-slider]", '[data-act="raise"]'
 
     def shown() -> tuple[str, str, str]:
@@ -70,9 +70,9 @@ def test_the_raise_box_slider_and_button_agree_inside_the_legal_range(
 
 
 def test_an_amount_the_rules_refuse_is_explained_and_never_sent_unseen(
-    server_url: str, browser: Browser
+    static_url: str, browser: Browser
 ) -> None:
-    page = controls_page(server_url, browser, to_act(facing_a_bet()))
+    page = controls_page(static_url, browser, to_act(facing_a_bet()))
     box, note, raise_button = "[data-raise-amount]", "[data-raise-note]", '[data-act="raise"]'
 
     def sent() -> list:
@@ -98,9 +98,9 @@ def test_an_amount_the_rules_refuse_is_explained_and_never_sent_unseen(
     assert sent()[-1]["amount"] == 500
 
 
-def test_the_pot_shown_counts_the_bets_in_front(server_url: str, browser: Browser) -> None:
+def test_the_pot_shown_counts_the_bets_in_front(static_url: str, browser: Browser) -> None:
     page = browser.new_page()
-    page.goto(f"{server_url}/healthz")  # any page: the modules load from its /static/
+    page.goto(f"{static_url}/healthz")  # any page: the modules load from its /static/
     texts = page.evaluate(
         """async (table) => {
           const { potText } = await import("/static/js/render.js");
@@ -116,9 +116,9 @@ def test_the_pot_shown_counts_the_bets_in_front(server_url: str, browser: Browse
     assert texts == ["Pot 300", "Pot 300 · Main pot 150 · Side pot 1 30", "", ""]
 
 
-def test_chat_lines_show_as_text_never_as_html(server_url: str, browser: Browser) -> None:
+def test_chat_lines_show_as_text_never_as_html(static_url: str, browser: Browser) -> None:
     page = browser.new_page()
-    page.goto(f"{server_url}/healthz")  # any page: the modules load from its /static/
+    page.goto(f"{static_url}/healthz")  # any page: the modules load from its /static/
     shown = page.evaluate(
         """async () => {
           const { addChat } = await import("/static/js/chat.js");

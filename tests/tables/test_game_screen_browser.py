@@ -16,10 +16,15 @@ from playwright.sync_api import Browser, Page, expect
 from accounts.models import User
 from tables import services
 from tables.models import Seat, Table
-from tests.browser import BROWSER_TEST, SCREENSHOTS, outside_the_browser_loop, sign_up
+from tests.support.live import (
+    BROWSER_TEST,
+    SCREENSHOTS,
+    outside_the_browser_loop,
+    sign_up,
+    stop_web_server,
+)
+from tests.support.table_pages import open_table, show_panel_tab, take_seat
 from tests.tables.helpers import act, state_of
-from tests.tables.live_server import stop_web_server
-from tests.tables.test_browser import open_table, show_panel_tab, take_seat
 
 pytestmark = BROWSER_TEST
 

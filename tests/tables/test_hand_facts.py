@@ -12,6 +12,9 @@ import engine
 from tables.history.facts import hand_facts
 from tests.engine.history_helpers import random_hand
 
+# Touches neither a database nor Redis: the embedded run is enough (scripts/test.sh).
+pytestmark = pytest.mark.pure
+
 RAISE, CALL, CHECK, FOLD = engine.RaiseTo, engine.Call(), engine.Check(), engine.Fold()
 
 

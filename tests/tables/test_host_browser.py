@@ -10,8 +10,9 @@ import pytest
 from django.db.models import F
 from playwright.sync_api import Browser, expect
 
-from tests.browser import BROWSER_TEST, DESKTOP, PASSWORD, outside_the_browser_loop, sign_up
-from tests.tables.test_browser import open_table, show_panel_tab, take_seat
+from tests.support import PASSWORD
+from tests.support.live import BROWSER_TEST, DESKTOP, outside_the_browser_loop, sign_up
+from tests.support.table_pages import open_table, show_panel_tab, take_seat
 
 pytestmark = BROWSER_TEST
 

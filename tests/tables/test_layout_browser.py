@@ -13,8 +13,8 @@ from playwright.sync_api import Browser, Page, expect
 from accounts.models import User
 from tables import services
 from tables.models import Seat
-from tests.browser import BROWSER_TEST, DESKTOP, PHONE, outside_the_browser_loop, sign_up
-from tests.tables.test_browser import show_panel_tab, take_seat
+from tests.support.live import BROWSER_TEST, DESKTOP, PHONE, outside_the_browser_loop, sign_up
+from tests.support.table_pages import show_panel_tab, take_seat
 
 pytestmark = BROWSER_TEST
 

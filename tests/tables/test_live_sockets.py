@@ -1,7 +1,7 @@
 """Table sockets against a real Daphne: what only its websocket protocol decides.
 
 The server is Daphne and a Celery worker as child processes on the test
-database (tests/tables/live_server.py); the misbehaving client is a bare TCP
+database (tests/support/live.py); the misbehaving client is a bare TCP
 socket (tests/tables/raw_socket.py) that writes many frames at once and never
 answers the server's close frame.
 """
@@ -21,7 +21,7 @@ from config.adapters.frame_guard import FRAME_BURST, FRAME_HOLD_SECONDS
 from tables import services
 from tables.loadtest.clients import Player
 from tables.loadtest.driver import create_tables
-from tests.tables.live_server import live_server
+from tests.support.live import live_server
 from tests.tables.raw_socket import RawSocket
 
 

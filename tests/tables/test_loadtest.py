@@ -27,7 +27,7 @@ from hypothesis import strategies as st
 from accounts.models import User
 from tables.loadtest.clients import Client, Player, Stats, percentile, random_act
 from tables.models import Table
-from tests.tables.live_server import free_port, live_server
+from tests.support.live import free_port, live_server
 
 TABLES_NEXT_HAND_SECONDS = 0.2  # the next hand right after the last
 
@@ -157,6 +157,7 @@ def test_it_refuses_nonsense_arguments(option: list[str]) -> None:
 # --- the pure parts ---------------------------------------------------------------
 
 
+@pytest.mark.pure
 @given(
     st.lists(st.floats(0, 10_000), min_size=1, max_size=60), st.sampled_from([0, 50, 95, 99, 100])
 )
@@ -185,6 +186,7 @@ legal_blocks = st.builds(
 )
 
 
+@pytest.mark.pure
 @given(legal_blocks, st.integers(0, 10_000), st.integers(0, 2**32))
 def test_random_acts_are_always_allowed_by_the_legal_block(
     legal: dict[str, Any], events: int, seed: int

@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.browser import BROWSER_TEST, DESKTOP, sign_up
-from tests.tables.test_browser import open_table, take_seat
+from tests.support.live import BROWSER_TEST, DESKTOP, sign_up
+from tests.support.table_pages import open_table, take_seat
 
 pytestmark = BROWSER_TEST
 

@@ -19,6 +19,9 @@ import tables.services  # noqa: F401 - defines TableErrors of its own
 from config.platform.close_codes import by_name
 from tables.errors import TableError
 
+# Touches neither a database nor Redis: the embedded run is enough (scripts/test.sh).
+pytestmark = pytest.mark.pure
+
 ROOT = Path(__file__).resolve().parents[2]
 PROTOCOL = (ROOT / "docs" / "protocol.md").read_text()
 ERROR_CODES_SECTION = PROTOCOL.split("### Error codes", 1)[1]

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, expect
 
-from tests.browser import BROWSER_TEST, DESKTOP, PHONE, SCREENSHOTS, sign_up
-from tests.tables.test_browser import click_check_or_call, show_panel_tab, take_seat
+from tests.support.live import BROWSER_TEST, DESKTOP, PHONE, SCREENSHOTS, sign_up
+from tests.support.table_pages import click_check_or_call, show_panel_tab, take_seat
 
 pytestmark = BROWSER_TEST
 

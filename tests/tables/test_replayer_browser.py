@@ -1,6 +1,6 @@
 """The replayer and the API docs in a real browser (Debian's chromium, via Playwright).
 
-The server is the real one (tests/tables/live_server.py); the hand is written
+The server is the real one (tests/support/live.py); the hand is written
 to the history through the service that ends hands, with known cards.
 """
 
@@ -13,7 +13,7 @@ import pytest
 from django.test import Client
 from playwright.sync_api import Browser, Page, expect
 
-from tests.browser import BROWSER_TEST, DESKTOP
+from tests.support.live import BROWSER_TEST, DESKTOP, kept_from_the_live_worker
 from tests.tables.helpers import deal_first_card_from_the_bottom, friends_table
 from tests.tables.recorded import SHOWDOWN_WITH_MUCK, record_hand, recorded_state
 
@@ -53,7 +53,8 @@ def board_cards(page: Page):
 def hand(server_url, make_user):
     """Written before the browser starts: Playwright's loop makes the thread async."""
     alice, bob, carol = (make_user(name) for name in ("alice", "bob", "carol"))
-    table = friends_table(alice, bob, carol, seat_count=3)
+    with kept_from_the_live_worker():  # nobody plays at this table: it only has a record
+        table = friends_table(alice, bob, carol, seat_count=3)
     client = Client()
     client.force_login(alice)
     return record_hand(table, recorded_state(SHOWDOWN_WITH_MUCK)), client.cookies["sessionid"].value
@@ -104,7 +105,8 @@ def checked_hands(server_url, make_user, tmp_path):
     from engine.__main__ import main as engine_command
 
     alice, bob, carol = (make_user(name) for name in ("alice", "bob", "carol"))
-    table = friends_table(alice, bob, carol, seat_count=3)
+    with kept_from_the_live_worker():  # nobody plays at this table: it only has records
+        table = friends_table(alice, bob, carol, seat_count=3)
     honest = record_hand(table, recorded_state(SHOWDOWN_WITH_MUCK))
     tampered = record_hand(table, recorded_state(SHOWDOWN_WITH_MUCK))
     deal_first_card_from_the_bottom(tampered)

@@ -7,7 +7,7 @@ import time
 
 from playwright.sync_api import Browser
 
-from tests.browser import BROWSER_TEST
+from tests.support.live import BROWSER_TEST
 
 pytestmark = BROWSER_TEST
 
@@ -36,14 +36,14 @@ CHIPS = """async () => {
 }"""
 
 
-def page_of(browser: Browser, server_url: str, reduced_motion: str):
+def page_of(browser: Browser, static_url: str, reduced_motion: str):
     page = browser.new_page(reduced_motion=reduced_motion)  # type: ignore[arg-type]
-    page.goto(f"{server_url}/healthz")  # any page: the modules load from its /static/
+    page.goto(f"{static_url}/healthz")  # any page: the modules load from its /static/
     return page
 
 
-def test_a_run_out_deals_the_turn_and_river_after_the_flop(server_url, browser) -> None:
-    page = page_of(browser, server_url, "no-preference")
+def test_a_run_out_deals_the_turn_and_river_after_the_flop(static_url, browser) -> None:
+    page = page_of(browser, static_url, "no-preference")
     run_out = page.evaluate(BOARD, [[], ["As", "Kd", "7c", "2h", "9s"], True])
     assert run_out == {
         "staged": 2400,
@@ -55,15 +55,15 @@ def test_a_run_out_deals_the_turn_and_river_after_the_flop(server_url, browser) 
     assert one_street == {"staged": 0, "delays": ["", "", "", ""]}, "a turn in play is not staged"
 
 
-def test_less_motion_gets_the_whole_board_at_once(server_url, browser) -> None:
-    page = page_of(browser, server_url, "reduce")
+def test_less_motion_gets_the_whole_board_at_once(static_url, browser) -> None:
+    page = page_of(browser, static_url, "reduce")
     run_out = page.evaluate(BOARD, [[], ["As", "Kd", "7c", "2h", "9s"], True])
     assert run_out == {"staged": 0, "delays": ["", "", "", "", ""]}
     assert page.evaluate(CHIPS) == [], "no chips slide"
 
 
-def test_bets_slide_into_the_pot_and_the_pot_to_the_winner_then_vanish(server_url, browser) -> None:
-    page = page_of(browser, server_url, "no-preference")
+def test_bets_slide_into_the_pot_and_the_pot_to_the_winner_then_vanish(static_url, browser) -> None:
+    page = page_of(browser, static_url, "no-preference")
     assert page.evaluate(CHIPS) == ["20", "20", "40"]  # two bets gathered, one pot won
     deadline = time.monotonic() + 5
     while page.evaluate("window.layer.children.length") and time.monotonic() < deadline:

@@ -20,8 +20,8 @@ from tables.loadtest.driver import Setup
 from tables.loadtest.soak import Run, verdict
 from tables.loadtest.soak_checks import Watch, chip_problems
 from tables.models import HandPlayer, Table
+from tests.support.live import live_server
 from tests.tables.helpers import act, deal, friends_table
-from tests.tables.live_server import live_server
 
 # make test runs this beside everything else on the machine's cores, and the test
 # server's one Celery worker (a solo pool) applies every wake-up in turn: a wake-up

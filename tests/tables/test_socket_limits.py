@@ -20,7 +20,7 @@ from config.platform.command_budget import CommandBudget
 from tables import services
 from tables.consumers import TableConsumer
 from tables.models import ChatMessage, Seat, Table
-from tests.conftest import PASSWORD
+from tests.support import PASSWORD
 from tests.tables.helpers import act, deal, friends_table, user_to_act
 from tests.tables.sockets import HEADERS, Client, session_cookie
 

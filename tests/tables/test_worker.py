@@ -3,22 +3,15 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 
 import pytest
 
 from tables import services
 from tables.models import Seat, Table
+from tests.support import wait_for
 from tests.tables.helpers import fresh, state_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def wait_for(condition: Callable[[], bool], seconds: float = 15) -> None:
-    deadline = time.monotonic() + seconds
-    while not condition():
-        assert time.monotonic() < deadline, "the worker did not get there in time"
-        time.sleep(0.1)
 
 
 def fast_clock_table(*players) -> Table:

@@ -11,8 +11,6 @@ from tests.tables.helpers import decision_of
 from tournaments import services
 from tournaments.models import Tournament
 
-PASSWORD = "correct-horse-battery-staple"
-
 
 def members(make_user: Any, count: int, prefix: str = "player") -> list[Any]:
     return [make_user(f"{prefix}{n}") for n in range(count)]

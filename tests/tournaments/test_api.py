@@ -8,17 +8,11 @@ from rest_framework.test import APIClient
 
 from accounts.models import PointsEntry
 from accounts.points import points_balance, points_move
-from accounts.tokens import token_create
 from tables.models import Table
+from tests.support.tournaments import api_for
 from tests.tournaments.helpers import members, register, sng
 
 pytestmark = pytest.mark.django_db
-
-
-def api_for(user) -> APIClient:
-    api = APIClient()
-    api.credentials(HTTP_AUTHORIZATION=f"Bearer {token_create(user=user, name='tests')[1]}")
-    return api
 
 
 def test_the_list_filters_by_status(make_user):

@@ -1,6 +1,6 @@
 """A member starts a practice sit-n-go from the tournament lobby in a real browser,
 plays it through the table page and is told their place; the lobby's rows follow
-registrations and starts live (tests/browser.py has the set-up)."""
+registrations and starts live (tests/support/live.py has the set-up)."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, expect
 
-from tests.browser import BROWSER_TEST, DESKTOP, SCREENSHOTS, outside_the_browser_loop, sign_up
-from tests.tables.test_browser import click_check_or_call
+from tests.support.live import BROWSER_TEST, DESKTOP, SCREENSHOTS, outside_the_browser_loop, sign_up
+from tests.support.table_pages import click_check_or_call
 
 SNG_SECONDS = 240  # the whole SNG with bots that pause 0.1-0.3 s, on a slow machine
 
@@ -20,10 +20,12 @@ pytestmark = BROWSER_TEST
 
 
 @pytest.fixture
-def live_server_options(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
-    monkeypatch.setenv("TOURNAMENTS_LEVEL_SECONDS", "4")  # the blinds climb every 4 s
-    # Bots that answer at once would leave no time to click.
-    return {"next_hand_seconds": 0.5, "bot_delay": (0.1, 0.3)}
+def live_server_options() -> dict[str, Any]:
+    return {
+        "next_hand_seconds": 0.5,
+        "bot_delay": (0.1, 0.3),  # bots that answered at once would leave no time to click
+        "environment": {"TOURNAMENTS_LEVEL_SECONDS": "4"},  # the blinds climb every 4 s
+    }
 
 
 def test_a_member_starts_a_practice_sng_from_the_lobby_and_is_told_their_place(

@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from accounts.models import PointsEntry
 from accounts.points import points_balance
-from tests.tournaments.test_api import api_for
+from tests.support.tournaments import api_for
 from tournaments.models import Club, Membership, Tournament
 
 pytestmark = pytest.mark.django_db

@@ -1,6 +1,6 @@
 """A club in a real browser: the owner creates it and sends its link, two friends join,
 the owner credits their club points and schedules a tournament from the club's page,
-they register there, and at its start they are told where to sit (tests/browser.py
+they register there, and at its start they are told where to sit (tests/support/live.py
 has the set-up)."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from datetime import timedelta
 from django.utils import timezone
 from playwright.sync_api import Browser, Page, expect
 
-from tests.browser import BROWSER_TEST, DESKTOP, SCREENSHOTS, outside_the_browser_loop, sign_up
+from tests.support.live import BROWSER_TEST, DESKTOP, SCREENSHOTS, outside_the_browser_loop, sign_up
 from tournaments import tasks
 from tournaments.models import Tournament
 

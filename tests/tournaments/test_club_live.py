@@ -13,8 +13,8 @@ from django.utils import timezone
 
 from config.asgi import application
 from config.platform.close_codes import CloseCode
+from tests.support.tournaments import next_of_type, open_lobby
 from tests.tables.sockets import HEADERS, Client, close_code_after_accepting, session_cookie
-from tests.tournaments.test_live import next_of_type, open_lobby
 from tournaments import services
 from tournaments.clubs import services as club_services
 from tournaments.models import Club, Tournament

@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 from datetime import timedelta
-from typing import Any
 
 import pytest
 from asgiref.sync import sync_to_async
-from channels.testing import WebsocketCommunicator
 
-from config.asgi import application
 from tables.models import Table
-from tests.tables.sockets import HEADERS, Client, session_cookie
+from tests.support.tournaments import next_of_type, open_lobby
+from tests.tables.sockets import Client
 from tests.tournaments.helpers import members, register, sng
 from tournaments import services
 from tournaments.models import Tournament
@@ -21,21 +19,6 @@ pytestmark = [
     pytest.mark.django_db(transaction=True),
     pytest.mark.usefixtures("close_database_connections"),
 ]
-
-
-async def open_lobby(user: Any) -> WebsocketCommunicator:
-    headers = [*HEADERS, (b"cookie", await session_cookie(user))]
-    socket = WebsocketCommunicator(application, "/ws/lobby/", headers=headers)
-    connected, _ = await socket.connect(timeout=10)
-    assert connected
-    return socket
-
-
-async def next_of_type(socket: WebsocketCommunicator, kind: str, timeout: float = 5) -> dict:
-    while True:
-        message = await socket.receive_json_from(timeout=timeout)
-        if message["type"] == kind:
-            return message
 
 
 async def test_a_registration_updates_the_lobby_row_of_everyone_watching(make_user):

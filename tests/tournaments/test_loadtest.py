@@ -13,7 +13,7 @@ from django.db import connection
 
 from accounts.models import User
 from tables.models import Table
-from tests.tables.live_server import live_server
+from tests.support.live import live_server
 from tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db(transaction=True)

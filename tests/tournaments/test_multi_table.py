@@ -7,10 +7,7 @@ players only once its hand ends, docs/tournaments.md).
 
 from __future__ import annotations
 
-import random
-from collections import Counter
 from datetime import timedelta
-from typing import Any
 
 import pytest
 from django.db.models import Sum
@@ -22,32 +19,13 @@ from tables import selectors
 from tables import services as table_services
 from tables.models import Hand, Seat, Table
 from tables.play import hand_state
+from tests.support.tournaments import registered, scheduled, sizes, started, step
 from tests.tables.helpers import decision_of
 from tests.tournaments.helpers import members, moved_for
 from tournaments import services
 from tournaments.models import Tournament
-from tournaments.tournament_settings import TournamentSettings
 
 pytestmark = pytest.mark.django_db
-
-
-def scheduled(**settings: Any) -> Tournament:
-    settings.setdefault("name", "Friday Night")
-    settings.setdefault("starts_at", timezone.now() + timedelta(seconds=30))
-    return services.schedule_tournament(settings=TournamentSettings(**settings))
-
-
-def registered(tournament: Tournament, users: list[Any]) -> Tournament:
-    for user in users:
-        services.tournament_register(tournament_id=tournament.pk, user=user)
-    return Tournament.objects.get(pk=tournament.pk)
-
-
-def started(tournament: Tournament) -> Tournament:
-    later = timezone.now() + timedelta(minutes=1)
-    result = services.mtt_start(tournament_id=tournament.pk, now=later)
-    assert result is not None
-    return Tournament.objects.get(pk=tournament.pk)
 
 
 def on_a_fast_clock(tournament: Tournament, level_seconds: float) -> None:
@@ -55,12 +33,6 @@ def on_a_fast_clock(tournament: Tournament, level_seconds: float) -> None:
     Tournament.objects.filter(pk=tournament.pk).update(
         started_at=timezone.now(), level_seconds=level_seconds
     )
-
-
-def sizes(tournament: Tournament) -> dict[int, int]:
-    seats = Seat.objects.filter(table__tournament=tournament, stack__gt=0)
-    counted = Counter(seats.values_list("table_id", flat=True))
-    return {t: counted[t] for t in tournament.tables.values_list("pk", flat=True) if counted[t]}
 
 
 def test_the_start_draws_everyone_over_the_fewest_even_tables_and_deals(make_user) -> None:
@@ -91,7 +63,7 @@ def test_heads_up_tables_with_an_odd_field_start_and_play_to_a_winner(make_user)
         if tournament.status != "running":
             break
         for table in tournament.tables.filter(wake_at__isnull=False).order_by("pk"):
-            _step(table)
+            step(table)
     assert tournament.status == "finished"
     assert sorted(tournament.entries.values_list("place", flat=True)) in ([1, 2, 3], [1, 2, 2])
 
@@ -122,32 +94,6 @@ def test_registration_closes_at_the_most_entrants(make_user) -> None:
 
 
 # --- thirty players to a winner ----------------------------------------------
-
-_rng = random.Random(15)
-
-
-def _step(table: Table) -> None:
-    """One decision or deal at ``table``: members play the bots' strategy."""
-    table.refresh_from_db()  # another table's hand may have moved players here
-    if table.wake_at is None:
-        return
-    state = hand_state(table)
-    if state is None or state.is_over:
-        table_services.hand_start(table_id=table.pk, seq=table.seq)
-        return
-    seat = Seat.objects.get(table=table, number=state.actor)
-    move = engine.choose_action(engine.view(state, seat.number), _rng)
-    legal = engine.legal_actions(state)
-    action, amount = "fold", None
-    if isinstance(move, engine.Check):
-        action = "check"
-    elif isinstance(move, engine.Call):
-        action = "call"
-    elif isinstance(move, engine.RaiseTo):
-        action, amount = "raise", max(legal.min_raise_to or move.amount, move.amount)
-    table_services.hand_act(
-        table_id=table.pk, user=seat.user, action=action, amount=amount, decision=decision_of(table)
-    )
 
 
 def _check_between_hands(tournament: Tournament, total_chips: int, arrivals: list[int]) -> None:
@@ -229,7 +175,7 @@ def test_thirty_players_play_to_a_winner_with_balanced_tables(make_user) -> None
         if tournament.status != "running":
             break
         for table in tournament.tables.filter(wake_at__isnull=False).order_by("pk"):
-            _step(table)
+            step(table)
             _check_everyone_is_dealt_in(table, dealt)
         hands = Hand.objects.filter(table__tournament=tournament, ended_at__isnull=False).count()
         if hands != hands_seen:
@@ -311,7 +257,7 @@ def test_a_final_table_whose_first_hand_ends_as_it_is_dealt_leaves_nobody_behind
         if tournament.status != "running":
             break
         for table in tournament.tables.filter(wake_at__isnull=False).order_by("pk"):
-            _step(table)
+            step(table)
         seats = Seat.objects.filter(table__tournament=tournament, stack__gt=0)
         assert {s.table.name for s in seats}.issubset({"Friday Night · Final table"})
         assert seats.aggregate(total=Sum("stack"))["total"] == 800, "chips created or lost"
@@ -363,7 +309,7 @@ def test_a_late_registration_when_every_table_is_full_opens_a_new_table(make_use
         if Hand.objects.filter(players__user=late).exists():
             break
         for table in tournament.tables.filter(wake_at__isnull=False).order_by("pk"):
-            _step(table)
+            step(table)
     assert Hand.objects.filter(players__user=late).exists()
     in_play = Seat.objects.filter(table__tournament=tournament).aggregate(total=Sum("stack"))
     assert in_play["total"] <= 5 * tournament.blind_structure.starting_stack
@@ -469,7 +415,7 @@ def test_tables_pause_between_hands_during_a_break_and_resume_after_it(
         state = hand_state(Table.objects.get(pk=table.pk))
         if state is None or state.is_over:
             break
-        _step(Table.objects.get(pk=table.pk))
+        step(Table.objects.get(pk=table.pk))
 
     table.refresh_from_db()
     assert table.hand_number == hand, "no hand dealt during the break"

@@ -27,10 +27,10 @@ from tables import play as table_play
 from tables import services as table_services
 from tables.errors import TableError
 from tables.models import Hand, Seat, Table
+from tests.support import wait_for
+from tests.support.tournaments import step
 from tests.tables.helpers import in_threads
 from tests.tournaments.helpers import members, moved_for
-from tests.tournaments.test_multi_table import _step
-from tests.tournaments.test_worker import wait_for
 from tournaments import services
 from tournaments.errors import TournamentError
 from tournaments.models import Tournament
@@ -65,7 +65,7 @@ def player_of_tables(tournament_id: int, share: int, shares: int) -> Callable[[]
             for table in tables.order_by("pk"):
                 if table.pk % shares == share:
                     with contextlib.suppress(TableError):  # moved on meanwhile
-                        _step(table)
+                        step(table)
         raise AssertionError("the tournament did not end in time")
 
     return play

@@ -16,9 +16,9 @@ from django.db import OperationalError, connection, connections, transaction
 from tables import services as table_services
 from tables.models import Seat, Table
 from tables.play import hand_state
+from tests.support.tournaments import registered, scheduled, sizes, started
 from tests.tables.helpers import decision_of
 from tests.tournaments.helpers import members
-from tests.tournaments.test_multi_table import registered, scheduled, sizes, started
 from tournaments.models import Tournament
 
 pytestmark = [

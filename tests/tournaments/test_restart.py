@@ -11,8 +11,8 @@ from accounts.points import points_account_open
 from config.celery import app as celery_app
 from tables import play as table_play
 from tables import services as table_services
+from tests.support import wait_for
 from tests.tournaments.helpers import balance_total, members, moved_for, register, sng, table_of
-from tests.tournaments.test_worker import wait_for
 from tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db(transaction=True)

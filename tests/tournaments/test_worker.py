@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import time
-from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
@@ -18,6 +16,7 @@ from accounts.models import PointsEntry
 from accounts.points import points_account_open
 from tables import services as table_services
 from tables.models import Hand, HandPlayer, Table
+from tests.support import wait_for
 from tests.tables.sockets import Client
 from tests.tournaments.helpers import balance_total, members, moved_for, register, sng
 from tournaments import services
@@ -25,13 +24,6 @@ from tournaments.models import Tournament
 from tournaments.tournament_settings import TournamentSettings
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def wait_for(condition: Callable[[], bool], seconds: float = 60) -> None:
-    deadline = time.monotonic() + seconds
-    while not condition():
-        assert time.monotonic() < deadline, "the worker did not get there in time"
-        time.sleep(0.2)
 
 
 def status_of(tournament: Tournament) -> str:

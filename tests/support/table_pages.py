@@ -1,0 +1,97 @@
+"""What the browser tests do on the table page: open a table, sit, play a hand out."""
+
+from __future__ import annotations
+
+import re
+import time
+from typing import Any
+
+from playwright.sync_api import Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+HAND_SECONDS = 90  # a whole hand clicked through, with room for a slow machine
+
+
+def open_table(page: Page, server_url: str) -> str:
+    """Opens a heads-up table through /tables/new/; returns the link to share."""
+    page.goto(f"{server_url}/tables/new/")
+    page.fill("#id_name", "Browser game")
+    page.fill("#id_seat_count", "2")
+    page.get_by_role("button", name="Open the table").click()
+    page.wait_for_url(re.compile(r"/tables/\d+/$"))
+    link = page.input_value("[data-share-link]")
+    assert link == page.url
+    return link
+
+
+def open_practice_table(page: Page, server_url: str, bots: int) -> None:
+    """Starts a practice table against ``bots`` bots from /tables/practice/."""
+    page.goto(f"{server_url}/tables/practice/")
+    page.fill("#id_bots", str(bots))
+    page.get_by_role("button", name="Start practising").click()
+    page.wait_for_url(re.compile(r"/tables/\d+/$"))
+
+
+def take_seat(page: Page, seat: int) -> None:
+    expect(page.locator("[data-connection-status]")).to_have_text("Live")
+    page.get_by_role("button", name=f"Sit in seat {seat + 1}").click()
+    expect(page.locator(".seat.you")).to_have_count(1)
+
+
+def show_panel_tab(page: Page, tab: str) -> None:
+    """Shows one tab of the side panel ("Chat", "Hand log", "Ledger", "Host"), opening
+    the panel first where it is a drawer (a narrow screen)."""
+    toggle = page.locator("[data-panel-toggle]")
+    if toggle.is_visible() and toggle.get_attribute("aria-expanded") != "true":
+        toggle.click()
+    page.get_by_role("tab", name=tab).click()
+
+
+def log_text(page: Page) -> str:
+    return page.locator("[data-log]").inner_text()
+
+
+CAN_ACT = """() => {
+  const controls = document.querySelector("[data-controls]");
+  const button = controls && controls.querySelector('[data-act="call"]');
+  return Boolean(controls && !controls.hidden && button && !button.disabled);
+}"""
+
+
+def click_check_or_call(pages: list[Page]) -> bool:
+    """Whoever has the controls checks or calls; False when nobody may act right now."""
+    for page in pages:
+        if page.evaluate(CAN_ACT):
+            try:
+                page.locator('[data-act="call"]').click(timeout=2_000)
+            except PlaywrightTimeout:  # the snapshot moved on between the check and the click
+                return False
+            return True
+    return False
+
+
+def play_the_hand_out(pages: list[Page]) -> None:
+    deadline = time.monotonic() + HAND_SECONDS
+    while not all(" wins " in log_text(page) for page in pages):
+        assert time.monotonic() < deadline, "the hand did not finish"
+        if not click_check_or_call(pages):
+            time.sleep(0.1)
+
+
+def facing_a_bet() -> dict[str, Any]:
+    """Flop, 180 gathered, one opponent bet 120 into it, the viewer (1,440 behind) to act."""
+    return {
+        "big_blind": 20,
+        "hand": {"pots": [{"amount": 180, "seats": [0, 1]}], "current_bet": 120},
+        "seats": [
+            {"occupied": True, "bet": 120},
+            {"occupied": True, "bet": 0},
+            {"occupied": False},
+        ],
+        "legal": {
+            "can_check": False,
+            "call_amount": 120,
+            "min_raise_to": 240,
+            "max_raise_to": 1440,
+        },
+    }
