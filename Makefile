@@ -10,7 +10,8 @@ PIP := $(BIN)/python -m pip --disable-pip-version-check --quiet
 run: $(VENV)/.runtime-installed
 	$(BIN)/python scripts/run.py --started-by-make
 
-test: $(VENV)/.dev-installed lint typecheck
+# scripts/test.sh runs the type check (make typecheck) beside the tests.
+test: $(VENV)/.dev-installed lint
 	bash scripts/test.sh
 
 lint: $(VENV)/.dev-installed

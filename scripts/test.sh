@@ -8,6 +8,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 
 PYTEST=${PYTEST:-.venv/bin/pytest}  # overridable so the script itself can be tested
+MYPY=${MYPY:-.venv/bin/mypy}        # likewise
 # Test processes per run (pytest-xdist): each has its own database, Redis and
 # home (conftest.py), so tests run side by side safely. 0 runs them in one process.
 # worksteal: an idle process takes queued tests from a busy one, so the few long
@@ -104,6 +105,14 @@ external_run() {
 # Each run's output is shown whole once it has finished.
 (embedded_run) >"$logs/embedded" 2>&1 &
 embedded_pid=$!
+# The type check (make typecheck) is one process for about a minute: beside the
+# runs, at the lowest priority, it takes processor time they leave idle instead of
+# holding every test back until it ends.
+(
+    renice -n 19 -p "$BASHPID" >/dev/null 2>&1
+    SECRET_KEY=typecheck-only "$MYPY"
+) >"$logs/typecheck" 2>&1 &
+typecheck_pid=$!
 has_servers=false
 if answers 127.0.0.1 5432 && answers 127.0.0.1 6379; then has_servers=true; fi
 # The PostgreSQL run first: like the embedded one it waits on servers and sockets,
@@ -120,6 +129,13 @@ beside_pid=$!
 
 wait "$embedded_pid" || failed=1
 cat "$logs/embedded"
+echo
+echo "=== Type check (mypy --strict) ==="
+if ! wait "$typecheck_pid"; then
+    failed=1
+    echo "The type check failed." >&2
+fi
+cat "$logs/typecheck"
 wait "$beside_pid" || failed=1
 cat "$logs/engine"
 if $has_servers; then

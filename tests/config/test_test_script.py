@@ -11,14 +11,19 @@ pytestmark = pytest.mark.pure
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def run_test_script(tmp_path: Path, pytest_exit_code: int) -> subprocess.CompletedProcess[str]:
+def run_test_script(
+    tmp_path: Path, pytest_exit_code: int, mypy_exit_code: int = 0
+) -> subprocess.CompletedProcess[str]:
     fake_pytest = tmp_path / "pytest"
     fake_pytest.write_text(f'#!/bin/sh\necho fake pytest "$@"\nexit {pytest_exit_code}\n')
     fake_pytest.chmod(0o755)
+    fake_mypy = tmp_path / "mypy"
+    fake_mypy.write_text(f"#!/bin/sh\necho fake mypy\nexit {mypy_exit_code}\n")
+    fake_mypy.chmod(0o755)
     return subprocess.run(
         ["bash", "scripts/test.sh"],
         cwd=ROOT,
-        env={"PATH": "/usr/bin:/bin", "PYTEST": str(fake_pytest)},
+        env={"PATH": "/usr/bin:/bin", "PYTEST": str(fake_pytest), "MYPY": str(fake_mypy)},
         capture_output=True,
         text=True,
         timeout=60,
@@ -31,6 +36,13 @@ def test_it_passes_when_every_run_passes(tmp_path):
     assert "all runs passed" in result.stdout
     assert "--cov=engine" in result.stdout, "the embedded run measures engine coverage"
     assert "-n 2" in result.stdout, "tests run in two processes side by side"
+    assert "fake mypy" in result.stdout, "the types are checked too"
+
+
+def test_it_fails_when_the_type_check_fails(tmp_path):
+    result = run_test_script(tmp_path, 0, mypy_exit_code=1)
+    assert result.returncode == 1
+    assert "type check failed" in result.stderr
 
 
 def test_it_fails_when_a_run_fails(tmp_path):
