@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeGuard
 
 from accounts.models import User
 from config.platform.domain_errors import DomainError
@@ -42,13 +42,13 @@ class Command:
     fields: dict[str, Any]  # checked: the service's keyword arguments
 
 
-def is_int(value: Any) -> bool:
+def is_int(value: Any) -> TypeGuard[int]:
     return type(value) is int  # bool is not a number of chips or a seat
 
 
 def _int(message: dict[str, Any], name: str, example: str) -> int:
     value = message.get(name)
-    if type(value) is not int:  # bool is not a number of chips or a seat
+    if not is_int(value):
         raise BadMessage("bad_message", f"Say {name} as a whole number: {example}.")
     return value
 
