@@ -4,6 +4,11 @@ PYTHON ?= python3.11
 VENV := .venv
 BIN := $(VENV)/bin
 PIP := $(BIN)/python -m pip --disable-pip-version-check --quiet
+# uv installs the pinned packages several times faster than pip (about 4 s
+# against 48 s for the test set from a warm cache on the 2-core VM); pip, which
+# every venv has, installs uv itself.
+UV_VERSION := 0.13.9
+UV_INSTALL := VIRTUAL_ENV=$(CURDIR)/$(VENV) $(BIN)/uv pip install --quiet
 
 .PHONY: run test lint typecheck format clean-venv
 
@@ -33,13 +38,16 @@ $(BIN)/python:
 		echo "Could not create $(VENV) with $(PYTHON); on Debian: apt-get install python3.11-venv" >&2; \
 		exit 1; }
 
-# Stamp files: pip runs again only when a requirements file changes.
-$(VENV)/.runtime-installed: requirements.txt | $(BIN)/python
-	$(PIP) install -r requirements.txt
+$(BIN)/uv: | $(BIN)/python
+	$(PIP) install uv==$(UV_VERSION)
+
+# Stamp files: the packages are installed again only when a requirements file changes.
+$(VENV)/.runtime-installed: requirements.txt | $(BIN)/uv
+	$(UV_INSTALL) -r requirements.txt
 	touch $@
 
-$(VENV)/.dev-installed: requirements.txt requirements-dev.txt | $(BIN)/python
-	$(PIP) install -r requirements-dev.txt
+$(VENV)/.dev-installed: requirements.txt requirements-dev.txt | $(BIN)/uv
+	$(UV_INSTALL) -r requirements-dev.txt
 	touch $(VENV)/.runtime-installed $@
 
 clean-venv:
