@@ -61,6 +61,12 @@ if ! answers 127.0.0.1 6379 && command -v redis-server >/dev/null; then
     as_root redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --save "" >/dev/null 2>&1 || true
 fi
 
+# Where PYTHONDONTWRITEBYTECODE is set (as on these machines) no process writes
+# bytecode, so every test process, and every server, worker and `make run` the
+# tests start, would compile Felt's modules (and pytest its rewritten test
+# modules) from source again. The tests let them keep it in __pycache__.
+unset PYTHONDONTWRITEBYTECODE
+
 failed=0
 logs=$(mktemp -d)
 trap 'rm -rf "$logs"' EXIT
