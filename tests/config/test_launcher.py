@@ -117,26 +117,40 @@ def felt_by_make(tmp_path_factory):
         running.kill()
 
 
-def test_it_serves_the_site_and_ctrl_c_stops_every_process(felt):
-    felt.wait_until_ready()
-    status, page = felt.get("/accounts/signup/")
-    assert status == 200 and "Create account" in page
-    assert felt.get("/healthz")[0] == 200
-    status, css = felt.get("/static/css/felt.css")
-    assert status == 200 and "--felt" in css, "static files come from the ASGI app"
-    children = felt.descendants()
-    names = " ".join(" ".join(child.cmdline()) for child in children)
-    for expected in ["redis-server", "daphne", "worker", "beat"]:
-        assert expected in names
-    daphnes = [child for child in children if "daphne" in " ".join(child.cmdline())]
-    assert len(daphnes) == 2, "one Daphne per WEB_PROCESSES, sharing the port"
+def test_it_serves_the_site_keeps_its_files_private_and_ctrl_c_stops_everything(
+    tmp_path_factory,
+):
+    home = tmp_path_factory.mktemp("run") / "home"
+    home.mkdir(mode=0o755)
+    old_file = home / "felt.sqlite3"
+    old_file.write_text("")
+    old_file.chmod(0o644)  # made by an older Felt
+    felt = RunningFelt(home)
+    try:
+        felt.wait_until_ready()
+        status, page = felt.get("/accounts/signup/")  # the database has been written to
+        assert status == 200 and "Create account" in page
+        assert felt.get("/healthz")[0] == 200
+        status, css = felt.get("/static/css/felt.css")
+        assert status == 200 and "--felt" in css, "static files come from the ASGI app"
+        children = felt.descendants()
+        names = " ".join(" ".join(child.cmdline()) for child in children)
+        for expected in ["redis-server", "daphne", "worker", "beat"]:
+            assert expected in names
+        daphnes = [child for child in children if "daphne" in " ".join(child.cmdline())]
+        assert len(daphnes) == 2, "one Daphne per WEB_PROCESSES, sharing the port"
 
-    assert felt.stop_with(signal.SIGINT) == 0
+        assert felt.stop_with(signal.SIGINT) == 0
+    finally:
+        if felt.process.poll() is None:
+            felt.stop_with(signal.SIGKILL)
 
     assert still_running(children) == []
     assert "Felt has stopped." in felt.log.read_text()
-    key_file = felt.home / "secret_key"
-    assert stat.S_IMODE(key_file.stat().st_mode) == 0o600
+    assert stat.S_IMODE(home.stat().st_mode) == 0o700
+    files = {p.name: stat.S_IMODE(p.stat().st_mode) for p in home.iterdir() if p.is_file()}
+    assert {"felt.sqlite3", "secret_key", "redis.log"} <= files.keys()
+    assert {name: mode for name, mode in files.items() if mode != 0o600} == {}
 
 
 def send_to_make_alone(felt: RunningFelt, signum: int) -> None:
@@ -173,24 +187,6 @@ def test_a_signal_to_make_run_stops_every_process(felt_by_make, signum, send):
     assert "Felt has stopped." in log and "Felt stopped:" not in log, log
 
 
-def test_the_data_directory_and_its_files_are_private(tmp_path_factory):
-    home = tmp_path_factory.mktemp("run") / "home"
-    home.mkdir(mode=0o755)
-    old_file = home / "felt.sqlite3"
-    old_file.write_text("")
-    old_file.chmod(0o644)  # made by an older Felt
-    felt = RunningFelt(home)
-    try:
-        felt.wait_until_ready()
-        assert felt.get("/accounts/signup/")[0] == 200  # the database has been written to
-    finally:
-        felt.stop_with(signal.SIGINT)
-    assert stat.S_IMODE(home.stat().st_mode) == 0o700
-    files = {p.name: stat.S_IMODE(p.stat().st_mode) for p in home.iterdir() if p.is_file()}
-    assert {"felt.sqlite3", "secret_key", "redis.log"} <= files.keys()
-    assert {name: mode for name, mode in files.items() if mode != 0o600} == {}
-
-
 def daphnes_of(felt: RunningFelt) -> list[psutil.Process]:
     daphnes = []
     for child in felt.descendants():
@@ -200,7 +196,7 @@ def daphnes_of(felt: RunningFelt) -> list[psutil.Process]:
     return daphnes
 
 
-def test_a_child_that_dies_is_started_again_and_the_site_stays_up(felt):
+def test_a_child_that_dies_is_started_again_and_all_follow_a_killed_launcher(felt):
     felt.wait_until_ready()
     first = daphnes_of(felt)[0]
 
@@ -216,8 +212,13 @@ def test_a_child_that_dies_is_started_again_and_the_site_stays_up(felt):
         assert time.monotonic() < deadline, felt.log.read_text()
         time.sleep(0.2)
     assert felt.get("/healthz")[0] == 200
-    children = felt.descendants()
-    assert felt.stop_with(signal.SIGINT) == 0
+    children = felt.descendants()  # the new Daphne among them
+
+    felt.stop_with(signal.SIGKILL)  # the launcher itself: no chance to stop them
+
+    deadline = time.monotonic() + 30
+    while still_running(children) and time.monotonic() < deadline:
+        time.sleep(0.2)
     assert still_running(children) == []
 
 
@@ -243,16 +244,4 @@ def test_a_child_that_keeps_dying_stops_everything(tmp_path_factory):
         "celery worker exited (killed by SIGKILL) 2 times in 60 s; giving up"
         in felt.log.read_text()
     )
-    assert still_running(children) == []
-
-
-def test_if_the_launcher_itself_is_killed_its_children_follow(felt):
-    felt.wait_until_ready()
-    children = felt.descendants()
-
-    felt.stop_with(signal.SIGKILL)
-
-    deadline = time.monotonic() + 30
-    while still_running(children) and time.monotonic() < deadline:
-        time.sleep(0.2)
     assert still_running(children) == []
