@@ -323,7 +323,7 @@ function tick() {
     clock.classList.toggle("time-bank", Boolean(table.is_time_bank));
     clock.classList.toggle("urgent", left < 5);
     warnIfYourClockRunsOut(left, total);
-    clock.querySelector(".clock-fill").style.width = `${Math.min(100, (left / total) * 100)}%`;
+    clock.querySelector(".clock-fill").style.transform = `scaleX(${Math.min(1, left / total)})`;
     clock.querySelector(".clock-text").textContent =
       `${Math.ceil(left)} s${table.is_time_bank ? " · time bank" : ""}`;
   }

@@ -19,8 +19,10 @@ def live_server_options() -> dict[str, Any]:
     return {"next_hand_seconds": 0.5}
 
 
-def animation_of(page: Page, selector: str) -> str:
-    return page.eval_on_selector(selector, "(el) => getComputedStyle(el).animationName")
+def animation_of(page: Page, selector: str, pseudo: str | None = None) -> str:
+    return page.eval_on_selector(
+        selector, "(el, pseudo) => getComputedStyle(el, pseudo).animationName", pseudo
+    )
 
 
 def test_the_turn_pulses_unless_the_player_asked_for_less_motion(
@@ -36,8 +38,8 @@ def test_the_turn_pulses_unless_the_player_asked_for_less_motion(
     for page in (host, guest):
         expect(page.locator(".seat.to-act")).to_have_count(1)
     host.emulate_media(reduced_motion="no-preference")
-    assert animation_of(host, ".seat.to-act .plate") == "turn-pulse"
-    assert animation_of(guest, ".seat.to-act .plate") == "none"
+    assert animation_of(host, ".seat.to-act .plate", "::after") == "turn-pulse"
+    assert animation_of(guest, ".seat.to-act .plate", "::after") == "none"
     assert animation_of(guest, ".seat.you .hole .card") == "none"
 
 
