@@ -17,7 +17,7 @@ import pytest
 from django.db import connection
 
 from accounts.models import User
-from config.adapters.frame_guard import FRAME_BURST, FRAME_HOLD_SECONDS
+from config.adapters.frame_guard import FRAME_BURST, FRAME_HOLD_SECONDS, FRAME_STRIKES
 from tables import services
 from tables.loadtest.clients import Player
 from tables.loadtest.driver import create_tables
@@ -37,6 +37,15 @@ def server(
         next_hand_seconds=60.0,  # nobody plays here: no hand is dealt during a test
     ) as url:
         yield url
+
+
+# Enough frames to be closed however Daphne's reads split the write. Read at once,
+# FRAME_BURST + FRAME_STRIKES would do; but a loaded machine can hand Daphne the
+# first part alone, which starts a hold (FRAME_HOLD_SECONDS), and the budget that
+# refills meanwhile lets some of the rest through, each passed frame ending a run
+# of strikes. 400 frames once fell a frame or two short that way, and the client
+# waited for a close that never came.
+FLOOD = 4 * (FRAME_BURST + FRAME_STRIKES)
 
 
 def open_socket(server: str, player: Player) -> RawSocket:
@@ -64,9 +73,9 @@ def test_answers_crossing_the_servers_close_are_dropped_quietly(
     )
     watching = open_socket(server, neighbour)
     flooding = open_socket(server, flooder)
-    # One write: Daphne reads it all at once and closes with 4429 before the consumer
-    # has answered the first frames; those answers reach a closing socket.
-    flooding.send_all(["not json"] * 400)
+    # One write: Daphne closes with 4429 before the consumer has answered the first
+    # frames; those answers reach a closing socket.
+    flooding.send_all(["not json"] * FLOOD)
     assert flooding.close_code() == 4429
     # The consumer answered what was queued, then cleaned up as after any goodbye:
     # the other player sees seat 0's connection gone.
@@ -97,7 +106,7 @@ def test_a_flood_closed_by_daphne_cools_off_its_member_and_address(server: str) 
     setup = create_tables(1, Random(0), size=2)
     flooder, neighbour = setup.players
     flooding = open_socket(server, flooder)
-    flooding.send_all(["not json"] * 400)
+    flooding.send_all(["not json"] * FLOOD)
     assert flooding.close_code() == 4429
     flooding.close()
     for player in (flooder, neighbour):  # the member, and anyone at that address
