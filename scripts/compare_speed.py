@@ -16,6 +16,12 @@ run` tree (Daphne, the Celery worker and beat, Redis) over the load test,
 divided by the actions played in it (the measured rate over the warm-up and
 the measured seconds). The medians of the pairs and the ratios this/REF end
 the output.
+
+With ``--external`` both sides run on the machine's PostgreSQL and Redis
+(127.0.0.1) instead of the embedded defaults: each run gets a new, empty
+database (``felt_compare``) and Redis databases 12 to 15 emptied first, so the
+processor time then leaves out the PostgreSQL and Redis servers, which are not
+the tree's.
 """
 
 from __future__ import annotations
@@ -33,12 +39,16 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import psutil
+import redis
 
 ROOT = Path(__file__).resolve().parents[1]
 READY_LINE = "Felt is running at"
 SUMMARY = re.compile(r"([\d.]+) actions/s, round trip ms p50 ([\d.]+) p95 ([\d.]+) p99 ([\d.]+)")
 # What the caller's shell may hold that would point a side at other services.
 LEFT_OUT = {"DATABASE_URL", "REDIS_URL", "SECRET_KEY", "DJANGO_SETTINGS_MODULE", "FELT_HOME"}
+# --external: clear of make test's Redis databases (8-11) and make run's (0-3).
+EXTERNAL_DATABASE = "felt_compare"
+EXTERNAL_REDIS_FIRST_DB = 12
 
 
 @dataclass
@@ -75,6 +85,26 @@ def clean_environment() -> dict[str, str]:
     return env
 
 
+def fresh_external_services() -> dict[str, str]:
+    """An empty PostgreSQL database and empty Redis databases, and the URLs naming them."""
+    for statement in (
+        f"DROP DATABASE IF EXISTS {EXTERNAL_DATABASE} WITH (FORCE)",
+        f"CREATE DATABASE {EXTERNAL_DATABASE}",
+    ):
+        subprocess.run(
+            ["psql", "-h", "127.0.0.1", "-U", "postgres", "-qc", statement],
+            check=True,
+            capture_output=True,
+        )
+    for db in range(EXTERNAL_REDIS_FIRST_DB, EXTERNAL_REDIS_FIRST_DB + 4):
+        with redis.Redis(host="127.0.0.1", port=6379, db=db) as client:
+            client.flushdb()
+    return {
+        "DATABASE_URL": f"postgres://postgres@127.0.0.1:5432/{EXTERNAL_DATABASE}",
+        "REDIS_URL": f"redis://127.0.0.1:6379/{EXTERNAL_REDIS_FIRST_DB}",
+    }
+
+
 def tree_cpu(root: psutil.Process) -> float:
     """User and system seconds of ``root`` and every process under it, now."""
     total = 0.0
@@ -92,6 +122,8 @@ def run_side(tree: Path, port: int, seed: int, options: argparse.Namespace) -> R
         home = Path(home_name)
         env = clean_environment()
         env.update(FELT_HOME=str(home), PORT=str(port), WEB_PROCESSES=str(options.web_processes))
+        if options.external:
+            env.update(fresh_external_services())
         log_path = home / "run.log"
         with log_path.open("w") as log:
             server = subprocess.Popen(
@@ -158,6 +190,11 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--seed", type=int, default=1, help="the first pair's seed")
     parser.add_argument("--web-processes", type=int, default=2)
     parser.add_argument("--port", type=int, default=8811)
+    parser.add_argument(
+        "--external",
+        action="store_true",
+        help="PostgreSQL and Redis on 127.0.0.1 instead of the embedded defaults",
+    )
     options = parser.parse_args(argv)
 
     sides = {"ref": build(options.ref), "this": ROOT}
@@ -174,8 +211,10 @@ def main(argv: list[str]) -> int:
             results[side].append(result)
 
     medians = {side: describe(found) for side, found in results.items()}
+    mode = "PostgreSQL + Redis" if options.external else "embedded"
     print(
-        f"\nmedians of {options.pairs} pairs, {options.tables} tables, think {options.think:g} s:"
+        f"\nmedians of {options.pairs} pairs, {options.tables} tables, "
+        f"think {options.think:g} s, {mode}:"
     )
     for side in ("ref", "this"):
         m = medians[side]
