@@ -215,6 +215,11 @@ def live_server(*, workdir: Path, **options: Any) -> Iterator[str]:
 def publishing_to(queue: str) -> Iterator[None]:
     """Tasks the test process queues (``delay``, ``apply_async``) go to ``queue``
     while the block runs: the live server's worker picks them up."""
+    # Celery builds the app's list of queues once, from the default queue of that
+    # moment. Built first inside this block, it would hold ``queue`` alone, emptied
+    # below: a worker started later in this process (the celery_worker fixture)
+    # would then consume nothing its ping could reach.
+    celery_app.amqp.queues  # noqa: B018 - built now, around the usual default queue
     before = celery_app.conf.task_default_queue
     celery_app.conf.task_default_queue = queue
     try:
