@@ -14,6 +14,9 @@ MYPY=${MYPY:-.venv/bin/mypy}        # likewise
 # worksteal: an idle process takes queued tests from a busy one, so the few long
 # tests (a whole SNG, a browser session) do not leave one process working alone.
 PROCESSES=${FELT_TEST_PROCESSES:-2}
+# The embedded run waits most (browsers, live servers, bots' pauses): a third
+# process fills those waits.
+EMBEDDED_PROCESSES=${FELT_EMBEDDED_TEST_PROCESSES:-3}
 PG_URL=postgres://postgres@127.0.0.1:5432/felt
 REDIS_TEST_URL=redis://127.0.0.1:6379/8  # databases 8-11, clear of a make run on 0-3
 
@@ -75,7 +78,7 @@ trap 'rm -rf "$logs"' EXIT
 # shell names them, hence the subshell without DATABASE_URL and REDIS_URL.
 embedded_run() {
     unset DATABASE_URL REDIS_URL
-    run_pytest "Embedded: SQLite + embedded Redis" tests -n "$PROCESSES" --dist worksteal \
+    run_pytest "Embedded: SQLite + embedded Redis" tests -n "$EMBEDDED_PROCESSES" --dist worksteal \
         --ignore=tests/engine -p no:cov
 }
 
@@ -103,35 +106,34 @@ external_run() {
         -m "not browser and not long_game and not pure" -p no:cov
 }
 
-# The runs share nothing (their own databases, Redis and homes). The embedded
-# one spends much of its time waiting on servers, workers and browsers, so the
-# others run beside it, one after the other, at a lower priority (nice): they
-# take the processor time it leaves idle instead of stretching it. (Three runs
-# at once took longer, 11 min 33 s, and starved a socket test into a timeout.)
+# The runs share nothing (their own databases, Redis and homes), and all start at
+# once. The embedded and PostgreSQL runs spend much of their time waiting on
+# servers, workers, browsers and timers; the engine's run and the type check are
+# all computation, so they run at the lowest priority (nice 19) and take the
+# processor time the others leave idle instead of stretching them.
 # Each run's output is shown whole once it has finished.
 (embedded_run) >"$logs/embedded" 2>&1 &
 embedded_pid=$!
-# The type check (make typecheck) is one process for about a minute: beside the
-# runs, at the lowest priority, it takes processor time they leave idle instead of
-# holding every test back until it ends.
 (
     renice -n 19 -p "$BASHPID" >/dev/null 2>&1
     SECRET_KEY=typecheck-only "$MYPY"
 ) >"$logs/typecheck" 2>&1 &
 typecheck_pid=$!
+(
+    renice -n 19 -p "$BASHPID" >/dev/null 2>&1
+    engine_run
+) >"$logs/engine" 2>&1 &
+engine_pid=$!
 has_servers=false
 if answers 127.0.0.1 5432 && answers 127.0.0.1 6379; then has_servers=true; fi
-# The PostgreSQL run first: like the embedded one it waits on servers and sockets,
-# so the two interleave; the engine's run is all computation, and has the
-# processor to itself once the embedded run is over.
-(
-    renice -n 10 -p "$BASHPID" >/dev/null 2>&1
-    external_status=0
-    if $has_servers; then external_run >"$logs/external" 2>&1 || external_status=1; fi
-    engine_run >"$logs/engine" 2>&1 || exit 1
-    exit "$external_status"
-) &
-beside_pid=$!
+external_pid=
+if $has_servers; then
+    (
+        renice -n 5 -p "$BASHPID" >/dev/null 2>&1
+        external_run
+    ) >"$logs/external" 2>&1 &
+    external_pid=$!
+fi
 
 wait "$embedded_pid" || failed=1
 cat "$logs/embedded"
@@ -142,9 +144,10 @@ if ! wait "$typecheck_pid"; then
     echo "The type check failed." >&2
 fi
 cat "$logs/typecheck"
-wait "$beside_pid" || failed=1
+wait "$engine_pid" || failed=1
 cat "$logs/engine"
 if $has_servers; then
+    wait "$external_pid" || failed=1
     cat "$logs/external"
 else
     echo
