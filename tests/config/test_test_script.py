@@ -35,7 +35,8 @@ def test_it_passes_when_every_run_passes(tmp_path):
     assert result.returncode == 0
     assert "all runs passed" in result.stdout
     assert "--cov=engine" in result.stdout, "the embedded run measures engine coverage"
-    assert "-n 2" in result.stdout, "tests run in two processes side by side"
+    assert "tests/engine -n 2" in result.stdout, "the engine's tests in two processes"
+    assert "tests -n 3" in result.stdout, "the embedded run, which waits most, in three"
     assert "fake mypy" in result.stdout, "the types are checked too"
 
 
