@@ -199,7 +199,7 @@ def main(argv: list[str]) -> int:
 
     sides = {"ref": build(options.ref), "this": ROOT}
     label = {"ref": f"{options.ref} ({git('rev-parse', '--short', options.ref)})",
-             "this": f"this checkout ({git('rev-parse', '--short', 'HEAD')})"}  # fmt: skip
+             "this": f"this checkout ({git('describe', '--always', '--dirty')})"}  # fmt: skip
     results: dict[str, list[Result]] = {"ref": [], "this": []}
     for pair in range(options.pairs):
         seed = options.seed + pair
