@@ -1,5 +1,7 @@
 import pytest
 
+from tests.support.tables import celery_worker  # noqa: F401 - a fixture (test_tasks.py)
+
 
 @pytest.fixture(autouse=True)
 def _isolated_redis(clean_redis: None) -> None:

@@ -3,40 +3,15 @@
 import asyncio
 from datetime import timedelta
 
-import pytest
 from asgiref.sync import async_to_sync, sync_to_async
-from celery.contrib.testing.worker import start_worker
-from celery.signals import task_postrun
 from channels.layers import get_channel_layer
 from django.contrib.sessions.backends.db import SessionStore
 from django.contrib.sessions.models import Session
-from django.db import connections
 from django.utils import timezone
 
 from accounts import presence
 from accounts.consumers import LOBBY_GROUP
 from accounts.tasks import clear_expired_sessions, refresh_online_count
-from config.celery import app as celery_app
-
-
-def close_worker_connections(**kwargs) -> None:
-    # The worker thread's own connections would keep PostgreSQL from
-    # dropping the test database at the end of the run.
-    connections.close_all()
-
-
-@pytest.fixture
-def worker(transactional_db):
-    """A worker thread consuming from the configured broker (Redis)."""
-    import celery.contrib.testing.tasks  # noqa: F401 - the ping task start_worker checks
-
-    assert not celery_app.conf.task_always_eager
-    task_postrun.connect(close_worker_connections, weak=False)
-    try:
-        with start_worker(celery_app, pool="solo", perform_ping_check=True, shutdown_timeout=10):
-            yield
-    finally:
-        task_postrun.disconnect(close_worker_connections)
 
 
 def make_session(*, expires_in: timedelta) -> str:
@@ -48,7 +23,7 @@ def make_session(*, expires_in: timedelta) -> str:
     return store.session_key
 
 
-def test_the_worker_deletes_only_expired_sessions(worker):
+def test_the_worker_deletes_only_expired_sessions(celery_worker):
     expired = make_session(expires_in=timedelta(days=-1))
     live = make_session(expires_in=timedelta(days=1))
 
@@ -59,7 +34,7 @@ def test_the_worker_deletes_only_expired_sessions(worker):
     assert not Session.objects.filter(session_key=expired).exists()
 
 
-def test_the_worker_announces_the_online_count_to_the_lobby(worker):
+def test_the_worker_announces_the_online_count_to_the_lobby(celery_worker):
     layer = get_channel_layer()
 
     async def listen_while_the_worker_counts() -> tuple[int, dict]:
