@@ -104,12 +104,14 @@ def test_all_2598960_five_card_hands_rank_exactly_as_poker_does() -> None:
         assert category(value) == CATEGORY_NAMES[reference[0]]
 
 
+@pytest.mark.exhaustive
 def test_evaluate_gives_every_five_card_hand_the_batch_value() -> None:
     hands = list(itertools.combinations(range(52), 5))
     batch = evaluate_batch(np.array(hands, dtype=np.int8)).tolist()
     assert [evaluate(hand) for hand in hands] == batch
 
 
+@pytest.mark.exhaustive
 def test_seven_card_hands_score_their_best_five() -> None:
     hands = random_hands(20_000, 7, seed=7)
     assert_same_order([evaluate(h) for h in hands], [reference_best(h) for h in hands])

@@ -397,6 +397,7 @@ def _agree(ours: HandState, theirs: list[int]) -> bool:
     return sum(mine) == sum(theirs) and 0 < moved <= 2 * split_pot_count(ours)
 
 
+@pytest.mark.exhaustive
 def test_our_histories_replay_in_pokerkit_to_the_same_stacks() -> None:
     rng = Random(2026)
     for number in range(DIFFERENTIAL_HANDS):
@@ -434,6 +435,7 @@ def pokerkit_import_outcome(seed: int) -> str:
     return "other stacks by rule 9"
 
 
+@pytest.mark.exhaustive
 def test_pokerkit_histories_import_or_differ_only_by_a_named_rule() -> None:
     outcomes = [pokerkit_import_outcome(seed) for seed in range(DIFFERENTIAL_HANDS)]
     assert outcomes.count("same stacks") > 0.8 * DIFFERENTIAL_HANDS

@@ -232,6 +232,7 @@ def test_the_public_name_is_exported() -> None:
     assert engine.to_pokerstars is to_pokerstars
 
 
+@pytest.mark.exhaustive
 def test_pokerkit_parses_our_text_to_the_same_final_stacks() -> None:
     rng = Random(1234)
     for number in range(DIFFERENTIAL_HANDS):

@@ -260,6 +260,7 @@ def differential_run(hands: int, first_seed: int = 0) -> Counter[str]:
 PARTS = 4
 
 
+@pytest.mark.exhaustive
 @pytest.mark.parametrize("part", range(PARTS))
 def test_it_agrees_with_pokerkit_or_differs_only_by_a_documented_rule(part: int) -> None:
     first, last = HANDS * part // PARTS, HANDS * (part + 1) // PARTS
