@@ -104,14 +104,16 @@ engine_run() {
 # queries. So it leaves to the others the engine tests (no service), the browser
 # tests (what a page shows), the launcher's tests (they start `make run` on the
 # embedded defaults whatever the run: tests/config/test_launcher.py), the long
-# games (game logic over hundreds of hands; their database paths have shorter
-# tests here) and the tests marked pure (they touch neither a database nor Redis:
-# documents, settings parsing, the import graph). The embedded run has them all.
+# games (game logic or a format over hundreds of hands) and the load and soak
+# runs (the load-test tools against live servers): their database and Redis
+# paths have shorter tests here. And the tests marked pure (they touch neither a
+# database nor Redis: documents, settings parsing, the import graph). The
+# embedded run has them all.
 external_run() {
     DATABASE_URL=$PG_URL REDIS_URL=$REDIS_TEST_URL \
         run_pytest "External: PostgreSQL + Redis on 127.0.0.1" tests -n "$PROCESSES" \
         --dist worksteal --ignore=tests/engine --ignore=tests/config/test_launcher.py \
-        -m "not browser and not long_game and not pure" -p no:cov
+        -m "not browser and not long_game and not load and not pure" -p no:cov
 }
 
 # The runs share nothing (their own databases, Redis and homes), and all start at

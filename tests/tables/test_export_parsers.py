@@ -36,6 +36,7 @@ SEEDED_HANDS = 240
 HEADER = re.compile(r"^PokerStars Hand #(\d+):")
 
 
+@pytest.mark.long_game
 def test_two_outside_parsers_read_the_export_as_the_api_says(make_user) -> None:
     text, hands = exported(make_user)
     export_is_varied(hands)

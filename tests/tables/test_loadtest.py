@@ -57,6 +57,7 @@ def figures(output: str) -> dict[str, float]:
     }
 
 
+@pytest.mark.load
 def test_it_plays_at_two_tables_against_a_real_server_and_reports_round_trips(
     server: str,
 ) -> None:
@@ -75,6 +76,7 @@ def test_it_plays_at_two_tables_against_a_real_server_and_reports_round_trips(
     assert not Table.objects.exists()
 
 
+@pytest.mark.load
 def test_a_flooding_client_is_cut_off_while_the_other_table_plays_on(server: str) -> None:
     out = io.StringIO()
     call_command(
@@ -95,6 +97,7 @@ def test_a_flooding_client_is_cut_off_while_the_other_table_plays_on(server: str
     assert not Table.objects.exists()
 
 
+@pytest.mark.load
 def test_a_flooder_that_reconnects_is_refused_at_the_handshake_while_the_table_plays_on(
     server: str,
 ) -> None:
@@ -121,6 +124,7 @@ def test_a_flooder_that_reconnects_is_refused_at_the_handshake_while_the_table_p
     assert "server errors: none" in report and "client errors: 0" in report
 
 
+@pytest.mark.load
 def test_it_can_keep_what_it_created(server: str) -> None:
     out = io.StringIO()
     call_command(

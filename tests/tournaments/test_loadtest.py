@@ -29,6 +29,7 @@ def server(transactional_db: None, tmp_path: Path) -> Iterator[str]:
         yield url
 
 
+@pytest.mark.load
 def test_two_sngs_of_six_clients_play_to_their_winners(server: str) -> None:
     out = io.StringIO()
     call_command(
@@ -54,6 +55,7 @@ def test_six_bots_play_a_sng_in_process_with_no_delays() -> None:
     assert not Tournament.objects.exists()
 
 
+@pytest.mark.load
 def test_a_club_tournament_of_twelve_clients_plays_to_a_winner_following_every_move(
     server: str,
 ) -> None:
