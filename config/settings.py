@@ -287,6 +287,14 @@ CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = "UTC"
+# Celery's Django fixup closes the worker's database connections before and
+# after every task unless told to reuse them: on the embedded SQLite each wake
+# task then opened the file afresh (with its PRAGMAs), 14% of the worker's time
+# under the load test. There they are reused for this many tasks, and in
+# between config/celery.py closes one as a request would (past CONN_MAX_AGE, or
+# broken). PostgreSQL keeps Celery's way: reused, the test worker's thread hung
+# on its first query (tests/tables/test_worker.py), a cause not yet found.
+CELERY_DB_REUSE_MAX = None if DATABASE_URL else 1000
 # Beat runs the table sweep this often. It also says when a wake-up is overdue
 # (/healthz): when a sweep should have applied it (tables/selectors.py).
 TABLES_SWEEP_SECONDS = 2.0

@@ -22,8 +22,11 @@ from tables.snapshot import build_snapshot
 
 
 def table_seats(table: Table) -> dict[int, Seat]:
-    """Occupied seats by number, with their users."""
-    return {seat.number: seat for seat in table.seats.select_related("user")}
+    """Occupied seats by number (in that order), with their users."""
+    # Sorted here: the model's ordering starts with the table, whose own ordering
+    # the query would join the table's row again for (a quarter of this read).
+    seats = table.seats.select_related("user").order_by()
+    return {seat.number: seat for seat in sorted(seats, key=lambda seat: seat.number)}
 
 
 def table_get(*, table_id: int) -> Table:

@@ -46,7 +46,7 @@ def wake(table_id: int, seq: int, token: str | None = None) -> str | None:
         if token is not None:
             rearm(table.pk, table.seq, token, table.wake_at)
         return None
-    return services.table_wake(table_id=table_id, seq=seq)
+    return services.table_wake(table_id=table_id, seq=seq, table=table)
 
 
 @shared_task(ignore_result=True)

@@ -103,7 +103,9 @@ def totals_add(rows: QuerySet[HandPlayer]) -> None:
         [PlayerTotals(user_id=user_id) for user_id in sorted(counters)], ignore_conflicts=True
     )
     for user_id in sorted(counters):
-        added = {key: F(key) + value for key, value in counters[user_id].items()}
+        # Most counters of one hand are 0, and building each "column + n" costs more
+        # than the UPDATE itself; ``hands`` is never 0, so something is always set.
+        added = {key: F(key) + value for key, value in counters[user_id].items() if value}
         PlayerTotals.objects.filter(user_id=user_id).update(**added)
 
 

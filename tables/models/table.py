@@ -59,6 +59,9 @@ class Table(models.Model):
     # sequence number every command must name, and the clock.
     hand_events = models.JSONField(default=list, blank=True)
     seq = models.PositiveIntegerField(default=0)
+    # Counts the table's ChipMovement rows written (tables/services/ledger.py), so a
+    # process may keep the ledger's totals while it is unchanged (tables/snapshot.py).
+    ledger_version = models.PositiveIntegerField(default=0)
     deadline = models.DateTimeField(null=True, blank=True)
     is_time_bank = models.BooleanField(default=False)
     hand_number = models.PositiveIntegerField(default=0)

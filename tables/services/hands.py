@@ -17,7 +17,7 @@ from tables.errors import (
     TableNotFound,
 )
 from tables.failures import note_failure
-from tables.models import Table
+from tables.models import Seat, Table
 from tables.play import hand_state
 from tables.services import bots, clock
 from tables.services import play as p
@@ -106,16 +106,18 @@ def bot_act(*, table_id: int, seq: int) -> bool:
         return True
 
 
-def table_wake(*, table_id: int, seq: int) -> str | None:
+def table_wake(*, table_id: int, seq: int, table: Table | None = None) -> str | None:
     """Apply whatever is due at the table (a timeout, a bot's move, the next hand).
 
     Does nothing when the table moved on since ``seq`` or nothing is due yet;
-    returns what it did.
+    returns what it did. ``table`` is its row when the caller has just read it
+    (the wake task, to see whether it moved on), so it is not read twice.
     """
-    try:
-        table = selectors.table_get(table_id=table_id)
-    except TableNotFound:
-        return None
+    if table is None:
+        try:
+            table = selectors.table_get(table_id=table_id)
+        except TableNotFound:
+            return None
     due = table.wake_at
     if table.seq != seq or due is None or due > timezone.now():
         return None
@@ -131,8 +133,7 @@ def _apply_due(table: Table, seq: int) -> str | None:
         if state is None or state.is_over:
             hand_start(table_id=table.pk, seq=seq)
             return "hand_start"
-        seat = selectors.table_seats(table).get(state.actor if state.actor is not None else -1)
-        if seat is not None and seat.is_bot:
+        if _is_bot(table, state.actor):
             return "bot_act" if bot_act(table_id=table.pk, seq=seq) else None
         return "hand_timeout" if hand_timeout(table_id=table.pk, seq=seq) else None
     except (StaleSeq, TableNotFound):  # someone else got there first
@@ -140,3 +141,10 @@ def _apply_due(table: Table, seq: int) -> str | None:
     except TableError as error:  # due but impossible: the sweep will try again, not quietly
         note_failure("wake", table_id=table.pk, hand_number=table.hand_number, error=error)
         return None
+
+
+def _is_bot(table: Table, number: int | None) -> bool:
+    """Whether seat ``number`` is a bot's: one column, not the seats with their users."""
+    if number is None:
+        return False
+    return Seat.objects.filter(table=table, number=number, is_bot=True).exists()

@@ -81,9 +81,10 @@ def commit(play: Play) -> None:
     if play.state is not None:
         table.hand_events = [event.to_dict() for event in play.state.events]
     table.seq += 1
-    table.save()
     for seat in play.removed:
         ledger.cash_out(table, seat)  # the stack it leaves with (after the hand, if in one)
+    table.save()  # after the cash-outs, which count in its ledger_version
+    for seat in play.removed:
         seat.delete()
     for seat in play.seats.values():
         values = seat_values(seat)
