@@ -13,10 +13,12 @@ and the test session's Redis, exactly as `make run` would serve them.
 Starting the pair costs a few seconds of processor time, so the browser tests
 share them: ``LiveServers`` keeps the servers a test process has started, one
 per set of options, and hands the same one to every test that asks for those
-options. Tests stay apart because each ends with the database flushed
-(``transactional_db``) and its pending tasks revoked; ids are never reused
-within a session, so nothing a server remembers of one test (a cached table, a
-presence entry) can be mistaken for another's. A shared server's Celery worker
+options; options that differ only in the pauses (between hands, the bots') are
+given to a running pair (tests/support/server_timing.py). Tests stay apart
+because each ends with the database flushed (``transactional_db``) and its
+pending tasks revoked; ids are never reused within a session, so nothing a
+server remembers of one test (a cached table, a presence entry) can be
+mistaken for another's. A shared server's Celery worker
 consumes a queue of its own, which the test process publishes to only while a
 test uses that server: the tasks other tests queue never reach it.
 """
@@ -45,7 +47,7 @@ from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 from config.celery import app as celery_app
 from config.platform.embedded import die_with_parent
-from tests.support import PASSWORD
+from tests.support import PASSWORD, server_timing
 
 ROOT = Path(__file__).resolve().parents[2]
 START_TIMEOUT = 60.0
@@ -55,17 +57,19 @@ START_TIMEOUT = 60.0
 KEPT_SERVERS = 3
 
 # The server's settings: the test database, static files straight from the
-# source folders (a fresh clone has run no collectstatic), a chosen pause
-# between hands, and the server's own Celery queue.
+# source folders (a fresh clone has run no collectstatic), the pauses the test
+# chose (which follow the tests' changes: tests/support/server_timing.py), and
+# the server's own Celery queue.
 SERVER_SETTINGS = """
 import os
+from pathlib import Path
 from config.settings import *  # noqa: F403
+from tests.support import server_timing
 
 DATABASES["default"]["NAME"] = os.environ["LIVE_SERVER_DATABASE_NAME"]  # noqa: F405
-TABLES_NEXT_HAND_SECONDS = float(os.environ["LIVE_SERVER_NEXT_HAND_SECONDS"])
-TABLES_BOT_DELAY_SECONDS = tuple(map(float, os.environ["LIVE_SERVER_BOT_DELAY"].split(",")))
-TABLES_SHOWDOWN_SECONDS = float(os.environ["LIVE_SERVER_SHOWDOWN_SECONDS"])
-TABLES_RUNOUT_STREET_SECONDS = float(os.environ["LIVE_SERVER_RUNOUT_STREET_SECONDS"])
+_timing = Path(os.environ["LIVE_SERVER_TIMING"])
+globals().update(server_timing.read(_timing)[1])
+server_timing.follow(_timing)
 CELERY_TASK_DEFAULT_QUEUE = os.environ["LIVE_SERVER_QUEUE"]
 WHITENOISE_USE_FINDERS = True
 """
@@ -108,6 +112,9 @@ class Server:
     queue: str  # the Celery queue its worker consumes, and its worker's node name
     children: list[subprocess.Popen[bytes]]
     log_path: Path
+    timing_path: Path  # its pauses (tests/support/server_timing.py)
+    timing: dict[str, Any]
+    timing_version: int = 1
     log_offset: int = 0  # where the current test's part of the log starts
 
     @property
@@ -125,6 +132,16 @@ class Server:
     def stop(self) -> None:
         stop(self.children)
 
+    def use_timing(self, timing: dict[str, Any]) -> None:
+        """Give both processes these pauses, and wait until they use them."""
+        if timing == self.timing:
+            return
+        self.timing_version += 1
+        self.timing = timing
+        server_timing.write(self.timing_path, self.timing_version, timing)
+        pids = [child.pid for child in self.children]
+        server_timing.wait_until_applied(self.timing_path, self.timing_version, pids)
+
     def log_since_offset(self) -> str:
         return self.log_path.read_bytes()[self.log_offset :].decode(errors="replace")
 
@@ -133,18 +150,19 @@ def start_server(
     *,
     database_name: str,
     workdir: Path,
-    next_hand_seconds: float,
     host: str = "127.0.0.1",
-    bot_delay: tuple[float, float] = (0.8, 2.0),
-    showdown_seconds: float | None = None,
-    runout_street_seconds: float = 0.0,
     environment: dict[str, str] | None = None,
+    **timing_options: Any,
 ) -> Server:
     """Start Daphne and a Celery worker and wait until Daphne listens.
-    ``environment`` adds variables to the server's (settings read from it, such as
-    ``SOCKET_HANDSHAKES_PER_USER``)."""
+    ``timing_options`` are ``server_timing.timing_settings``'s (``next_hand_seconds``
+    at least). ``environment`` adds variables to the server's (settings read from
+    it, such as ``SOCKET_HANDSHAKES_PER_USER``)."""
     workdir.mkdir(parents=True, exist_ok=True)
     (workdir / "live_server_settings.py").write_text(SERVER_SETTINGS)
+    timing = server_timing.timing_settings(**timing_options)
+    timing_path = workdir / "timing.json"
+    server_timing.write(timing_path, 1, timing)
     port = free_port()
     queue = f"live-{port}"
     env = dict(
@@ -153,12 +171,7 @@ def start_server(
         PYTHONPATH=os.pathsep.join([str(workdir), str(ROOT)]),
         LIVE_SERVER_DATABASE_NAME=database_name,
         LIVE_SERVER_QUEUE=queue,
-        LIVE_SERVER_NEXT_HAND_SECONDS=str(next_hand_seconds),
-        LIVE_SERVER_BOT_DELAY=",".join(map(str, bot_delay)),
-        LIVE_SERVER_RUNOUT_STREET_SECONDS=str(runout_street_seconds),
-        LIVE_SERVER_SHOWDOWN_SECONDS=str(
-            next_hand_seconds if showdown_seconds is None else showdown_seconds
-        ),
+        LIVE_SERVER_TIMING=str(timing_path),
         ALLOWED_HOSTS="127.0.0.1,localhost",
         # Every browser test signs its players up from 127.0.0.1, and the session's
         # Redis keeps the count from test to test.
@@ -185,7 +198,7 @@ def start_server(
             )
             for command in commands
         ]
-    server = Server(f"http://{host}:{port}", queue, children, log_path)
+    server = Server(f"http://{host}:{port}", queue, children, log_path, timing_path, timing)
     try:
         wait_until_listening(port, children)
     except BaseException:
@@ -271,6 +284,9 @@ class LiveServers:
 
     @contextlib.contextmanager
     def serving(self, **options: Any) -> Iterator[Server]:
+        """A server with ``options``; one that differs only in its pauses is given
+        the new ones rather than started afresh."""
+        pauses = {name: options.pop(name) for name in server_timing.OPTIONS if name in options}
         key = repr(sorted(options.items()))
         server = self.running.pop(key, None)
         if server is not None and not server.alive:
@@ -280,7 +296,10 @@ class LiveServers:
             while len(self.running) >= KEPT_SERVERS:
                 self.running.pop(next(iter(self.running))).stop()
             self.started += 1
-            server = start_server(workdir=self.workdir / f"server-{self.started}", **options)
+            server = start_server(
+                workdir=self.workdir / f"server-{self.started}", **options, **pauses
+            )
+        server.use_timing(server_timing.timing_settings(**pauses))
         self.running[key] = server
         _serving[server.url] = server
         server.log_offset = server.log_path.stat().st_size
