@@ -11,6 +11,10 @@ from django.test import AsyncClient
 from config.asgi import application
 
 HEADERS = [(b"host", b"localhost"), (b"origin", b"http://localhost")]
+# The communicator's default of 1 s for a handshake: under make test's load a
+# handshake (the session read, the first snapshot) once took longer, and the
+# test then hung in the communicator's clean-up until pytest-timeout.
+HANDSHAKE_SECONDS = 10
 
 
 async def session_cookie(user: Any) -> bytes:
@@ -22,9 +26,9 @@ async def session_cookie(user: Any) -> bytes:
 async def close_code_after_accepting(socket: WebsocketCommunicator) -> int:
     """Accepted, then closed with a code: a browser sees the code (a socket closed
     before it is accepted reaches the browser as a bare HTTP 403)."""
-    connected, _ = await socket.connect()
+    connected, _ = await socket.connect(timeout=HANDSHAKE_SECONDS)
     assert connected
-    message = await socket.receive_output()
+    message = await socket.receive_output(timeout=HANDSHAKE_SECONDS)
     assert message["type"] == "websocket.close"
     await socket.wait()
     return int(message["code"])
@@ -55,7 +59,7 @@ class Client:
         if cookie is not None:
             headers.append((b"cookie", cookie))
         socket = WebsocketCommunicator(app, f"/ws/tables/{table_id}/", headers=headers)
-        connected, code = await socket.connect()
+        connected, code = await socket.connect(timeout=HANDSHAKE_SECONDS)
         assert connected, f"refused with {code}"
         client = cls(socket, name or "a tab")
         await client.snapshot()
