@@ -52,7 +52,8 @@ class RunningFelt:
             for name, value in os.environ.items()
             if name not in ENVIRONMENT_OF_THE_TESTS
         }  # the embedded defaults, whatever mode the test run is in
-        env.update(FELT_HOME=str(home), PORT=str(self.port), WEB_PROCESSES="2", **extra_env)
+        env.update(FELT_HOME=str(home), PORT=str(self.port), WEB_PROCESSES="2")
+        env.update(extra_env)
         command = MAKE_RUN if through_make else [sys.executable, "scripts/run.py"]
         with self.log.open("w") as log:
             self.process = subprocess.Popen(  # noqa: S603 - our own commands
@@ -111,7 +112,9 @@ def felt(tmp_path_factory):
 
 @pytest.fixture
 def felt_by_make(tmp_path_factory):
-    running = RunningFelt(tmp_path_factory.mktemp("run"), through_make=True)
+    # One Daphne: these tests are about signals reaching every kind of child, and
+    # each Daphne costs about 2 s of processor time to start (two are tested above).
+    running = RunningFelt(tmp_path_factory.mktemp("run"), through_make=True, WEB_PROCESSES="1")
     yield running
     if running.process.poll() is None:
         running.kill()
@@ -223,7 +226,7 @@ def test_a_child_that_dies_is_started_again_and_all_follow_a_killed_launcher(fel
 
 
 def test_a_child_that_keeps_dying_stops_everything(tmp_path_factory):
-    felt = RunningFelt(tmp_path_factory.mktemp("run"), FELT_RESTART_LIMIT="2")
+    felt = RunningFelt(tmp_path_factory.mktemp("run"), FELT_RESTART_LIMIT="2", WEB_PROCESSES="1")
     try:
         felt.wait_until_ready()
         children = felt.descendants()
