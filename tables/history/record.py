@@ -109,7 +109,7 @@ def hand_finish(
     )
     hand.save()
     HandPlayer.objects.bulk_create(players)
-    totals_add(HandPlayer.objects.filter(hand=hand))
+    totals_add(players)  # as built: reading the rows back would give the same
     if hand.allin_ev_pending:
         hand_id = hand.pk
         transaction.on_commit(lambda: allin_ev.request(hand_id))
