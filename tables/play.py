@@ -13,6 +13,7 @@ unchanged, so a write and the snapshots after it replay a hand once.
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -37,6 +38,26 @@ def seat_values(seat: Seat) -> tuple[Any, ...]:
     return tuple(getattr(seat, name) for name in SEAT_FIELDS)
 
 
+# The table's columns ``commit`` compares with what was locked, by field name and
+# column attribute. The hand's log is left out: it changes exactly when the hand's
+# state does (``Play.hand_changed``), and comparing it would cost as much as writing it.
+TABLE_FIELDS = [
+    (f.name, f.attname)
+    for f in Table._meta.concrete_fields
+    if not f.primary_key and f.name != "hand_events"
+]
+
+
+def table_values(table: Table) -> dict[str, Any]:
+    """The table's columns as locked, JSON ones copied: a list changed in place is a
+    change too."""
+    values = {}
+    for name, attname in TABLE_FIELDS:
+        value = getattr(table, attname)
+        values[name] = copy.deepcopy(value) if isinstance(value, list | dict) else value
+    return values
+
+
 @dataclass
 class Play:
     """A locked table with its seats and hand, for the length of one transaction."""
@@ -47,10 +68,28 @@ class Play:
     now: datetime
     removed: list[Seat] = field(default_factory=list)
     loaded: dict[int, tuple[Any, ...]] = field(default_factory=dict)
+    loaded_table: dict[str, Any] = field(default_factory=dict)
+    loaded_state: engine.HandState | None = None
 
     def __post_init__(self) -> None:
-        # What each seat looked like when locked, so commit writes only the changed ones.
+        # What the table and each seat looked like when locked, so commit writes only
+        # what changed: most actions change a few of the table's forty columns.
         self.loaded = {seat.pk: seat_values(seat) for seat in self.seats.values()}
+        self.loaded_table = table_values(self.table)
+        self.loaded_state = self.state
+
+    @property
+    def hand_changed(self) -> bool:
+        """Whether the hand moved on since the lock (states are immutable values)."""
+        return self.state is not self.loaded_state
+
+    def table_changes(self) -> list[str]:
+        """The table's fields that differ from the locked row (the log's not among them)."""
+        return [
+            name
+            for name, attname in TABLE_FIELDS
+            if getattr(self.table, attname) != self.loaded_table[name]
+        ]
 
     @property
     def is_hand_running(self) -> bool:
@@ -91,6 +130,19 @@ def hand_state(table: Table) -> engine.HandState | None:
     state = engine.replay([engine.event_from_dict(data) for data in events])
     remember_hand_state(table, state)
     return state
+
+
+def event_log(
+    saved: list[dict[str, Any]], before: engine.HandState | None, after: engine.HandState
+) -> list[dict[str, Any]]:
+    """``after``'s event log as JSON data. ``saved`` is ``before``'s (the log the
+    state was locked with): when ``after`` only added events to it, only those are
+    converted, not the whole hand again at each action."""
+    kept = len(before.events) if before is not None else 0
+    # Events are shared between the states of one hand, so this compares identities.
+    if before is not None and after.events[:kept] == before.events:
+        return [*saved, *(event.to_dict() for event in after.events[kept:])]
+    return [event.to_dict() for event in after.events]
 
 
 def remember_hand_state(table: Table, state: engine.HandState) -> None:

@@ -99,17 +99,26 @@ def hand_begin(table: Table, state: engine.HandState, now: datetime) -> Hand:
     return hand
 
 
+# What ``hand_end`` writes into a hand begun by ``hand_begin``: the rest (its deck's
+# seal above all, a hundred strings) is neither read nor written again at its end.
+END_FIELDS = [
+    *("ended_at", "board", "pots", "events", "final_stacks", "phh", "pot", "allin_ev_pending"),
+]
+_NOT_READ_AT_END = ["deck_leaves", "deck_salts", "events", "phh", "board", "pots"]
+
+
 def hand_finish(
     table: Table, seats: Mapping[int, Seat], state: engine.HandState, now: datetime
 ) -> Hand:
-    hand = Hand.objects.get(table=table, number=table.hand_number)
+    hand = Hand.objects.defer(*_NOT_READ_AT_END).get(table=table, number=table.hand_number)
+    hand.table = table  # the locked row, which the PHH names: not read again
     # The all-in EV's equity would hold the table's lock too long: filled in after.
     players = hand_end(
         hand, state, seats, ended_at=now, phh_fields=phh_fields(hand), with_allin_ev=False
     )
-    hand.save()
+    hand.save(update_fields=END_FIELDS)
     HandPlayer.objects.bulk_create(players)
-    totals_add(HandPlayer.objects.filter(hand=hand))
+    totals_add(players)  # as built: reading the rows back would give the same
     if hand.allin_ev_pending:
         hand_id = hand.pk
         transaction.on_commit(lambda: allin_ev.request(hand_id))

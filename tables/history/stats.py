@@ -7,6 +7,7 @@ themselves are decided once, when the hand ends (tables/history/facts.py).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from django.db.models import Count, F, Q, QuerySet, Sum
@@ -92,13 +93,55 @@ def counters_by_user(rows: QuerySet[HandPlayer]) -> dict[int, dict[str, Any]]:
     }
 
 
-def totals_add(rows: QuerySet[HandPlayer]) -> None:
-    """Add ``rows`` (a finished hand's) to their members' ``PlayerTotals``.
+# What one row adds to each counter of ``counter_aggregates``, under the same
+# conditions: a hand's rows just written are counted as they are in memory
+# (``counters_of``) rather than read back (tests/tables/test_stats_api.py compares them).
+ROW_COUNTS: dict[str, Callable[[HandPlayer], Any]] = {
+    "hands": lambda row: 1,
+    "vpip_chances": lambda row: int(row.vpip_chance),
+    "vpip": lambda row: int(row.vpip and row.vpip_chance),
+    "pfr": lambda row: int(row.pfr and row.vpip_chance),
+    "three_bet": lambda row: int(row.three_bet),
+    "could_three_bet": lambda row: int(row.could_three_bet),
+    "folded_to_three_bet": lambda row: int(row.folded_to_three_bet),
+    "faced_three_bet": lambda row: int(row.faced_three_bet),
+    "postflop_aggressive": lambda row: row.postflop_aggressive,
+    "postflop_calls": lambda row: row.postflop_calls,
+    "postflop_folds": lambda row: row.postflop_folds,
+    "cbet": lambda row: int(row.cbet),
+    "could_cbet": lambda row: int(row.could_cbet),
+    "folded_to_cbet": lambda row: int(row.folded_to_cbet),
+    "faced_cbet": lambda row: int(row.faced_cbet),
+    "saw_flop": lambda row: int(row.saw_flop),
+    "went_to_showdown": lambda row: int(row.went_to_showdown),
+    "won_at_showdown": lambda row: int(row.won_at_showdown),
+    "won_after_flop": lambda row: int(row.saw_flop and row.won_chips),
+    "net": lambda row: row.net,
+    "net_bb": lambda row: row.net_bb,
+    "allin_ev_bb": lambda row: row.allin_ev_bb,
+}
+
+
+def counters_of(rows: Sequence[HandPlayer]) -> dict[int, dict[str, Any]]:
+    """``counters_by_user`` counted from rows in memory, without a query."""
+    counters: dict[int, dict[str, Any]] = {}
+    for row in rows:
+        if row.user_id is None:
+            continue
+        totals = counters.setdefault(row.user_id, dict.fromkeys(ROW_COUNTS, 0))
+        for key, count in ROW_COUNTS.items():
+            totals[key] += count(row)
+    return counters
+
+
+def totals_add(rows: QuerySet[HandPlayer] | Sequence[HandPlayer]) -> None:
+    """Add ``rows`` (a finished hand's, or a batch of hands' in a query) to their
+    members' ``PlayerTotals``.
 
     Members in id order, so two hands ending at once never wait on each other
     in opposite orders.
     """
-    counters = counters_by_user(rows)
+    counters = counters_by_user(rows) if isinstance(rows, QuerySet) else counters_of(rows)
     PlayerTotals.objects.bulk_create(
         [PlayerTotals(user_id=user_id) for user_id in sorted(counters)], ignore_conflicts=True
     )

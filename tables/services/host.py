@@ -188,7 +188,7 @@ def seat_request_decide(*, table_id: int, user: User, request: int, approve: boo
     with transaction.atomic():
         play = _lock_as_host(table_id, user)
         asked = SeatRequest.objects.filter(table=play.table, pk=request).select_related("user")
-        found = asked.first()
+        found = asked.order_by("pk").first()  # one row: the default ordering joins the table
         if found is None:
             raise NoRequest()
         if approve:

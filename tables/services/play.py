@@ -31,7 +31,14 @@ from tables.errors import (
 )
 from tables.history import record
 from tables.models import Seat, SeatRequest, Table
-from tables.play import SEAT_FIELDS, Play, hand_state, remember_hand_state, seat_values
+from tables.play import (
+    SEAT_FIELDS,
+    Play,
+    event_log,
+    hand_state,
+    remember_hand_state,
+    seat_values,
+)
 from tables.services import clock, ledger
 from tables.snapshot import decision_id
 
@@ -78,12 +85,16 @@ def check_seq(play: Play, seq: int) -> None:
 def commit(play: Play) -> None:
     """Save everything, bump ``seq``; broadcast and schedule once committed."""
     table = play.table
-    if play.state is not None:
-        table.hand_events = [event.to_dict() for event in play.state.events]
     table.seq += 1
     for seat in play.removed:
         ledger.cash_out(table, seat)  # the stack it leaves with (after the hand, if in one)
-    table.save()  # after the cash-outs, which count in its ledger_version
+    # Only the columns that changed, after the cash-outs (they count in ledger_version):
+    # every column each action would rewrite the table's settings and names too.
+    changed = play.table_changes()
+    if play.state is not None and play.hand_changed:
+        table.hand_events = event_log(table.hand_events, play.loaded_state, play.state)
+        changed.append("hand_events")
+    table.save(update_fields=changed)
     for seat in play.removed:
         seat.delete()
     for seat in play.seats.values():

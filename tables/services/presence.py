@@ -45,7 +45,7 @@ def seat_presence(*, table_id: int, user: User, channel_name: str, is_open: bool
     """The socket ``channel_name`` of ``user``'s at the table opened (``is_open``) or closed."""
     with transaction.atomic():
         _lock_table(table_id)
-        seat = Seat.objects.select_for_update().filter(table_id=table_id, user=user).first()
+        seat = _locked_seat(table_id=table_id, user=user)
         if seat is None:
             return
         now = timezone.now()
@@ -83,7 +83,7 @@ def presence_sweep(*, now: datetime) -> int:
         with transaction.atomic():
             if seat_id in tables:
                 _lock_table(tables[seat_id])
-            seat = Seat.objects.select_for_update().filter(pk=seat_id).first()
+            seat = _locked_seat(pk=seat_id)
             if seat is None:
                 continue
             # Only this seat's stale leases: one renewed since the first read stays.
@@ -99,6 +99,13 @@ def _lock_table(table_id: int) -> None:
     deleting a seat deletes its leases first, so a presence change that locked the seat
     and then reached for a lease would deadlock with it on PostgreSQL."""
     Table.objects.select_for_update().filter(pk=table_id).exists()
+
+
+def _locked_seat(**match: object) -> Seat | None:
+    """The one seat that matches, locked. Ordered by its own key: the model's ordering
+    starts with the table's, which would join the table's row, and on PostgreSQL lock
+    it a second time in the same statement."""
+    return Seat.objects.select_for_update().filter(**match).order_by("pk").first()
 
 
 def _settle(seat: Seat, *, away_since: datetime) -> bool:

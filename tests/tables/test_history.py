@@ -65,3 +65,24 @@ def test_the_hand_keeps_its_log_board_pots_and_a_phh_that_replays(alice, bob):
     assert "alice" in hand.phh and "bob" in hand.phh
     cards = {p.seat: p.hole_cards for p in hand.players.all()}
     assert all(len(c) == 2 for c in cards.values())
+
+
+def test_a_hands_end_saves_every_column_it_fills_in(alice, bob, carol):
+    from django.utils import timezone
+
+    from tables.history.record import END_FIELDS, hand_end, hand_new
+    from tests.tables.recorded import SHOWDOWN_WITH_MUCK, recorded_state
+
+    table = friends_table(alice, bob, carol, seat_count=3)
+    state = recorded_state(SHOWDOWN_WITH_MUCK)
+    table.hand_number = 1
+    begun, ended = hand_new(table, state, timezone.now()), hand_new(table, state, timezone.now())
+    ended.started_at = begun.started_at
+    seats = {seat.number: seat for seat in table.seats.all()}
+    hand_end(ended, state, seats, ended_at=timezone.now(), phh_fields={}, with_allin_ev=False)
+    filled = {
+        field.name
+        for field in Hand._meta.concrete_fields
+        if getattr(begun, field.attname) != getattr(ended, field.attname)
+    }
+    assert filled and filled <= set(END_FIELDS)

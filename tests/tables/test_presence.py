@@ -146,3 +146,14 @@ async def test_an_open_socket_renews_its_lease_so_the_sweep_leaves_the_player_pr
     assert frame["seat"] == 1 and frame["disconnected_since"] is not None
     assert not await sync_to_async(PresenceLease.objects.filter(seat__user=bob).exists)()
     await host.close()
+
+
+def test_a_presence_change_locks_the_seat_without_joining_the_tables_row(alice, bob):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    table = friends_table(alice, bob)
+    with CaptureQueriesContext(connection) as queries:
+        presence.seat_presence(table_id=table.pk, user=bob, channel_name="bob-tab", is_open=True)
+    seat_reads = [q["sql"] for q in queries if q["sql"].startswith('SELECT "tables_seat"')]
+    assert seat_reads and not any("JOIN" in sql for sql in seat_reads)

@@ -113,3 +113,24 @@ def test_running_totals_agree_with_the_sum_over_every_hand(alice, bob, hands):
         assert kept == pytest.approx(summed), member
     # Unfiltered (the totals) and a filter every hand passes (the rows) agree.
     assert stats_of(alice, "alice")[1] == stats_of(alice, "alice", "?min_pot=0")[1]
+
+
+def test_a_hands_rows_counted_in_memory_agree_with_the_query(alice, bob, carol, hands):
+    from tables.history.stats import counters_by_user, counters_of
+    from tables.models import HandPlayer
+    from tests.tables.helpers import act, deal, state_of
+
+    live = friends_table(alice, bob, carol, name="Raised about")
+    for number in range(4):  # a raise, calls and folds, for counters the fixture lacks
+        deal(live)
+        raised = False
+        while not state_of(live).is_over:
+            legal = engine.legal_actions(state_of(live))
+            if legal.can_raise and number % 2 and not raised:
+                act(live, "raise", legal.min_raise_to)
+                raised = True
+            else:
+                act(live, "check" if legal.can_check else "call" if number else "fold")
+    for hand in [*hands, *live.hands.all()]:
+        rows = HandPlayer.objects.filter(hand=hand)
+        assert counters_of(list(rows)) == counters_by_user(rows), hand
