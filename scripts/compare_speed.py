@@ -46,8 +46,7 @@ READY_LINE = "Felt is running at"
 SUMMARY = re.compile(r"([\d.]+) actions/s, round trip ms p50 ([\d.]+) p95 ([\d.]+) p99 ([\d.]+)")
 # What the caller's shell may hold that would point a side at other services.
 LEFT_OUT = {"DATABASE_URL", "REDIS_URL", "SECRET_KEY", "DJANGO_SETTINGS_MODULE", "FELT_HOME"}
-# --external: clear of make run's Redis databases (0-3); make test's PostgreSQL run
-# uses 4 to 15, so the two are not run at once.
+# --external: clear of make test's Redis databases (8-11) and make run's (0-3).
 EXTERNAL_DATABASE = "felt_compare"
 EXTERNAL_REDIS_FIRST_DB = 12
 

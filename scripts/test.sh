@@ -18,12 +18,7 @@ PROCESSES=${FELT_TEST_PROCESSES:-2}
 # process fills those waits.
 EMBEDDED_PROCESSES=${FELT_EMBEDDED_TEST_PROCESSES:-3}
 PG_URL=postgres://postgres@127.0.0.1:5432/felt
-# The PostgreSQL run waits on its long tests more than it computes: a third
-# process shortens its tail once the embedded run has ended.
-EXTERNAL_PROCESSES=${FELT_EXTERNAL_TEST_PROCESSES:-3}
-# Four Redis databases per test process from database 4 (conftest.py): 4 to 15,
-# clear of a make run on 0-3.
-REDIS_TEST_URL=redis://127.0.0.1:6379/4
+REDIS_TEST_URL=redis://127.0.0.1:6379/8  # databases 8-11, clear of a make run on 0-3
 
 run_pytest() {
     local label=$1
@@ -116,7 +111,7 @@ engine_run() {
 # embedded run has them all.
 external_run() {
     DATABASE_URL=$PG_URL REDIS_URL=$REDIS_TEST_URL \
-        run_pytest "External: PostgreSQL + Redis on 127.0.0.1" tests -n "$EXTERNAL_PROCESSES" \
+        run_pytest "External: PostgreSQL + Redis on 127.0.0.1" tests -n "$PROCESSES" \
         --dist worksteal --ignore=tests/engine --ignore=tests/config/test_launcher.py \
         -m "not browser and not long_game and not load and not pure" -p no:cov
 }
