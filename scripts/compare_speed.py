@@ -19,7 +19,7 @@ the output.
 
 With ``--external`` both sides run on the machine's PostgreSQL and Redis
 (127.0.0.1) instead of the embedded defaults: each run gets a new, empty
-database (``felt_compare``) and Redis databases 12 to 15 emptied first, so the
+database (``felt_compare``) and Redis databases 4 to 7 emptied first, so the
 processor time then leaves out the PostgreSQL and Redis servers, which are not
 the tree's.
 """
@@ -46,9 +46,9 @@ READY_LINE = "Felt is running at"
 SUMMARY = re.compile(r"([\d.]+) actions/s, round trip ms p50 ([\d.]+) p95 ([\d.]+) p99 ([\d.]+)")
 # What the caller's shell may hold that would point a side at other services.
 LEFT_OUT = {"DATABASE_URL", "REDIS_URL", "SECRET_KEY", "DJANGO_SETTINGS_MODULE", "FELT_HOME"}
-# --external: clear of make test's Redis databases (8-11) and make run's (0-3).
+# --external: clear of make run's Redis databases (0-3) and make test's (8-15).
 EXTERNAL_DATABASE = "felt_compare"
-EXTERNAL_REDIS_FIRST_DB = 12
+EXTERNAL_REDIS_FIRST_DB = 4
 
 
 @dataclass

@@ -18,7 +18,9 @@ PROCESSES=${FELT_TEST_PROCESSES:-2}
 # process fills those waits.
 EMBEDDED_PROCESSES=${FELT_EMBEDDED_TEST_PROCESSES:-3}
 PG_URL=postgres://postgres@127.0.0.1:5432/felt
-REDIS_TEST_URL=redis://127.0.0.1:6379/8  # databases 8-11, clear of a make run on 0-3
+# Four Redis databases per test process from database 8 (conftest.py): 8 to 15 for
+# two, clear of a make run on 0-3.
+REDIS_TEST_URL=redis://127.0.0.1:6379/8
 
 run_pytest() {
     local label=$1
