@@ -102,7 +102,14 @@ def hand_begin(table: Table, state: engine.HandState, now: datetime) -> Hand:
 # What ``hand_end`` writes into a hand begun by ``hand_begin``: the rest (its deck's
 # seal above all, a hundred strings) is neither read nor written again at its end.
 END_FIELDS = [
-    *("ended_at", "board", "pots", "events", "final_stacks", "phh", "pot", "allin_ev_pending"),
+    "ended_at",
+    "board",
+    "pots",
+    "events",
+    "final_stacks",
+    "phh",
+    "pot",
+    "allin_ev_pending",
 ]
 _NOT_READ_AT_END = ["deck_leaves", "deck_salts", "events", "phh", "board", "pots"]
 

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import pytest
+from django.utils import timezone
 
 import engine
+from tables.history.record import END_FIELDS, hand_end, hand_new
 from tables.models import Hand, HandPlayer
 from tests.tables.helpers import act, deal, friends_table, state_of
+from tests.tables.recorded import SHOWDOWN_WITH_MUCK, recorded_state
 
 pytestmark = pytest.mark.django_db
 
@@ -68,11 +71,6 @@ def test_the_hand_keeps_its_log_board_pots_and_a_phh_that_replays(alice, bob):
 
 
 def test_a_hands_end_saves_every_column_it_fills_in(alice, bob, carol):
-    from django.utils import timezone
-
-    from tables.history.record import END_FIELDS, hand_end, hand_new
-    from tests.tables.recorded import SHOWDOWN_WITH_MUCK, recorded_state
-
     table = friends_table(alice, bob, carol, seat_count=3)
     state = recorded_state(SHOWDOWN_WITH_MUCK)
     table.hand_number = 1

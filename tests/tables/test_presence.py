@@ -8,6 +8,8 @@ from datetime import timedelta
 import pytest
 import time_machine
 from asgiref.sync import sync_to_async
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 import engine
@@ -149,9 +151,6 @@ async def test_an_open_socket_renews_its_lease_so_the_sweep_leaves_the_player_pr
 
 
 def test_a_presence_change_locks_the_seat_without_joining_the_tables_row(alice, bob):
-    from django.db import connection
-    from django.test.utils import CaptureQueriesContext
-
     table = friends_table(alice, bob)
     with CaptureQueriesContext(connection) as queries:
         presence.seat_presence(table_id=table.pk, user=bob, channel_name="bob-tab", is_open=True)

@@ -15,8 +15,9 @@ from rest_framework.test import APIClient
 
 import engine
 from tables.history.serializers import STATS_HELP
-from tables.history.stats import RATIOS
-from tests.tables.helpers import friends_table
+from tables.history.stats import RATIOS, counters_by_user, counters_of
+from tables.models import HandPlayer
+from tests.tables.helpers import act, deal, friends_table, state_of
 from tests.tables.recorded import (
     FOLDED_TO_A_RAISE,
     SHOWDOWN_WITH_MUCK,
@@ -116,10 +117,6 @@ def test_running_totals_agree_with_the_sum_over_every_hand(alice, bob, hands):
 
 
 def test_a_hands_rows_counted_in_memory_agree_with_the_query(alice, bob, carol, hands):
-    from tables.history.stats import counters_by_user, counters_of
-    from tables.models import HandPlayer
-    from tests.tables.helpers import act, deal, state_of
-
     live = friends_table(alice, bob, carol, name="Raised about")
     for number in range(4):  # a raise, calls and folds, for counters the fixture lacks
         deal(live)
