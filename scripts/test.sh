@@ -46,12 +46,14 @@ as_root() {
     if [ "$(id -u)" -eq 0 ]; then "$@"; elif command -v sudo >/dev/null; then sudo -n "$@"; else return 1; fi
 }
 
-# The browser tests drive Debian's Chromium (never a browser a test tool downloads).
-if [ ! -x /usr/bin/chromium ]; then
-    echo "Installing Debian's chromium for the browser tests..."
+# The browser tests drive Debian's Chromium in its headless shell (never a browser a
+# test tool downloads).
+if [ ! -x /usr/bin/chromium-headless-shell ]; then
+    echo "Installing Debian's chromium-headless-shell for the browser tests..."
     if ! { as_root apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
-            as_root apt-get install -y -qq chromium >/dev/null; }; then
-        echo "make test: could not install chromium; run 'apt-get install chromium' as root." >&2
+            as_root apt-get install -y -qq chromium-headless-shell >/dev/null; }; then
+        echo "make test: could not install chromium-headless-shell;" \
+            "run 'apt-get install chromium-headless-shell' as root." >&2
         exit 1
     fi
 fi

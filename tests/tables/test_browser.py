@@ -1,4 +1,4 @@
-"""Two people play a hand in a real browser (Debian's chromium, driven by Playwright).
+"""Two people play a hand in a real browser (Debian's Chromium, driven by Playwright).
 
 The server is the real thing: Daphne serving config.asgi and a Celery worker
 that starts the hands, as child processes on the file-based test database and
