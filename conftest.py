@@ -76,6 +76,39 @@ from django.conf import settings  # noqa: E402
 settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
+def empty_tables_by_delete() -> None:
+    """After each transactional test pytest-django empties every table with Django's
+    flush, which on PostgreSQL is one TRUNCATE: that replaces each table's files, and
+    cost 166 ms (145 ms of the server's processor time) per test on the 2-core VM,
+    where a DELETE per table, all a test's few rows need, cost 3 ms (1 ms). Django's
+    foreign keys on PostgreSQL are checked at commit and the flush is one
+    transaction, so the DELETEs' order does not matter. Sequences are not reset
+    either way, unless a test asks (then the TRUNCATE runs)."""
+    from django.db.backends.postgresql.operations import DatabaseOperations
+
+    truncate = DatabaseOperations.sql_flush
+
+    def sql_flush(
+        self: DatabaseOperations,
+        style: object,
+        tables: list[str],
+        *,
+        reset_sequences: bool = False,
+        allow_cascade: bool = False,
+    ) -> list[str]:
+        if reset_sequences or allow_cascade:
+            return truncate(
+                self, style, tables, reset_sequences=reset_sequences, allow_cascade=allow_cascade
+            )
+        return [f"DELETE FROM {self.quote_name(table)};" for table in tables]
+
+    DatabaseOperations.sql_flush = sql_flush  # type: ignore[method-assign]
+
+
+if settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    empty_tables_by_delete()
+
+
 def pytest_configure(config: pytest.Config) -> None:
     """In the process that hands tests to xdist workers (it runs none itself), forget
     what this module set: workers inherit the environment, and pytest-django would
