@@ -46,7 +46,7 @@ def server(transactional_db: None, tmp_path: Path) -> Iterator[str]:
 @pytest.mark.load
 def test_practice_and_friends_tables_deal_on_with_every_wake_up_on_time(server: str) -> None:
     out = io.StringIO()
-    arguments = ["--practice", "3", "--friends", "3", "--seconds", "25", "--seed", "3"]
+    arguments = ["--practice", "3", "--friends", "3", "--seconds", "15", "--seed", "3"]
     arguments += ["--max-gap", str(MAX_GAP_UNDER_TEST), "--url", server]
     call_command("soak", *arguments, stdout=out)  # CommandError when any check fails
     report = out.getvalue()
