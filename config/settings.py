@@ -410,7 +410,8 @@ STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = BASE_DIR / "staticfiles"
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
+    # WhiteNoise's compressing storage, compressing only the files that changed.
+    "staticfiles": {"BACKEND": "config.platform.static_files.CompressChangedStaticFilesStorage"},
 }
 
 # --- REST API -----------------------------------------------------------------

@@ -2,5 +2,6 @@
 
 Sending group messages, the API's errors, parsers and throttles, websocket
 origins and handshake limits, the embedded Redis, security headers, database
-connections. The adapters over dependencies' internals are in config/adapters/.
+connections, the static files' storage. The adapters over dependencies'
+internals are in config/adapters/.
 """
