@@ -13,9 +13,11 @@ import atexit
 import os
 import shutil
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
+import coverage
 import pytest
 from hypothesis import HealthCheck
 from hypothesis import settings as hypothesis_settings
@@ -121,15 +123,24 @@ def pytest_configure(config: pytest.Config) -> None:
             os.environ.pop("REDIS_URL", None)
 
 
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Where coverage is measured (the engine's run), the exhaustive engine tests run
-    with its tracer paused (pytest-cov's ``no_cover``): it doubled their time, and the
-    other engine tests reach every branch without them."""
-    if not config.pluginmanager.hasplugin("_cov"):
-        return
-    for item in items:
-        if item.get_closest_marker("exhaustive"):
-            item.add_marker(pytest.mark.no_cover)
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
+    """The exhaustive engine tests run with coverage paused, where it is measured (the
+    engine's run): its tracer doubled their time, and the other engine tests reach
+    every branch without them. An xdist worker runs two measurements, one started
+    with the process (coverage's .pth hook for subprocesses) and pytest-cov's own;
+    pytest-cov's ``no_cover`` marker pauses only its own, so each is paused here
+    (tests/engine/test_package.py checks that no tracer is left)."""
+    paused = []
+    if item.get_closest_marker("exhaustive"):
+        while (measuring := coverage.Coverage.current()) is not None:
+            measuring.stop()
+            paused.append(measuring)
+    try:
+        return (yield)
+    finally:
+        for measuring in reversed(paused):
+            measuring.start()
 
 
 def pytest_report_header() -> str:

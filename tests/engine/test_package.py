@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import ast
+import sys
 from pathlib import Path
+
+import pytest
 
 import engine
 from tests.import_graph import import_graph, modules_in_cycles
@@ -30,3 +33,23 @@ def test_no_engine_module_imports_django_anywhere() -> None:
 
 def test_the_package_says_it_is_typed() -> None:
     assert (PACKAGE / "py.typed").is_file()
+
+
+def measuring_coverage(request: pytest.FixtureRequest) -> bool:
+    return request.config.pluginmanager.hasplugin("_cov")
+
+
+def test_an_engine_test_runs_under_the_coverage_tracer(request: pytest.FixtureRequest) -> None:
+    if not measuring_coverage(request):
+        pytest.skip("this run does not measure coverage")
+    assert sys.gettrace() is not None
+
+
+@pytest.mark.exhaustive
+def test_an_exhaustive_engine_test_runs_with_the_tracer_paused(
+    request: pytest.FixtureRequest,
+) -> None:
+    """conftest.py pauses it there: it doubled their time, for no branch the others miss."""
+    if not measuring_coverage(request):
+        pytest.skip("this run does not measure coverage")
+    assert sys.gettrace() is None
