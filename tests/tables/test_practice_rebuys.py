@@ -128,6 +128,9 @@ def test_turning_automatic_rebuys_on_while_busted_rebuys_at_once(alice):
 def test_a_busted_bot_gets_a_fresh_stack_so_the_player_always_has_someone_to_play(alice):
     table = services.table_create_practice(user=alice, bots=1)
     short_stacked(table, 1)
+    # The short bot can double up six times running (about one run in sixty) and bust
+    # her first: then she rebuys by herself, and the bot is still the one to bust.
+    services.seat_auto_rebuy(table_id=table.pk, user=alice, is_on=True)
     play_until_busted(table, alice, number=1, shoves=True)  # she puts the bot all in
     assert seat_of(table, number=1).stack == 1500
     assert fresh(table).next_hand_at is not None, "the next hand is coming"
