@@ -138,10 +138,7 @@ has_servers=false
 if answers 127.0.0.1 5432 && answers 127.0.0.1 6379; then has_servers=true; fi
 external_pid=
 if $has_servers; then
-    (
-        renice -n 5 -p "$BASHPID" >/dev/null 2>&1
-        external_run
-    ) >"$logs/external" 2>&1 &
+    (external_run) >"$logs/external" 2>&1 &
     external_pid=$!
 fi
 
