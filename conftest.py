@@ -80,35 +80,6 @@ from django.conf import settings  # noqa: E402
 settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
-def empty_tables_by_delete() -> None:
-    """After each transactional test pytest-django empties every table with Django's
-    flush, which on PostgreSQL is one TRUNCATE: that replaces each table's files, and
-    cost 166 ms (145 ms of the server's processor time) per test on the 2-core VM,
-    where a DELETE per table, all a test's few rows need, cost 3 ms (1 ms). Django's
-    foreign keys on PostgreSQL are checked at commit and the flush is one
-    transaction, so the DELETEs' order does not matter. Sequences are not reset
-    either way, unless a test asks (then the TRUNCATE runs)."""
-    from django.db.backends.postgresql.operations import DatabaseOperations
-
-    truncate = DatabaseOperations.sql_flush
-
-    def sql_flush(
-        self: DatabaseOperations,
-        style: object,
-        tables: list[str],
-        *,
-        reset_sequences: bool = False,
-        allow_cascade: bool = False,
-    ) -> list[str]:
-        if reset_sequences or allow_cascade:
-            return truncate(
-                self, style, tables, reset_sequences=reset_sequences, allow_cascade=allow_cascade
-            )
-        return [f"DELETE FROM {self.quote_name(table)};" for table in tables]
-
-    DatabaseOperations.sql_flush = sql_flush  # type: ignore[method-assign]
-
-
 # Written by migrate's post_migrate receivers (Django's contenttypes and auth) and
 # changed by no test.
 MIGRATION_MADE_TABLES = ("django_content_type", "auth_permission")
@@ -118,14 +89,23 @@ MIGRATION_RECEIVERS = {
 }
 
 
-def keep_migration_made_rows() -> None:
-    """Django's flush after each transactional test empties the content types and
-    permissions too, then sends post_migrate so that Django makes them again: 70 ms
-    of each flush (create_permissions alone 63 ms), in both runs. The flush now
-    leaves those two tables as migrate made them, and sends post_migrate only when
-    they were emptied after all (a test that resets sequences gets Django's whole
-    flush). Django's two receivers are the only ones: a new receiver might have to
-    run after every flush, so the tests stop here until this is thought over."""
+def flush_by_delete() -> None:
+    """After each transactional test pytest-django empties the tables with Django's
+    flush. Here that is a DELETE per table on either database, as Django's own flush
+    is on SQLite, except the content types and permissions migrate made:
+
+    - On PostgreSQL, Django's flush is one TRUNCATE, which replaces each table's
+      files: 166 ms per test on the 2-core VM (145 ms of it the server's), where the
+      DELETEs, all a test's few rows need, take 3 ms (1 ms). PostgreSQL checks
+      Django's foreign keys at commit and the flush is one transaction, so their
+      order does not matter.
+    - Emptying the content types and permissions made Django send post_migrate to
+      write them again: about 70 ms of each flush (create_permissions 63 ms). It is
+      now sent only if they were emptied after all: a test that resets sequences
+      (or cascades) gets Django's whole flush.
+
+    Django's two receivers are post_migrate's only ones: a new receiver might have
+    to run after every flush, so the tests stop here until this is thought over."""
     from django.contrib.contenttypes.models import ContentType
     from django.core.management import sql
     from django.core.management.commands import flush
@@ -141,15 +121,17 @@ def keep_migration_made_rows() -> None:
     def sql_flush(
         style: Any, connection: Any, reset_sequences: bool = True, allow_cascade: bool = False
     ) -> list[str]:
-        if reset_sequences:
+        if reset_sequences or allow_cascade:
             return sql.sql_flush(
-                style, connection, reset_sequences=True, allow_cascade=allow_cascade
+                style, connection, reset_sequences=reset_sequences, allow_cascade=allow_cascade
             )
         tables = connection.introspection.django_table_names(
             only_existing=True, include_views=False
         )
-        emptied = [table for table in tables if table not in MIGRATION_MADE_TABLES]
-        return connection.ops.sql_flush(style, emptied, allow_cascade=allow_cascade)
+        quote = connection.ops.quote_name
+        return [
+            f"DELETE FROM {quote(table)};" for table in tables if table not in MIGRATION_MADE_TABLES
+        ]
 
     def emit_post_migrate_signal(verbosity: int, interactive: bool, db: str, **kwargs: Any) -> None:
         if not ContentType.objects.using(db).exists():
@@ -159,9 +141,7 @@ def keep_migration_made_rows() -> None:
     flush.emit_post_migrate_signal = emit_post_migrate_signal
 
 
-if settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
-    empty_tables_by_delete()
-keep_migration_made_rows()
+flush_by_delete()
 
 
 def pytest_configure(config: pytest.Config) -> None:
