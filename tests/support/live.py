@@ -58,8 +58,8 @@ KEPT_SERVERS = 3
 
 # The server's settings: the test database, static files straight from the
 # source folders (a fresh clone has run no collectstatic), the pauses the test
-# chose (which follow the tests' changes: tests/support/server_timing.py), and
-# the server's own Celery queue.
+# chose (which follow the tests' changes: tests/support/server_timing.py), the
+# server's own Celery queue, and the test process's password hasher.
 SERVER_SETTINGS = """
 import os
 from pathlib import Path
@@ -72,6 +72,8 @@ globals().update(server_timing.read(_timing)[1])
 server_timing.follow(_timing)
 CELERY_TASK_DEFAULT_QUEUE = os.environ["LIVE_SERVER_QUEUE"]
 WHITENOISE_USE_FINDERS = True
+# conftest.py's: a real hash costs 0.2 s of the server's time per sign-up or log-in.
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 """
 
 
