@@ -14,6 +14,7 @@ from tests.support.live import (  # noqa: F401 - fixtures for every test
     live_server_options,
     live_servers,
     server_url,
+    shared_chromium,
     static_url,
 )
 
