@@ -8,7 +8,7 @@ import re
 from playwright.sync_api import Browser, Page, expect
 
 from tests.support import PASSWORD
-from tests.support.live import BROWSER_TEST, DESKTOP, PHONE, SCREENSHOTS, sign_up
+from tests.support.live import BROWSER_TEST, DESKTOP, PHONE, SCREENSHOTS, sign_up_on_the_page
 from tests.support.table_pages import open_table, play_the_hand_out, take_seat
 
 pytestmark = BROWSER_TEST
@@ -25,7 +25,7 @@ def visitor(browser: Browser, viewport: dict[str, int]) -> Page:
 def test_a_guest_joins_by_link_plays_a_hand_and_keeps_it_in_a_saved_account(
     server_url: str, browser: Browser
 ) -> None:
-    host = sign_up(browser, server_url, "hazel", DESKTOP)
+    host = sign_up_on_the_page(browser, server_url, "hazel", DESKTOP)
     expect(host.get_by_text(re.compile("Welcome"))).to_have_count(1)  # one welcome, not two
     link = open_table(host, server_url)
     take_seat(host, 0)

@@ -43,9 +43,13 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
-from django.db import connection
+from django.conf import settings
+from django.db import connection, transaction
+from django.test import Client
 from playwright.sync_api import Browser, Page, Playwright, expect, sync_playwright
 
+from accounts.forms import SignUpForm
+from accounts.points import points_account_open
 from config.celery import app as celery_app
 from config.platform.embedded import die_with_parent
 from tests.support import PASSWORD, server_timing
@@ -505,6 +509,27 @@ def outside_the_browser_loop(call: Callable[..., Result], *args: Any, **kwargs: 
         return pool.submit(call, *args, **kwargs).result()
 
 
+def new_member_session(username: str) -> str:
+    """A member made as the sign-up page makes one (``accounts/views.py``: the form,
+    then the welcome grant in the same transaction), logged in; their session's key."""
+    form = SignUpForm(
+        {
+            "username": username,
+            "email": f"{username}@example.com",
+            "password1": PASSWORD,
+            "password2": PASSWORD,
+        }
+    )
+    if not form.is_valid():
+        raise ValueError(f"cannot sign {username} up: {form.errors.as_text()}")
+    with transaction.atomic():
+        user = form.save()
+        points_account_open(user=user)
+    client = Client()
+    client.force_login(user)
+    return str(client.cookies[settings.SESSION_COOKIE_NAME].value)
+
+
 def sign_up(
     browser: Browser,
     server_url: str,
@@ -512,9 +537,30 @@ def sign_up(
     viewport: dict[str, int],
     **context_options: Any,
 ) -> Page:
-    """A new member signed up in a browser context of their own (``context_options``:
-    Playwright's, such as ``timezone_id``)."""
-    page = browser.new_context(viewport=viewport, **context_options).new_page()
+    """A new member, logged in in a browser context of their own (``context_options``:
+    Playwright's, such as ``timezone_id``), on the lobby.
+
+    They are signed up as the sign-up page would and handed its session cookie:
+    ``sign_up_on_the_page`` fills the page's form, two page loads more, for the
+    tests of signing up in a browser."""
+    session_key = outside_the_browser_loop(new_member_session, username)
+    context = browser.new_context(viewport=viewport, **context_options)
+    context.add_cookies(
+        [{"name": settings.SESSION_COOKIE_NAME, "value": session_key, "url": server_url}]
+    )
+    page = context.new_page()
+    page.set_default_timeout(20_000)
+    page.goto(f"{server_url}/")
+    expect(page.get_by_role("button", name="Log out")).to_be_visible()
+    return page
+
+
+def sign_up_on_the_page(
+    browser: Browser, server_url: str, username: str, viewport: dict[str, int]
+) -> Page:
+    """A new member who has filled in the sign-up page, in a browser context of their
+    own, on the lobby with its welcome."""
+    page = browser.new_context(viewport=viewport).new_page()
     page.set_default_timeout(20_000)
     page.goto(f"{server_url}/accounts/signup/")
     page.fill("#id_username", username)
