@@ -272,6 +272,8 @@ def test_a_socket_refused_for_too_many_connections_says_it_will_reconnect(
     page = sign_up(browser, server_url, "gil", {"width": 390, "height": 844})
     page.goto(f"{server_url}/tables/new/")
     page.get_by_role("button", name="Open the table").click()
+    # A reload while the table page is still loading is Chromium's to refuse.
+    page.wait_for_url(re.compile(r"/tables/\d+/$"))
     banner = page.locator("[data-connection-status]")
     refused = re.compile(r"^Too many connections just now — reconnecting")
     for _ in range(6):
