@@ -537,8 +537,8 @@ def sign_up(
     viewport: dict[str, int],
     **context_options: Any,
 ) -> Page:
-    """A new member, logged in in a browser context of their own (``context_options``:
-    Playwright's, such as ``timezone_id``), on the lobby.
+    """A new member, logged in, on the lobby, in a browser context of their own
+    (``context_options``: Playwright's, such as ``timezone_id``).
 
     They are signed up as the sign-up page would and handed its session cookie:
     ``sign_up_on_the_page`` fills the page's form, two page loads more, for the

@@ -30,7 +30,7 @@ def play_one_hand(table: Table) -> Hand:
     """Deal, then let the bots act until the hand is over, as the wake task would."""
     services.hand_start(table_id=table.pk, seq=fresh(table).seq)
     for _ in range(500):
-        now = fresh(table)  # one read per move: the test's reads were half its time
+        now = fresh(table)  # one read of the table per move
         state = hand_state(now)
         assert state is not None
         if state.is_over:
