@@ -5,7 +5,8 @@ A display name may not equal (ignoring case) another member's username or
 display name, and may not hold control or formatting characters (newlines,
 right-to-left overrides, zero-width spaces): they can make one name look like
 another, or reorder the text around it. Table chat refuses the same
-characters (``has_hidden_characters``), for the same reasons.
+characters (``has_hidden_characters``), for the same reasons, except the two
+that are part of an emoji there (a joiner between two, a subdivision's flag).
 """
 
 from __future__ import annotations
@@ -24,9 +25,68 @@ from accounts.models import User
 HIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Zl", "Zp", "Cn", "Co", "Cs"})
 
 
-def has_hidden_characters(text: str) -> bool:
-    """True when ``text`` holds a character others would not see as itself."""
-    return any(unicodedata.category(char) in HIDDEN_CATEGORIES for char in text)
+# Two formatting characters that chat lets through inside an emoji, where the reader
+# sees them as part of its picture: the zero-width joiner of a sequence such as
+# U+1F469 U+200D U+1F4BB (a woman at a computer), and the tags that name a
+# subdivision's flag after a black flag (U+1F3F4, the tags spelling "gbsct", the
+# cancel tag U+E007F: Scotland's). Outside an emoji the joiner is invisible and the
+# tags hide a message a reader cannot see, so both stay refused there.
+ZERO_WIDTH_JOINER = "\u200d"
+EMOJI_PRESENTATION = "\ufe0f"  # variation selector 16, after a symbol drawn as emoji
+EMOJI_MODIFIERS = range(0x1F3FB, 0x1F400)  # the five skin tones
+EMOJI_BLOCKS_START = 0x1F000  # the emoji and pictograph blocks of the Supplementary plane
+BLACK_FLAG = "\U0001f3f4"
+# A subdivision's code in tag characters: its region and its own code, three to six
+# lowercase letters and digits in all ("gbsct"); no other text hides in a flag.
+FLAG_TAGS = frozenset([*range(0xE0030, 0xE003A), *range(0xE0061, 0xE007B)])
+FLAG_TAG_COUNTS = range(3, 7)
+CANCEL_TAG = "\U000e007f"
+
+
+def has_hidden_characters(text: str, *, in_emoji: bool = False) -> bool:
+    """True when ``text`` holds a character others would not see as itself. With
+    ``in_emoji`` (chat), a joiner or a flag's tags inside an emoji are seen."""
+    hidden = (
+        index for index, char in enumerate(text) if unicodedata.category(char) in HIDDEN_CATEGORIES
+    )
+    if not in_emoji:
+        return next(hidden, None) is not None
+    flag_tags = set(_subdivision_flag_tags(text))
+    return any(index not in flag_tags and not _joins_two_emoji(text, index) for index in hidden)
+
+
+def _is_emoji(char: str) -> bool:
+    return ord(char) >= EMOJI_BLOCKS_START and unicodedata.category(char) == "So"
+
+
+def _joins_two_emoji(text: str, index: int) -> bool:
+    if text[index] != ZERO_WIDTH_JOINER or index == 0 or index + 1 == len(text):
+        return False
+    before, after = text[index - 1], text[index + 1]
+    ends_an_emoji = (
+        _is_emoji(before)
+        or ord(before) in EMOJI_MODIFIERS
+        or (
+            before == EMOJI_PRESENTATION
+            and index >= 2
+            and unicodedata.category(text[index - 2]) == "So"
+        )
+    )
+    return ends_an_emoji and unicodedata.category(after) == "So"  # a symbol: 🔥, ⚕, ♀
+
+
+def _subdivision_flag_tags(text: str) -> list[int]:
+    """The indexes of the tags (the cancel tag too) of every subdivision's flag."""
+    found: list[int] = []
+    start = text.find(BLACK_FLAG)
+    while start != -1:
+        end = start + 1
+        while end < len(text) and ord(text[end]) in FLAG_TAGS:
+            end += 1
+        if end - start - 1 in FLAG_TAG_COUNTS and end < len(text) and text[end] == CANCEL_TAG:
+            found.extend(range(start + 1, end + 1))
+        start = text.find(BLACK_FLAG, start + 1)
+    return found
 
 
 def check_display_name(name: str, user: User | None) -> str:

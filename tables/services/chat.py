@@ -4,7 +4,8 @@ Chat changes no table state, so it takes no table lock and bumps no ``seq``;
 the text is stored as typed and sent as JSON text (pages render it as text).
 A line holds only characters a reader sees as themselves: the display names'
 filter (``accounts/names.py``) refuses control and formatting characters, such
-as NUL or a right-to-left override that would reorder what follows it.
+as NUL or a right-to-left override that would reorder what follows it, except
+inside an emoji: a joiner between two, the tags of a subdivision's flag.
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ def chat_post(*, table_id: int, user: User, text: str) -> dict[str, Any]:
         raise BadChat("Say something: the message is empty.")
     if len(line) > MAX_CHAT:
         raise BadChat(f"A chat message is at most {MAX_CHAT} characters.")
-    if has_hidden_characters(line):
+    if has_hidden_characters(line, in_emoji=True):
         raise BadChat("A chat message can only hold visible characters and spaces.")
     muted = Table.objects.filter(pk=table_id).values_list("muted_user_ids", flat=True).first()
     if muted is None:

@@ -16,6 +16,15 @@ pytestmark = [
 ]
 
 
+FLAG = "\U0001f3f4"  # a black flag: tags after it name a subdivision's flag
+CANCEL_TAG = "\U000e007f"
+
+
+def tags(text: str) -> str:
+    """``text`` in Unicode's invisible tag characters."""
+    return "".join(chr(0xE0000 + ord(char)) for char in text)
+
+
 async def next_chat(client: Client) -> dict:
     while True:
         frame = await client.next()
@@ -63,6 +72,12 @@ async def test_the_first_snapshot_has_the_last_twenty_lines(alice, bob):
         ({"type": "chat", "text": "gg \u202ednuor txen"}, "bad_chat"),
         ({"type": "chat", "text": "nice\x00 hand"}, "bad_chat"),
         ({"type": "chat", "text": "zero\u200bwidth"}, "bad_chat"),
+        # a joiner or tags outside an emoji: invisible, or a message nobody sees
+        ({"type": "chat", "text": "al\u200dice"}, "bad_chat"),
+        ({"type": "chat", "text": "\u2660\u200d\u2665"}, "bad_chat"),  # no emoji joins there
+        ({"type": "chat", "text": "gg \U0001f469\u200d"}, "bad_chat"),
+        ({"type": "chat", "text": FLAG + tags("hi there") + CANCEL_TAG}, "bad_chat"),
+        ({"type": "chat", "text": FLAG + tags("gbsct")}, "bad_chat"),
         # json.loads makes a lone surrogate of "\ud800", which no UTF-8 can store or send
         ({"type": "chat", "text": "\ud800"}, "bad_chat"),
         ({"type": "chat", "text": "ok \udfff"}, "bad_chat"),
@@ -77,6 +92,22 @@ async def test_bad_chat_gets_an_error_and_nothing_is_said(alice, bob, carol, mes
     assert await listener.is_quiet(), "nothing was relayed to the table"
     await client.close()
     await listener.close()
+
+
+async def test_emoji_sequences_are_said_as_typed(alice, bob):
+    table = await sync_to_async(friends_table)(alice, bob)
+    client = await Client.open(alice, table.pk)
+    sequences = [
+        "\U0001f469\u200d\U0001f4bb",  # a woman at a computer: two emoji and a joiner
+        "\u2764\ufe0f\u200d\U0001f525",  # a heart on fire: a symbol drawn as emoji
+        "\U0001f468\U0001f3fd\u200d\U0001f680",  # an astronaut with a skin tone
+        "\U0001f9d1\u200d\u2695\ufe0f",  # a health worker
+        FLAG + tags("gbsct") + CANCEL_TAG,  # Scotland's flag
+    ]
+    for text in sequences:
+        await client.send({"type": "chat", "text": f"gg {text}"})
+        assert (await next_chat(client))["text"] == f"gg {text}"
+    await client.close()
 
 
 async def test_a_lone_surrogate_is_refused_as_bad_chat_in_the_raw_frame(alice, bob):
