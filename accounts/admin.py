@@ -77,8 +77,8 @@ class UserAdmin(SidebarFiltersOnly, DjangoUserAdmin[User]):
 
     # A member deleted or deactivated here first lets go of what they hold in play
     # (accounts/release.py): they leave their tables the way a player leaving does,
-    # so every table they sat at plays on, hand on the tables they host, and their
-    # registrations to tournaments not yet started are refunded.
+    # so every table they sat at plays on, hand on the tables they host and the clubs
+    # they own, and their registrations to tournaments not yet started are refunded.
     # Their open sockets are told to check their log-in, and close.
     def save_model(self, request: HttpRequest, obj: User, form: Any, change: bool) -> None:
         if change and not obj.is_active:

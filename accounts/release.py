@@ -2,9 +2,10 @@
 
 Before a member is deleted or deactivated, every app that holds something of
 theirs in play lets go of it: tables free their seats and hand on the tables
-they host, tournaments not yet started refund their registrations. Those apps
-sit above accounts, so they register their handlers here when they are ready
-(``TablesConfig.ready``, ``TournamentsConfig.ready``), in that order.
+they host, tournaments not yet started refund their registrations, and the
+clubs they own pass to another member. Those apps sit above accounts, so they
+register their handlers here when they are ready (``TablesConfig.ready``,
+``TournamentsConfig.ready``), in that order.
 """
 
 from __future__ import annotations

@@ -24,8 +24,11 @@ class TournamentsConfig(AppConfig):
         start.set_level_scheduler(tasks.queue_level_announcement)
         schedule.set_start_scheduler(tasks.queue_start)
 
-        # A closed account's registrations to tournaments not yet started are refunded.
+        # A closed account's registrations to tournaments not yet started are refunded,
+        # and the clubs it owns pass to another member.
         from accounts import release
+        from tournaments.clubs.services import clubs_release
         from tournaments.services.registration import registrations_release
 
         release.register(lambda user: registrations_release(user=user))
+        release.register(lambda user: clubs_release(user=user))

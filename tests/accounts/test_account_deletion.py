@@ -199,3 +199,52 @@ def test_deactivating_a_member_refunds_their_registrations_to_tournaments_not_st
     assert not User.objects.get(pk=bob.pk).is_active
     assert not waiting.entries.exists() and points_balance(user=bob) == 10_000
     assert moved_for(waiting) == 0
+
+
+def club_of(owner: Any, *people: Any) -> Any:
+    """A club ``owner`` made, which ``people`` joined in that order."""
+    club = club_services.club_create(user=owner, name="Thursday club")
+    for person in people:
+        club_services.club_join(slug=club.slug, user=person, token=club.invite_token)
+    return club
+
+
+def roles_in(club: Any) -> dict[str, str]:
+    return {m.user.username: m.role for m in club.memberships.select_related("user")}
+
+
+@pytest.mark.parametrize("delete", [delete_on_its_page, delete_with_the_bulk_action])
+def test_a_deleted_owners_club_passes_to_its_longest_standing_admin(
+    staff_client, make_user, delete
+):
+    owner, early, admin, later = (make_user(n) for n in ("olive", "early", "adam", "lena"))
+    club = club_of(owner, early, admin, later)
+    for username in ("adam", "lena"):
+        club_services.club_set_role(slug=club.slug, owner=owner, username=username, role="admin")
+    delete(staff_client, owner)
+    assert roles_in(club) == {"early": "member", "adam": "owner", "lena": "admin"}
+    # The new owner runs the club: they make the earliest member an admin.
+    club_services.club_set_role(slug=club.slug, owner=admin, username="early", role="admin")
+
+
+def test_a_deactivated_owners_club_passes_to_its_longest_standing_member(staff_client, make_user):
+    owner, first, second = (make_user(n) for n in ("olive", "fay", "sam"))
+    club = club_of(owner, first, second)
+    page = reverse("admin:accounts_user_change", args=[owner.pk])
+    form = staff_client.get(page).context["adminform"].form
+    data = {name: value for name, value in form.initial.items() if value is not None}
+    data.update(is_active="", date_joined_0="2026-01-01", date_joined_1="00:00:00")
+    assert staff_client.post(page, data).status_code == 302
+    assert roles_in(club) == {"olive": "member", "fay": "owner", "sam": "member"}
+
+
+def test_a_club_with_nobody_else_in_it_keeps_its_owner_until_the_account_goes(
+    staff_client, make_user
+):
+    owner, banned = make_user("olive"), make_user("bo")
+    club = club_of(owner, banned)
+    club_services.club_remove(slug=club.slug, admin=owner, username="bo", is_banned=True)
+    assert club_services.clubs_release(user=owner) == 0
+    assert roles_in(club) == {"olive": "owner", "bo": "member"}
+    delete_on_its_page(staff_client, owner)
+    assert roles_in(club) == {"bo": "member"}  # banned: not a member to pass it to

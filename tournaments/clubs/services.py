@@ -203,6 +203,41 @@ def club_leave(*, slug: str, user: Any) -> None:
         membership.delete()
 
 
+def clubs_release(*, user: Any) -> int:
+    """Before ``user``'s account is deleted or deactivated: each club they own passes
+    to its longest-standing admin, or else to its longest-standing member, so the club
+    keeps someone to run it; they stay a plain member until their account goes. A
+    club with nobody else in it is left as it is. The limit on owned clubs is on
+    creating them, so a successor may inherit past it. Returns how many clubs
+    changed hands."""
+    slugs = list(
+        Club.objects.filter(memberships__user=user, memberships__role=Membership.Role.OWNER)
+        .order_by("pk")
+        .values_list("slug", flat=True)
+    )
+    passed = 0
+    for slug in slugs:
+        with transaction.atomic():
+            club = _locked(slug)
+            owner = membership_of(club, user)
+            if owner is None or owner.role != Membership.Role.OWNER:
+                continue  # handed on meanwhile
+            successor = (
+                Membership.objects.filter(club=club, status=Active, user__is_active=True)
+                .exclude(user=user)
+                .order_by("role", "joined_at", "pk")  # "admin" sorts before "member"
+                .first()
+            )
+            if successor is None:
+                continue
+            owner.role = Membership.Role.MEMBER  # first: a club has one owner at a time
+            owner.save(update_fields=["role"])
+            successor.role = Membership.Role.OWNER
+            successor.save(update_fields=["role"])
+            passed += 1
+    return passed
+
+
 def club_reset_invitation(*, slug: str, admin: Any) -> Club:
     """A fresh invitation token: links with the old one stop working."""
     with transaction.atomic():
