@@ -6,7 +6,6 @@ from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.contrib.messages.views import SuccessMessageMixin
 from django.core.exceptions import ValidationError
-from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse_lazy
@@ -16,8 +15,8 @@ from django.views.decorators.http import require_http_methods
 from accounts import throttling
 from accounts.forms import LoginForm, ProfileForm, SignUpForm, UpgradeForm
 from accounts.guests import SESSION_DAY_KEY, NotAGuest, guest_upgrade
+from accounts.members import member_sign_up
 from accounts.models import STARTING_POINTS
-from accounts.points import points_account_open
 from accounts.requests import client_address, signed_in_user
 from accounts.sessions import session_changed
 
@@ -41,9 +40,7 @@ def signup(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         seconds = throttling.signup_seconds_refused(client_address(request))
         if not seconds:
-            with transaction.atomic():
-                user = form.save()
-                points_account_open(user=user)  # the welcome grant, with the account
+            user = member_sign_up(form)
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
             messages.success(request, f"Welcome to Felt, {user.username}.")
             return redirect(next_page(request))

@@ -44,12 +44,12 @@ from typing import Any, TypeVar
 
 import pytest
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import connection
 from django.test import Client
 from playwright.sync_api import Browser, Page, Playwright, expect, sync_playwright
 
 from accounts.forms import SignUpForm
-from accounts.points import points_account_open
+from accounts.members import member_sign_up
 from config.celery import app as celery_app
 from config.platform.embedded import die_with_parent
 from tests.support import PASSWORD, server_timing
@@ -510,8 +510,8 @@ def outside_the_browser_loop(call: Callable[..., Result], *args: Any, **kwargs: 
 
 
 def new_member_session(username: str) -> str:
-    """A member made as the sign-up page makes one (``accounts/views.py``: the form,
-    then the welcome grant in the same transaction), logged in; their session's key."""
+    """A member made as the sign-up page makes one (``accounts/members.py``), logged
+    in; their session's key."""
     form = SignUpForm(
         {
             "username": username,
@@ -522,9 +522,7 @@ def new_member_session(username: str) -> str:
     )
     if not form.is_valid():
         raise ValueError(f"cannot sign {username} up: {form.errors.as_text()}")
-    with transaction.atomic():
-        user = form.save()
-        points_account_open(user=user)
+    user = member_sign_up(form)
     client = Client()
     client.force_login(user)
     return str(client.cookies[settings.SESSION_COOKIE_NAME].value)
