@@ -8,10 +8,12 @@ themselves are decided once, when the hand ends (tables/history/facts.py).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import cache
 from operator import attrgetter
 from typing import Any, Protocol
 
-from django.db.models import Count, F, Q, QuerySet, Sum
+from django.db import connection
+from django.db.models import Count, Field, Q, QuerySet, Sum
 
 from tables.models import HandPlayer, PlayerTotals
 
@@ -141,20 +143,46 @@ def counters_of(rows: Sequence[HandPlayer]) -> dict[int, dict[str, Any]]:
 
 def totals_add(rows: QuerySet[HandPlayer] | Sequence[HandPlayer]) -> None:
     """Add ``rows`` (a finished hand's, or a batch of hands' in a query) to their
-    members' ``PlayerTotals``.
+    members' ``PlayerTotals``, in one statement.
 
     Members in id order, so two hands ending at once never wait on each other
     in opposite orders.
     """
     counters = counters_by_user(rows) if isinstance(rows, QuerySet) else counters_of(rows)
-    PlayerTotals.objects.bulk_create(
-        [PlayerTotals(user_id=user_id) for user_id in sorted(counters)], ignore_conflicts=True
+    if not counters:
+        return
+    users = sorted(counters)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            _totals_upsert(len(users)),
+            [value for user in users for value in (user, *map(counters[user].get, ROW_COUNTS))],
+        )
+
+
+@cache
+def _totals_upsert(rows: int) -> str:
+    """``INSERT ... ON CONFLICT DO UPDATE`` adding ``rows`` members' counters to their
+    totals (a new member's row made with them), written in SQL that SQLite and
+    PostgreSQL both read. Built by the ORM it was one INSERT and one UPDATE per
+    member, and compiling each UPDATE's "column + n" took longer than running it:
+    about a third of a hand's end (docs/performance.md)."""
+    quote = connection.ops.quote_name
+
+    def column(name: str) -> str:
+        field = PlayerTotals._meta.get_field(name)
+        assert isinstance(field, Field) and field.column
+        return quote(field.column)
+
+    table = quote(PlayerTotals._meta.db_table)
+    user = column("user")
+    columns = [column(name) for name in ROW_COUNTS]
+    placeholders = "(" + ", ".join(["%s"] * (len(columns) + 1)) + ")"
+    added = ", ".join(f"{column} = {table}.{column} + excluded.{column}" for column in columns)
+    return (
+        f"INSERT INTO {table} ({user}, {', '.join(columns)}) "
+        f"VALUES {', '.join([placeholders] * rows)} "
+        f"ON CONFLICT ({user}) DO UPDATE SET {added}"
     )
-    for user_id in sorted(counters):
-        # Most counters of one hand are 0, and building each "column + n" costs more
-        # than the UPDATE itself; ``hands`` is never 0, so something is always set.
-        added = {key: F(key) + value for key, value in counters[user_id].items() if value}
-        PlayerTotals.objects.filter(user_id=user_id).update(**added)
 
 
 def totals_of(user: Any) -> dict[str, Any]:
