@@ -49,10 +49,18 @@ class SignedInSocket:
     async def leave_session_group(self, user_id: int) -> None:
         await self.channel_layer.group_discard(user_group(user_id), self.channel_name)
 
+    def session_check_due(self) -> bool:
+        """True (and the check counted as made) when the session is due to be read
+        again: at most every few seconds."""
+        recheck = float(settings.SOCKET_SESSION_RECHECK_SECONDS)
+        if time.monotonic() - self.session_checked_at < recheck:
+            return False
+        self.session_checked_at = time.monotonic()
+        return True
+
     async def is_still_signed_in(self, *, now: bool = False) -> bool:
         """Re-read the session at most every few seconds, or ``now``."""
-        recheck = float(settings.SOCKET_SESSION_RECHECK_SECONDS)
-        if not now and time.monotonic() - self.session_checked_at < recheck:
+        if not self.session_check_due() and not now:
             return True
         self.session_checked_at = time.monotonic()
         user = self.scope["user"]

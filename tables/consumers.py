@@ -18,10 +18,11 @@ from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
+from django.contrib.sessions.backends.base import SessionBase
 
 from accounts.consumers import SignedInSocket
 from accounts.models import User
-from accounts.sessions import log_in_stands
+from accounts.sessions import log_in_stands, session_is_current
 from config.platform.broadcast import serve_from_running_loop
 from config.platform.close_codes import CloseCode
 from config.platform.command_budget import CommandBudget
@@ -46,9 +47,22 @@ class LogInEnded(Exception):
 
 
 @database_sync_to_async
-def run_signed_in(table_id: int, user: User, command: Command, auth_hash: str | None) -> None:
+def run_signed_in(
+    table_id: int,
+    user: User,
+    command: Command,
+    auth_hash: str | None,
+    session: SessionBase | None = None,
+) -> None:
     """Run ``command`` for ``user``, once sure their log-in still stands: a password
-    changed elsewhere a moment ago ends it before the notice reaches this socket."""
+    changed elsewhere a moment ago ends it before the notice reaches this socket.
+
+    ``session`` is the socket's when its periodic session check is due: read again
+    here, in the command's own trip to the database thread. Checked in a trip of its
+    own, the command queued twice behind every other table's work.
+    """
+    if session is not None and not session_is_current(session, user.pk):
+        raise LogInEnded()
     if not log_in_stands(user.pk, auth_hash):
         raise LogInEnded()
     run_command(table_id=table_id, user=user, command=command)
@@ -153,16 +167,14 @@ class TableConsumer(SignedInSocket, AsyncWebsocketConsumer):  # type: ignore[mis
             elif self.budget.refused_in_a_row == 1:  # told once per run of refusals:
                 await self.send_error("rate_limited", RATE_LIMITED)  # answering each costs
             return
-        if not await self.is_still_signed_in():
-            await self.close(code=CloseCode.SESSION_ENDED)
-            return
         try:
             command = parse_command(read_frame(text_data))
             if command.type == "act" and command.fields["decision"] != self.last_decision:
                 raise StaleDecision()  # this socket already showed a later one: no need to ask
             if command.type == "chat" and not self.chat_budget.take():
                 raise BadMessage("chat_rate_limited", CHAT_RATE_LIMITED)
-            await run_signed_in(self.table_id, self.user, command, self.auth_hash)
+            session = self.scope.get("session") if self.session_check_due() else None
+            await run_signed_in(self.table_id, self.user, command, self.auth_hash, session)
         except LogInEnded:
             await self.close(code=CloseCode.SESSION_ENDED)
         except (BadMessage, TableError) as error:  # the codes docs/protocol.md lists

@@ -159,6 +159,24 @@ NOTICE_STILL_ON_ITS_WAY = AuthMiddlewareStack(
 )
 
 
+async def test_a_socket_whose_logout_notice_was_lost_cannot_act_after_the_logout(
+    alice, bob, settings
+):
+    """Logging out leaves the password hash as it was: only the socket's periodic
+    session check, made in the same trip as the command, sees that the session is gone."""
+    settings.SOCKET_SESSION_RECHECK_SECONDS = 0
+    table = await sync_to_async(friends_table)(alice, bob)
+    await sync_to_async(deal)(table)
+    browser = await sign_in(alice)
+    cookie = f"sessionid={browser.cookies['sessionid'].value}".encode()
+    tab = await Client.open_with_cookie(cookie, table.pk, app=NOTICE_STILL_ON_ITS_WAY)
+    seq = tab.table["seq"]
+    await sync_to_async(browser.post)(reverse("accounts:logout"))
+    await tab.send({"type": "sit_out"})
+    assert await closed_with(tab) == 4403
+    assert (await sync_to_async(Table.objects.get)(pk=table.pk)).seq == seq, "nothing changed"
+
+
 async def change_password_in_a_browser(user) -> None:
     """The member changes their password on the password page, in another session."""
     browser = await sign_in(user)
