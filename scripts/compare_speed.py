@@ -17,6 +17,14 @@ divided by the actions played in it (the measured rate over the warm-up and
 the measured seconds). The medians of the pairs and the ratios this/REF end
 the output.
 
+With ``--flat-pause`` every hand on both sides is followed by the same pause,
+``TABLES_NEXT_HAND_SECONDS`` (3 s): no longer one after a showdown
+(``TABLES_SHOWDOWN_SECONDS``, 5 s) or an all-in run-out. At no think time a
+table's actions per second are set by its pauses between hands more than by the
+server (a hand plays in well under a second), and commits before those settings
+(7c46421, say) paused 3 s after every hand; a side whose code has no such
+setting ignores it.
+
 With ``--external`` both sides run on the machine's PostgreSQL and Redis
 (127.0.0.1) instead of the embedded defaults: each run gets a new, empty
 database (``felt_compare``) and Redis databases 4 to 7 emptied first, so the
@@ -49,6 +57,8 @@ LEFT_OUT = {"DATABASE_URL", "REDIS_URL", "SECRET_KEY", "DJANGO_SETTINGS_MODULE",
 # --external: clear of make run's Redis databases (0-3) and make test's (8-15).
 EXTERNAL_DATABASE = "felt_compare"
 EXTERNAL_REDIS_FIRST_DB = 4
+# --flat-pause: the pause after a showdown or a run-out no longer than after any hand.
+FLAT_PAUSE = {"TABLES_SHOWDOWN_SECONDS": "0", "TABLES_RUNOUT_STREET_SECONDS": "0"}
 
 
 @dataclass
@@ -122,6 +132,8 @@ def run_side(tree: Path, port: int, seed: int, options: argparse.Namespace) -> R
         home = Path(home_name)
         env = clean_environment()
         env.update(FELT_HOME=str(home), PORT=str(port), WEB_PROCESSES=str(options.web_processes))
+        if options.flat_pause:
+            env.update(FLAT_PAUSE)
         if options.external:
             env.update(fresh_external_services())
         log_path = home / "run.log"
@@ -195,6 +207,11 @@ def main(argv: list[str]) -> int:
         action="store_true",
         help="PostgreSQL and Redis on 127.0.0.1 instead of the embedded defaults",
     )
+    parser.add_argument(
+        "--flat-pause",
+        action="store_true",
+        help="pause between hands as after any hand, also after a showdown or a run-out",
+    )
     options = parser.parse_args(argv)
 
     sides = {"ref": build(options.ref), "this": ROOT}
@@ -212,6 +229,8 @@ def main(argv: list[str]) -> int:
 
     medians = {side: describe(found) for side, found in results.items()}
     mode = "PostgreSQL + Redis" if options.external else "embedded"
+    if options.flat_pause:
+        mode += ", flat pause between hands"
     print(
         f"\nmedians of {options.pairs} pairs, {options.tables} tables, "
         f"think {options.think:g} s, {mode}:"
