@@ -22,7 +22,6 @@ demos, never on a real site.
 
 from __future__ import annotations
 
-import json
 import random
 import time
 from dataclasses import dataclass
@@ -31,10 +30,10 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
-from django.db import connection, transaction
+from django.db import transaction
 
 import engine
-from tables.history.record import hand_end, hand_new
+from tables.history.record import hand_end, hand_new, insert_players
 from tables.history.stats import totals_add
 from tables.models import Hand, HandPlayer, Table
 
@@ -129,7 +128,7 @@ def _write_batch(
         for hand, rows in zip(hands, players, strict=True):
             for row in rows:
                 row.hand_id = hand.pk
-        _insert_players([row for rows in players for row in rows])
+        insert_players([row for rows in players for row in rows])
         totals_add(HandPlayer.objects.filter(hand__in=hands))
     return clock
 
@@ -157,30 +156,6 @@ def _decide(rng: random.Random, state: engine.HandState) -> engine.Action:
         return engine.Check()
     fold_chance = 0.35 if state.street == "preflop" else 0.3
     return engine.Fold() if roll < 0.18 + fold_chance else engine.Call()
-
-
-def _insert_players(rows: list[HandPlayer]) -> None:
-    """One INSERT for many players: what ``bulk_create`` writes, without its per-value
-    SQL building. The values are plain (numbers, booleans, text), but for the JSON
-    hole cards and the time, prepared as the fields' own adapters would."""
-    fields = [f for f in HandPlayer._meta.concrete_fields if not f.primary_key]
-    columns = ", ".join(connection.ops.quote_name(str(f.column)) for f in fields)
-    marks = ", ".join(["%s"] * len(fields))
-    table = connection.ops.quote_name(HandPlayer._meta.db_table)
-
-    def value(row: HandPlayer, field: Any) -> Any:
-        raw = getattr(row, field.attname)
-        if field.name == "hole_cards":
-            return json.dumps(raw)
-        if field.name == "started_at":
-            return connection.ops.adapt_datetimefield_value(raw)
-        return raw
-
-    with connection.cursor() as cursor:
-        cursor.executemany(
-            f"INSERT INTO {table} ({columns}) VALUES ({marks})",
-            [[value(row, field) for field in fields] for row in rows],
-        )
 
 
 @dataclass(frozen=True)
