@@ -269,7 +269,7 @@ CHANNEL_LAYERS = {
 
 CACHES = {
     "default": {
-        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "BACKEND": "config.adapters.redis_cache.RedisCache",
         "LOCATION": REDIS.client_url(3),
         "KEY_PREFIX": "felt",
     },

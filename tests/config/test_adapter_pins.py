@@ -19,7 +19,8 @@ WRITTEN_AGAINST = {
     "autobahn": ("26.10.",),
     # and the Twisted transport whose reading it pauses and resumes.
     "twisted": ("26.10.",),
-    # config/adapters/sqlite/base.py: the SQLite backend's (underscored) transaction hooks.
+    # config/adapters/sqlite/base.py: the SQLite backend's (underscored) transaction hooks;
+    # config/adapters/redis_cache.py: the Redis cache client's connection pools.
     "django": ("5.2.",),
 }
 
