@@ -16,7 +16,11 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import cache
 from typing import Any
+
+from django.db import connection
+from django.db.models import Field
 
 import engine
 from accounts.models import User
@@ -36,6 +40,27 @@ SEAT_FIELDS = [
 
 def seat_values(seat: Seat) -> tuple[Any, ...]:
     return tuple(getattr(seat, name) for name in SEAT_FIELDS)
+
+
+def seats_save(changed: list[tuple[int, tuple[Any, ...]]]) -> None:
+    """Write each ``(pk, seat_values)`` in one statement run for every seat: a hand's
+    start and end change every seat (its stack, its hands since a refill), and an
+    ORM ``update`` per seat built its SQL again each time, inside the writer's lock."""
+    if changed:
+        with connection.cursor() as cursor:
+            cursor.executemany(_seat_update(), [(*values, pk) for pk, values in changed])
+
+
+@cache
+def _seat_update() -> str:
+    meta, quote = Seat._meta, connection.ops.quote_name
+
+    def column(field: Any) -> str:
+        assert isinstance(field, Field) and field.column
+        return quote(field.column)
+
+    assignments = ", ".join(f"{column(meta.get_field(name))} = %s" for name in SEAT_FIELDS)
+    return f"UPDATE {quote(meta.db_table)} SET {assignments} WHERE {column(meta.pk)} = %s"
 
 
 # The table's columns ``commit`` compares with what was locked, by field name and

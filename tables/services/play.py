@@ -32,12 +32,12 @@ from tables.errors import (
 from tables.history import record
 from tables.models import Seat, SeatRequest, Table
 from tables.play import (
-    SEAT_FIELDS,
     Play,
     event_log,
     hand_state,
     remember_hand_state,
     seat_values,
+    seats_save,
 )
 from tables.services import clock, ledger
 from tables.snapshot import decision_id
@@ -97,10 +97,13 @@ def commit(play: Play) -> None:
     table.save(update_fields=changed)
     for seat in play.removed:
         seat.delete()
-    for seat in play.seats.values():
-        values = seat_values(seat)
-        if play.loaded.get(seat.pk) != values:
-            Seat.objects.filter(pk=seat.pk).update(**dict(zip(SEAT_FIELDS, values, strict=True)))
+    seats_save(
+        [
+            (seat.pk, values)
+            for seat in play.seats.values()
+            if play.loaded.get(seat.pk) != (values := seat_values(seat))
+        ]
+    )
     gone = [seat.user_id for seat in play.removed if seat.user_id is not None]
     removed_by_host = [seat.user_id for seat in play.removed if seat.is_removed and seat.user_id]
     wake = wakeups.Wake(table.pk, table.seq, table.wake_at)
