@@ -58,10 +58,9 @@ class SignedInSocket:
         self.session_checked_at = time.monotonic()
         return True
 
-    async def is_still_signed_in(self, *, now: bool = False) -> bool:
-        """Re-read the session at most every few seconds, or ``now``."""
-        if not self.session_check_due() and not now:
-            return True
+    async def is_still_signed_in(self) -> bool:
+        """Re-read the session now (the periodic check rides with a table command:
+        ``session_check_due``, tables/consumers.py)."""
         self.session_checked_at = time.monotonic()
         user = self.scope["user"]
         return bool(
@@ -78,7 +77,7 @@ class SignedInSocket:
         socket of theirs follows; only the lobby socket (below) shows it."""
 
     async def session_changed(self, event: dict[str, Any]) -> None:
-        if not await self.is_still_signed_in(now=True):
+        if not await self.is_still_signed_in():
             await self.close(code=CloseCode.SESSION_ENDED)  # type: ignore[attr-defined]
 
 
