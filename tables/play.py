@@ -20,11 +20,11 @@ from functools import cache
 from typing import Any
 
 from django.db import connection
-from django.db.models import Field
 
 import engine
 from accounts.models import User
 from tables.models import Seat, Table
+from tables.sql import column_name, table_name
 
 SEAT_FIELDS = [
     "stack",
@@ -53,14 +53,9 @@ def seats_save(changed: list[tuple[int, tuple[Any, ...]]]) -> None:
 
 @cache
 def _seat_update() -> str:
-    meta, quote = Seat._meta, connection.ops.quote_name
-
-    def column(field: Any) -> str:
-        assert isinstance(field, Field) and field.column
-        return quote(field.column)
-
-    assignments = ", ".join(f"{column(meta.get_field(name))} = %s" for name in SEAT_FIELDS)
-    return f"UPDATE {quote(meta.db_table)} SET {assignments} WHERE {column(meta.pk)} = %s"
+    assignments = ", ".join(f"{column_name(Seat, name)} = %s" for name in SEAT_FIELDS)
+    key = column_name(Seat, "id")
+    return f"UPDATE {table_name(Seat)} SET {assignments} WHERE {key} = %s"
 
 
 # The table's columns ``commit`` compares with what was locked, by field name and

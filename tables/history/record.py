@@ -23,6 +23,7 @@ from tables.history.facts import hand_facts, has_allin_ev
 from tables.history.projection import phh_fields
 from tables.history.stats import totals_add
 from tables.models import Hand, HandPlayer, Seat, Table
+from tables.sql import column_name, table_name
 
 
 class Player(Protocol):
@@ -157,8 +158,7 @@ def insert_players(rows: Sequence[HandPlayer]) -> None:
         return
     fields = [f for f in HandPlayer._meta.concrete_fields if not f.primary_key]
     prepared = {f.attname for f in fields if f.get_internal_type() not in _PLAIN_TYPES}
-    quote = connection.ops.quote_name
-    columns = ", ".join(quote(str(f.column)) for f in fields)
+    columns = ", ".join(column_name(HandPlayer, f.name) for f in fields)
     marks = ", ".join(["%s"] * len(fields))
 
     def value(row: HandPlayer, field: Field[Any, Any]) -> Any:
@@ -167,7 +167,7 @@ def insert_players(rows: Sequence[HandPlayer]) -> None:
 
     with connection.cursor() as cursor:
         cursor.executemany(
-            f"INSERT INTO {quote(HandPlayer._meta.db_table)} ({columns}) VALUES ({marks})",
+            f"INSERT INTO {table_name(HandPlayer)} ({columns}) VALUES ({marks})",
             [[value(row, field) for field in fields] for row in rows],
         )
 

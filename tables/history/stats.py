@@ -13,9 +13,10 @@ from operator import attrgetter
 from typing import Any, Protocol
 
 from django.db import connection
-from django.db.models import Count, Field, Q, QuerySet, Sum
+from django.db.models import Count, Q, QuerySet, Sum
 
 from tables.models import HandPlayer, PlayerTotals
+from tables.sql import column_name, table_name
 
 # name: (numerator, denominator), each a key of the aggregate below.
 RATIOS = {
@@ -166,16 +167,9 @@ def _totals_upsert(rows: int) -> str:
     PostgreSQL both read. Built by the ORM it was one INSERT and one UPDATE per
     member, and compiling each UPDATE's "column + n" took longer than running it:
     about a third of a hand's end (docs/performance.md)."""
-    quote = connection.ops.quote_name
-
-    def column(name: str) -> str:
-        field = PlayerTotals._meta.get_field(name)
-        assert isinstance(field, Field) and field.column
-        return quote(field.column)
-
-    table = quote(PlayerTotals._meta.db_table)
-    user = column("user")
-    columns = [column(name) for name in ROW_COUNTS]
+    table = table_name(PlayerTotals)
+    user = column_name(PlayerTotals, "user")
+    columns = [column_name(PlayerTotals, name) for name in ROW_COUNTS]
     placeholders = "(" + ", ".join(["%s"] * (len(columns) + 1)) + ")"
     added = ", ".join(f"{column} = {table}.{column} + excluded.{column}" for column in columns)
     return (
