@@ -38,8 +38,14 @@ class TableBehaviour:
     # Guests (accounts/guests.py: a nickname, from the table's link) may watch and sit.
     admits_guests = True
 
-    def lock_first(self, table: dict[str, Any]) -> None:
-        """Lock any row that must be locked before this table (``table``: its kind and ids)."""
+    def lock_first(self, table: dict[str, Any]) -> Any:
+        """Lock any row that must be locked before this table (``table``: its kind and
+        ids); what it returns, ``hold_first`` gives the table once its row is locked."""
+        return None
+
+    def hold_first(self, table: Table, first: Any) -> None:
+        """Keep on the freshly locked ``table`` the row ``lock_first`` read, so that
+        row is not read a second time."""
 
     def check_watch(self, table: Table, user: Any) -> None:
         """Refuse (a ``TableError``) when ``user`` may not see the table at all."""
@@ -185,14 +191,15 @@ _table_facts: dict[int, dict[str, Any]] = {}
 TABLE_FACTS_MAX = 4096
 
 
-def lock_first(table_id: int) -> None:
-    """Before a table's row lock: whatever its kind locks first (a tournament's row)."""
+def lock_first(table_id: int) -> Any:
+    """Before a table's row lock: whatever its kind locks first (a tournament's row),
+    returned for ``of(table).hold_first``."""
     row = _table_facts.get(table_id)
     if row is None:
         found = Table.objects.filter(pk=table_id).values("id", "kind", "tournament_id").first()
         if found is None:
-            return
+            return None
         if len(_table_facts) >= TABLE_FACTS_MAX:
             _table_facts.clear()
         row = _table_facts[table_id] = dict(found)
-    _behaviours[row["kind"]].lock_first(row)
+    return _behaviours[row["kind"]].lock_first(row)

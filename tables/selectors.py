@@ -14,19 +14,26 @@ from django.db.models import Count, F, QuerySet
 from django.utils import timezone
 
 from accounts.models import User
+from config.adapters.compiled_query import CompiledQuery
 from tables import kinds
 from tables.errors import TableNotFound
 from tables.models import ChipMovement, Seat, Table
 from tables.play import hand_state
 from tables.snapshot import build_snapshot
 
+# Unordered: the model's ordering starts with the table, whose own ordering the
+# query would join the table's row again for (a quarter of this read).
+_seats_of = CompiledQuery(
+    lambda table_id: Seat.objects.filter(table_id=table_id).select_related("user").order_by()
+)
+
 
 def table_seats(table: Table) -> dict[int, Seat]:
     """Occupied seats by number (in that order), with their users."""
-    # Sorted here: the model's ordering starts with the table, whose own ordering
-    # the query would join the table's row again for (a quarter of this read).
-    seats = table.seats.select_related("user").order_by()
-    return {seat.number: seat for seat in sorted(seats, key=lambda seat: seat.number)}
+    seats = sorted(_seats_of.rows(table.pk), key=lambda seat: seat.number)
+    for seat in seats:
+        seat.table = table  # what the ORM's ``table.seats`` would have attached
+    return {seat.number: seat for seat in seats}
 
 
 def table_get(*, table_id: int) -> Table:

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
+from config.adapters.compiled_query import CompiledQuery
 from tables.errors import BadSeat, CannotLeave, MembersOnly
 from tables.kinds import TableBehaviour
 from tables.models import Hand, Seat, Table
@@ -21,6 +22,10 @@ from tournaments.errors import TournamentError
 from tournaments.histories import pokerstars_meta
 from tournaments.models import Tournament
 from tournaments.selectors import results_of
+
+_tournament_locked = CompiledQuery(
+    lambda tournament_id: Tournament.objects.select_for_update().filter(pk=tournament_id)
+)
 
 
 def tournament_of(table: Table) -> Tournament:
@@ -36,10 +41,16 @@ class TournamentBehaviour(TableBehaviour):
     has_host = False  # the tournament's structure runs it
     allows_rebuys = False  # out of chips is out of the tournament
 
-    def lock_first(self, table: dict[str, Any]) -> None:
+    def lock_first(self, table: dict[str, Any]) -> Tournament | None:
         # The tournament's row before its table's (docs/architecture.md, lock order).
-        if table["tournament_id"] is not None:
-            list(Tournament.objects.select_for_update().filter(pk=table["tournament_id"]))
+        if table["tournament_id"] is None:
+            return None
+        found = _tournament_locked.rows(table["tournament_id"])
+        return found[0] if found else None
+
+    def hold_first(self, table: Table, first: Any) -> None:
+        if first is not None and first.pk == table.tournament_id:
+            table.tournament = first
 
     def check_watch(self, table: Table, user: Any) -> None:
         try:

@@ -17,13 +17,14 @@ from django.db import connection, transaction
 from django.db.models import Field
 
 import engine
+from config.adapters.compiled_query import CompiledQuery
 from engine.formats.phh import phh_order
 from tables.history import allin_ev
 from tables.history.facts import hand_facts, has_allin_ev
 from tables.history.projection import phh_fields
 from tables.history.stats import totals_add
 from tables.models import Hand, HandPlayer, Seat, Table
-from tables.sql import column_name, table_name
+from tables.sql import column_name, save_fields, table_name
 
 
 class Player(Protocol):
@@ -114,18 +115,23 @@ END_FIELDS = [
     "allin_ev_pending",
 ]
 _NOT_READ_AT_END = ["deck_leaves", "deck_salts", "events", "phh", "board", "pots"]
+_hand_at_end = CompiledQuery(
+    lambda table_id, number: Hand.objects.defer(*_NOT_READ_AT_END).filter(
+        table_id=table_id, number=number
+    )
+)
 
 
 def hand_finish(
     table: Table, seats: Mapping[int, Seat], state: engine.HandState, now: datetime
 ) -> Hand:
-    hand = Hand.objects.defer(*_NOT_READ_AT_END).get(table=table, number=table.hand_number)
+    (hand,) = _hand_at_end.rows(table.pk, table.hand_number)
     hand.table = table  # the locked row, which the PHH names: not read again
     # The all-in EV's equity would hold the table's lock too long: filled in after.
     players = hand_end(
         hand, state, seats, ended_at=now, phh_fields=phh_fields(hand), with_allin_ev=False
     )
-    hand.save(update_fields=END_FIELDS)
+    save_fields(hand, END_FIELDS)
     insert_players(players)
     totals_add(players)  # as built: reading the rows back would give the same
     if hand.allin_ev_pending:

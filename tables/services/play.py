@@ -17,6 +17,7 @@ from django.db import transaction
 from django.utils import timezone
 
 import engine
+from config.adapters.compiled_query import CompiledQuery
 from config.platform import broadcast
 from tables import kinds, messages, selectors, wakeups
 from tables.errors import (
@@ -41,17 +42,22 @@ from tables.play import (
 )
 from tables.services import clock, ledger
 from tables.snapshot import decision_id
+from tables.sql import save_fields
 
 _rng = SystemRandom()
+_table_locked = CompiledQuery(
+    lambda table_id: Table.objects.select_for_update().filter(pk=table_id)
+)
 
 
 def lock(table_id: int, seq: int | None = None) -> Play:
     """Take the table row lock (call inside ``transaction.atomic``); check ``seq`` if given."""
-    kinds.lock_first(table_id)  # e.g. its tournament's row: the tournament locks first
-    try:
-        table = Table.objects.select_for_update().get(pk=table_id)
-    except Table.DoesNotExist:
-        raise TableNotFound() from None
+    first = kinds.lock_first(table_id)  # e.g. its tournament's row: the tournament locks first
+    found = _table_locked.rows(table_id)
+    if not found:
+        raise TableNotFound()
+    table = found[0]
+    kinds.of(table).hold_first(table, first)
     play = Play(table, selectors.table_seats(table), hand_state(table), timezone.now())
     if seq is not None:
         check_seq(play, seq)
@@ -94,7 +100,7 @@ def commit(play: Play) -> None:
     if play.state is not None and play.hand_changed:
         table.hand_events = event_log(table.hand_events, play.loaded_state, play.state)
         changed.append("hand_events")
-    table.save(update_fields=changed)
+    save_fields(table, changed)
     for seat in play.removed:
         seat.delete()
     seats_save(
