@@ -23,7 +23,7 @@ from django.contrib.sessions.backends.base import SessionBase
 from accounts.consumers import SignedInSocket
 from accounts.models import User
 from accounts.sessions import log_in_stands, session_is_current
-from config.platform.broadcast import serve_from_running_loop
+from config.platform.broadcast import Messages, collected, relay, serve_from_running_loop
 from config.platform.close_codes import CloseCode
 from config.platform.command_budget import CommandBudget
 from tables import kinds, selectors
@@ -52,20 +52,23 @@ def run_signed_in(
     user: User,
     command: Command,
     auth_hash: str | None,
-    session: SessionBase | None = None,
+    session: SessionBase | None,
+    outbox: Messages,
 ) -> None:
     """Run ``command`` for ``user``, once sure their log-in still stands: a password
     changed elsewhere a moment ago ends it before the notice reaches this socket.
 
     ``session`` is the socket's when its periodic session check is due: read again
     here, in the command's own trip to the database thread. Checked in a trip of its
-    own, the command queued twice behind every other table's work.
+    own, the command queued twice behind every other table's work. What the command
+    broadcasts is left in ``outbox`` for the caller to ``relay``.
     """
     if session is not None and not session_is_current(session, user.pk):
         raise LogInEnded()
     if not log_in_stands(user.pk, auth_hash):
         raise LogInEnded()
-    run_command(table_id=table_id, user=user, command=command)
+    with collected(outbox):
+        run_command(table_id=table_id, user=user, command=command)
 
 
 @database_sync_to_async
@@ -174,7 +177,13 @@ class TableConsumer(SignedInSocket, AsyncWebsocketConsumer):  # type: ignore[mis
             if command.type == "chat" and not self.chat_budget.take():
                 raise BadMessage("chat_rate_limited", CHAT_RATE_LIMITED)
             session = self.scope.get("session") if self.session_check_due() else None
-            await run_signed_in(self.table_id, self.user, command, self.auth_hash, session)
+            outbox: Messages = []
+            try:
+                await run_signed_in(
+                    self.table_id, self.user, command, self.auth_hash, session, outbox
+                )
+            finally:  # what committed is told, whatever happened after
+                relay(outbox)
         except LogInEnded:
             await self.close(code=CloseCode.SESSION_ENDED)
         except (BadMessage, TableError) as error:  # the codes docs/protocol.md lists

@@ -6,6 +6,11 @@ would hold up every other table's commands. So a consumer names its event loop
 (``serve_from_running_loop``) before it calls into sync code, and a send from
 that code is handed to the loop while the thread moves on. The loop travels in
 a context variable, which asgiref's ``sync_to_async`` carries into the thread.
+A table command does better still: its sends are kept (``collected``) and
+returned with it, and the consumer sends them (``relay``) once back on the
+loop, which the thread's return wakes anyway; handing each to the loop from
+the thread cost a wake-up of its own, a write to the loop's pipe that then
+waited for the interpreter lock (docs/performance.md).
 Elsewhere (Celery, scripts, HTTP views) messages go through one background
 event loop per process and the caller waits, at most ``SEND_TIMEOUT``.
 """
@@ -18,7 +23,8 @@ import contextvars
 import logging
 import os
 import threading
-from collections.abc import Coroutine
+from collections.abc import Coroutine, Iterator
+from contextlib import contextmanager
 from typing import Any, TypeVar
 
 from channels.layers import get_channel_layer
@@ -32,6 +38,29 @@ SEND_TIMEOUT = 10.0  # seconds a broadcast from sync code may take
 _server_loop: contextvars.ContextVar[asyncio.AbstractEventLoop | None] = contextvars.ContextVar(
     "felt_server_loop", default=None
 )
+
+
+_collected: contextvars.ContextVar[Messages | None] = contextvars.ContextVar(
+    "felt_collected_messages", default=None
+)
+
+
+@contextmanager
+def collected(outbox: Messages) -> Iterator[None]:
+    """Sync code run inside this keeps its sends in ``outbox`` (for ``relay``)."""
+    token = _collected.set(outbox)
+    try:
+        yield
+    finally:
+        _collected.reset(token)
+
+
+def relay(messages: Messages) -> None:
+    """On the consumer's event loop: send what ``collected`` kept, without waiting."""
+    layer = get_channel_layer()
+    if layer is None or not messages:
+        return
+    asyncio.ensure_future(send_all(layer, messages)).add_done_callback(log_failure)
 
 
 def serve_from_running_loop() -> None:
@@ -53,6 +82,10 @@ def send(messages: Messages) -> None:
     Consumers drop any snapshot older than one they have already shown, so a
     send that lands after a later one changes nothing.
     """
+    outbox = _collected.get()
+    if outbox is not None:
+        outbox.extend(messages)
+        return
     layer = get_channel_layer()
     if layer is None:
         return
@@ -108,6 +141,6 @@ class BackgroundLoop:
 _background = BackgroundLoop()
 
 
-def log_failure(future: concurrent.futures.Future[Any]) -> None:
+def log_failure(future: concurrent.futures.Future[Any] | asyncio.Future[Any]) -> None:
     if not future.cancelled() and future.exception() is not None:
         log.error("a broadcast or wake-up failed", exc_info=future.exception())

@@ -174,3 +174,28 @@ async def test_sync_code_called_for_a_socket_sends_through_that_sockets_event_lo
     assert await sync_to_async(broadcast.server_loop)() is None, "no socket named a loop yet"
     broadcast.serve_from_running_loop()
     assert await sync_to_async(broadcast.server_loop)() is asyncio.get_running_loop()
+
+
+@pytest.mark.django_db(transaction=True)  # on_commit runs
+async def test_a_command_s_broadcast_is_kept_for_its_socket_which_then_sends_it(alice, bob):
+    """Inside ``collected`` the commit's messages wait in the outbox, and nothing reaches
+    the sockets until ``relay`` sends them from the loop."""
+    table = await sync_to_async(friends_table)(alice, bob)
+    await sync_to_async(deal)(table)
+    watcher = await Client.open(bob, table.pk)
+    seq = watcher.table["seq"]
+    broadcast.serve_from_running_loop()
+    outbox: broadcast.Messages = []
+
+    def fold_while_collecting() -> None:
+        with broadcast.collected(outbox):
+            act(table, "fold")
+
+    await sync_to_async(fold_while_collecting)()
+
+    assert {group for group, _ in outbox} >= {private_group(table.pk, bob.pk)}
+    assert all(message["seq"] == seq + 1 for _, message in outbox)
+    assert await watcher.is_quiet(), "kept, not sent"
+    broadcast.relay(outbox)
+    assert (await watcher.snapshot())["seq"] == seq + 1
+    await watcher.close()
