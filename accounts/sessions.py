@@ -26,12 +26,16 @@ from django.db import transaction
 from django.utils.crypto import constant_time_compare
 
 from accounts.models import User
+from config.adapters.compiled_query import CompiledQuery
 from config.platform.broadcast import send
 
 
 def user_group(user_id: int) -> str:
     """Every open socket of one member, on any page."""
     return f"user-{user_id}"
+
+
+_active_member = CompiledQuery(lambda user_id: User.objects.filter(pk=user_id, is_active=True))
 
 
 def session_is_current(session: SessionBase | None, user_id: int) -> bool:
@@ -43,7 +47,8 @@ def session_is_current(session: SessionBase | None, user_id: int) -> bool:
     data = store(session.session_key).load()  # afresh, not the copy read at connect
     if str(data.get(SESSION_KEY)) != str(user_id) or BACKEND_SESSION_KEY not in data:
         return False
-    user = User.objects.filter(pk=user_id, is_active=True).first()
+    found = _active_member.rows(user_id)  # a table socket's every few seconds: compiled once
+    user = found[0] if found else None
     stored_hash = data.get(HASH_SESSION_KEY)
     return (
         user is not None

@@ -36,11 +36,14 @@ def table_seats(table: Table) -> dict[int, Seat]:
     return {seat.number: seat for seat in seats}
 
 
+_table = CompiledQuery(lambda table_id: Table.objects.filter(pk=table_id))
+
+
 def table_get(*, table_id: int) -> Table:
-    try:
-        return Table.objects.get(pk=table_id)
-    except Table.DoesNotExist:
-        raise TableNotFound() from None
+    found = _table.rows(table_id)
+    if not found:
+        raise TableNotFound()
+    return found[0]
 
 
 def table_snapshot(*, table_id: int, user: User | AnonymousUser | None) -> dict[str, Any]:

@@ -34,6 +34,7 @@ M = TypeVar("M", bound=Model)
 # the range of every integer field (the ORM refuses an out-of-range id before the
 # query runs), and unlikely as a constant of the query (which would make two).
 _STAND_IN_BASE = 32_000 - 7
+_SMALLEST, _LARGEST = -(2**63), 2**63 - 1  # a 64-bit column's range
 
 
 @dataclass(frozen=True)
@@ -65,6 +66,8 @@ class CompiledQuery(Generic[M]):
         if len(ids) != self._arity or not all(type(value) is int for value in ids):
             raise TypeError(f"expected {self._arity} integer ids, got {ids!r}")
         connection = connections[self._using]
+        if not all(_SMALLEST <= value <= _LARGEST for value in ids):
+            return []  # as the ORM finds no row for an id no integer column can hold
         compiled = self._compiled.get(connection) or self._compile(connection)
         if compiled.for_update and connection.get_autocommit():
             raise TransactionManagementError(

@@ -70,7 +70,8 @@ def test_each_call_runs_with_its_own_ids(table: Table, make_user: Any) -> None:
     assert [s.user.username for s in seats_with_users.rows(table.pk)] == ["alice", "bob", "carol"]
     assert [s.user.username for s in seat_at.rows(table.pk, 1)] == ["bob"]
     assert [s.user.username for s in seat_at.rows(other.pk, 1)] == ["erin"]
-    assert seat_at.rows(table.pk, 5) == [] and table_locked.rows(10**9) == []
+    assert seat_at.rows(table.pk, 5) == [] and seats_with_users.rows(10**9) == []
+    assert seats_with_users.rows(10**30) == [], "no row, as the ORM says, not an overflow"
 
 
 @pytest.mark.django_db(transaction=True)  # the others run inside a test's transaction
