@@ -41,7 +41,7 @@ _SMALLEST, _LARGEST = -(2**63), 2**63 - 1  # a 64-bit column's range
 class _Compiled:
     sql: str
     params: tuple[Any, ...]
-    slots: tuple[tuple[int, int], ...]  # (parameter position, argument index)
+    slots: tuple[tuple[int, int, type[int]], ...]  # (parameter position, argument, its type)
     compiler: Any
     converters: Any
     init_list: list[str]
@@ -74,8 +74,8 @@ class CompiledQuery(Generic[M]):
                 "select_for_update cannot be used outside of a transaction."
             )
         params = list(compiled.params)
-        for position, index in compiled.slots:
-            params[position] = ids[index]
+        for position, index, kind in compiled.slots:
+            params[position] = kind(ids[index])
         with connection.cursor() as cursor:
             cursor.execute(compiled.sql, params)
             fetched = cursor.fetchall()
@@ -99,12 +99,14 @@ class CompiledQuery(Generic[M]):
         queryset = self._build(*stand_ins)
         compiler = queryset.query.get_compiler(connection=connection)
         sql, params = compiler.as_sql()
+        # A stand-in may come back wrapped as its column's type (psycopg's Int2 for a
+        # small integer column): the id that replaces it is wrapped alike.
         slots = tuple(
-            (position, stand_ins.index(value))
+            (position, stand_ins.index(value), type(value))
             for position, value in enumerate(params)
-            if type(value) is int and value in stand_ins
+            if isinstance(value, int) and not isinstance(value, bool) and value in stand_ins
         )
-        if sorted(index for _, index in slots) != list(range(self._arity)):  # each once
+        if sorted(index for _, index, _ in slots) != list(range(self._arity)):  # each once
             raise ValueError(f"each id must appear once among the query's parameters: {params!r}")
         klass_info = compiler.klass_info
         if (
