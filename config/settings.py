@@ -169,6 +169,13 @@ class RedisServer:
         parts = urlsplit(self.url)
         return parts._replace(path=f"/{db}").geturl()
 
+    def channel_prefix(self) -> str:
+        """The channel layer's names start with this. Redis keeps its pub/sub apart from
+        its numbered databases: two Felts on one server, on different database
+        numbers, would otherwise hear each other's broadcasts (snapshots with hole
+        cards) wherever a table's and a member's ids coincide."""
+        return f"felt{self.base_db}"
+
     def celery_url(self, offset: int) -> str:
         """A URL for kombu and Celery's result backend, which spell sockets differently."""
         if self.socket_path is not None:
@@ -262,7 +269,8 @@ CHANNEL_LAYERS = {
         "CONFIG": {
             "hosts": [
                 {"address": REDIS_REALTIME_URL, "socket_timeout": 30, "max_connections": 1000}
-            ]
+            ],
+            "prefix": REDIS.channel_prefix(),
         },
     },
 }

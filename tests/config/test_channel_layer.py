@@ -5,9 +5,12 @@ public group_send per group on any other."""
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
+from typing import Any
 
 import pytest
 from channels.layers import get_channel_layer
+from django.conf import settings
 
 from config.adapters import channel_layer
 from config.adapters.channel_layer import PubSubChannelLayer, can_batch
@@ -80,3 +83,28 @@ def test_the_frame_budget_sits_in_front_of_daphnes_websocket_protocol() -> None:
     assert frame_guard.install()  # this daphne is the one the guard was written for
     assert frame_guard.install(), "installing twice is harmless"
     assert WebSocketFactory.protocol.is_felt_frame_budget
+
+
+async def test_felts_on_other_databases_of_one_redis_do_not_hear_each_other():
+    """Redis's pub/sub ignores database numbers: two Felts sharing a server (a test run
+    beside ``make run``, two clubs' deployments) hear each other's snapshots, hole
+    cards and all, unless their channel names differ (``RedisServer.channel_prefix``)."""
+    ours = settings.REDIS
+    theirs = replace(ours, base_db=ours.base_db + 4 if ours.base_db <= 8 else ours.base_db - 4)
+
+    def layer_of(server: Any) -> PubSubChannelLayer:
+        return PubSubChannelLayer(
+            hosts=[{"address": server.client_url(0)}], prefix=server.channel_prefix()
+        )
+
+    mine, other = layer_of(ours), layer_of(theirs)
+    channel = await mine.new_channel()
+    await mine.group_add("table-1-user-1", channel)
+    await other.group_send("table-1-user-1", {"type": "table.private", "frame": "their cards"})
+    await mine.group_send("table-1-user-1", {"type": "table.private", "frame": "our cards"})
+
+    assert (await asyncio.wait_for(mine.receive(channel), 5))["frame"] == "our cards"
+    with pytest.raises(TimeoutError):
+        await asyncio.wait_for(mine.receive(channel), 0.5)
+    await mine.flush()
+    await other.flush()
