@@ -343,6 +343,10 @@ TABLES_OUTAGE_SECONDS = env_float("TABLES_OUTAGE_SECONDS", 10.0)
 # A seated player's socket renews its presence lease every third of this; a
 # lease not renewed for this long (its server died) no longer counts them present.
 TABLES_PRESENCE_LEASE_SECONDS = env_float("TABLES_PRESENCE_LEASE_SECONDS", 60.0)
+# Threads per server process that run table commands (tables/consumers.py): one on
+# SQLite, whose writers queue for one lock anyway; on PostgreSQL four, so that
+# commands overlap their waits for its answers (docs/performance.md, session 19).
+TABLES_COMMAND_THREADS = env_int("TABLES_COMMAND_THREADS", 4 if DATABASE_URL else 1)
 # Commands one table socket may send: a burst, then a steady rate; after this
 # many refusals in a row the socket is closed (config/platform/command_budget.py).
 # A person sends a few a minute; the load test's instant clients up to about ten a second.

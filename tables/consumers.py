@@ -10,15 +10,19 @@ only state is per socket: the last seq it showed, and its command budget.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import json
 import logging
+import threading
+from collections.abc import Awaitable
 from typing import Any
 
 from channels.consumer import get_handler_name
-from channels.db import database_sync_to_async
+from channels.db import DatabaseSyncToAsync, database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.contrib.sessions.backends.base import SessionBase
+from django.db import connections
 
 from accounts.consumers import SignedInSocket
 from accounts.models import User
@@ -46,8 +50,7 @@ class LogInEnded(Exception):
     """The log-in the socket was opened with no longer stands; nothing was run."""
 
 
-@database_sync_to_async
-def run_signed_in(
+def run_signed_in_now(
     table_id: int,
     user: User,
     command: Command,
@@ -69,6 +72,64 @@ def run_signed_in(
         raise LogInEnded()
     with collected(outbox):
         run_command(table_id=table_id, user=user, command=command)
+
+
+_on_database_thread = database_sync_to_async(run_signed_in_now)
+_command_pool: concurrent.futures.ThreadPoolExecutor | None = None
+_command_pool_lock = threading.Lock()
+
+
+def run_signed_in(
+    table_id: int,
+    user: User,
+    command: Command,
+    auth_hash: str | None,
+    session: SessionBase | None,
+    outbox: Messages,
+) -> Awaitable[None]:
+    """``run_signed_in_now`` off the event loop: on the one thread all of the process's
+    database work shares, or, where ``TABLES_COMMAND_THREADS`` is more than one
+    (PostgreSQL), on a pool of that many threads, each with its own connection.
+    There a command's time is mostly waiting for the database's answers, which the
+    other tables' commands can use; on SQLite every write queues for the one writer
+    and more threads only fought over the interpreter (docs/performance.md)."""
+    args = (table_id, user, command, auth_hash, session, outbox)
+    threads = settings.TABLES_COMMAND_THREADS
+    if threads <= 1:
+        return _on_database_thread(*args)
+    run = DatabaseSyncToAsync(
+        run_signed_in_now, thread_sensitive=False, executor=command_pool(threads)
+    )
+    return run(*args)
+
+
+def command_pool(threads: int) -> concurrent.futures.ThreadPoolExecutor:
+    global _command_pool
+    with _command_pool_lock:
+        if _command_pool is None:
+            _command_pool = concurrent.futures.ThreadPoolExecutor(threads, "commands")
+        return _command_pool
+
+
+def close_command_pool() -> None:
+    """Stop the command threads, each closing its database connections first (a test
+    database cannot be dropped while they are open)."""
+    global _command_pool
+    with _command_pool_lock:
+        pool, _command_pool = _command_pool, None
+    if pool is None:
+        return
+    # One job per thread: each waits for the others, so no thread takes two.
+    workers = pool._max_workers
+    everyone_there = threading.Barrier(workers)
+
+    def close_own() -> None:
+        everyone_there.wait(timeout=10)
+        connections.close_all()
+
+    for _ in range(workers):
+        pool.submit(close_own)
+    pool.shutdown(wait=True)
 
 
 @database_sync_to_async

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -69,6 +70,17 @@ def fresh_channel_layer() -> Iterator[None]:
     channel_layers.backends.clear()
     yield
     channel_layers.backends.clear()
+
+
+@pytest.fixture(autouse=True)
+def closed_command_threads() -> Iterator[None]:
+    """Table commands on PostgreSQL run on a pool of threads with connections of their
+    own (``TABLES_COMMAND_THREADS``): closed after each test, or the test database
+    could not be flushed and dropped with them open."""
+    yield
+    consumers = sys.modules.get("tables.consumers")  # not imported: no pool to close
+    if consumers is not None:
+        consumers.close_command_pool()
 
 
 @pytest.fixture
