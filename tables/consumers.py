@@ -14,7 +14,7 @@ import concurrent.futures
 import json
 import logging
 import threading
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from channels.consumer import get_handler_name
@@ -50,7 +50,7 @@ class LogInEnded(Exception):
     """The log-in the socket was opened with no longer stands; nothing was run."""
 
 
-def run_signed_in_now(
+def run_signed_in(
     table_id: int,
     user: User,
     command: Command,
@@ -74,33 +74,23 @@ def run_signed_in_now(
         run_command(table_id=table_id, user=user, command=command)
 
 
-_on_database_thread = database_sync_to_async(run_signed_in_now)
+_on_database_thread = database_sync_to_async(run_signed_in)
 _command_pool: concurrent.futures.ThreadPoolExecutor | None = None
 _command_pool_lock = threading.Lock()
 
 
-def run_signed_in(
-    table_id: int,
-    user: User,
-    command: Command,
-    auth_hash: str | None,
-    session: SessionBase | None,
-    outbox: Messages,
-) -> Awaitable[None]:
-    """``run_signed_in_now`` off the event loop: on the one thread all of the process's
+def command_runner() -> Callable[..., Awaitable[None]]:
+    """``run_signed_in`` off the event loop: on the one thread all of the process's
     database work shares, or, where ``TABLES_COMMAND_THREADS`` is more than one
     (PostgreSQL), on a pool of that many threads, each with its own connection.
     There a command's time is mostly waiting for the database's answers, which the
     other tables' commands can use; on SQLite every write queues for the one writer
     and more threads only fought over the interpreter (docs/performance.md)."""
-    args = (table_id, user, command, auth_hash, session, outbox)
     threads = settings.TABLES_COMMAND_THREADS
     if threads <= 1:
-        return _on_database_thread(*args)
-    run = DatabaseSyncToAsync(
-        run_signed_in_now, thread_sensitive=False, executor=command_pool(threads)
-    )
-    return run(*args)
+        return _on_database_thread
+    pool = command_pool(threads)
+    return DatabaseSyncToAsync(run_signed_in, thread_sensitive=False, executor=pool)
 
 
 def command_pool(threads: int) -> concurrent.futures.ThreadPoolExecutor:
@@ -240,7 +230,7 @@ class TableConsumer(SignedInSocket, AsyncWebsocketConsumer):  # type: ignore[mis
             session = self.scope.get("session") if self.session_check_due() else None
             outbox: Messages = []
             try:
-                await run_signed_in(
+                await command_runner()(
                     self.table_id, self.user, command, self.auth_hash, session, outbox
                 )
             finally:  # what committed is told, whatever happened after
