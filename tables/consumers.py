@@ -76,6 +76,7 @@ def run_signed_in(
 
 _on_database_thread = database_sync_to_async(run_signed_in)
 _command_pool: concurrent.futures.ThreadPoolExecutor | None = None
+_command_threads = 0  # the pool's size
 _command_pool_lock = threading.Lock()
 
 
@@ -94,10 +95,11 @@ def command_runner() -> Callable[..., Awaitable[None]]:
 
 
 def command_pool(threads: int) -> concurrent.futures.ThreadPoolExecutor:
-    global _command_pool
+    global _command_pool, _command_threads
     with _command_pool_lock:
         if _command_pool is None:
             _command_pool = concurrent.futures.ThreadPoolExecutor(threads, "commands")
+            _command_threads = threads
         return _command_pool
 
 
@@ -107,15 +109,17 @@ def close_command_pool() -> None:
     global _command_pool
     with _command_pool_lock:
         pool, _command_pool = _command_pool, None
+        workers = _command_threads
     if pool is None:
         return
     # One job per thread: each waits for the others, so no thread takes two.
-    workers = pool._max_workers
     everyone_there = threading.Barrier(workers)
 
     def close_own() -> None:
-        everyone_there.wait(timeout=10)
-        connections.close_all()
+        try:
+            everyone_there.wait(timeout=10)
+        finally:
+            connections.close_all()
 
     for _ in range(workers):
         pool.submit(close_own)
