@@ -16,7 +16,6 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass, field
 from datetime import datetime
-from functools import cache
 from typing import Any
 
 from django.db import connection
@@ -24,7 +23,7 @@ from django.db import connection
 import engine
 from accounts.models import User
 from tables.models import Seat, Table
-from tables.sql import column_name, table_name
+from tables.sql import update_statement
 
 SEAT_FIELDS = [
     "stack",
@@ -48,14 +47,8 @@ def seats_save(changed: list[tuple[int, tuple[Any, ...]]]) -> None:
     ORM ``update`` per seat built its SQL again each time, inside the writer's lock."""
     if changed:
         with connection.cursor() as cursor:
-            cursor.executemany(_seat_update(), [(*values, pk) for pk, values in changed])
-
-
-@cache
-def _seat_update() -> str:
-    assignments = ", ".join(f"{column_name(Seat, name)} = %s" for name in SEAT_FIELDS)
-    key = column_name(Seat, "id")
-    return f"UPDATE {table_name(Seat)} SET {assignments} WHERE {key} = %s"
+            statement = update_statement(Seat, SEAT_FIELDS)
+            cursor.executemany(statement, [(*values, pk) for pk, values in changed])
 
 
 # The table's columns ``commit`` compares with what was locked, by field name and

@@ -35,9 +35,13 @@ def save_fields(instance: Model, field_names: Sequence[str]) -> None:
         field.get_db_prep_save(getattr(instance, field.attname), connection) for field in fields
     ]
     with connection.cursor() as cursor:
-        cursor.execute(
-            _update(model, tuple(field_names), connection.vendor), [*values, instance.pk]
-        )
+        cursor.execute(update_statement(model, field_names), [*values, instance.pk])
+
+
+def update_statement(model: type[Model], field_names: Sequence[str]) -> str:
+    """``UPDATE`` of ``field_names`` (in that order) for the row whose key is the last
+    parameter, built once per model and columns for the database in use."""
+    return _update(model, tuple(field_names), connection.vendor)
 
 
 @cache
