@@ -35,7 +35,13 @@ def user_group(user_id: int) -> str:
     return f"user-{user_id}"
 
 
+# Read by a table socket's session check every few seconds: compiled once.
 _active_member = CompiledQuery(lambda user_id: User.objects.filter(pk=user_id, is_active=True))
+
+
+def active_member(user_id: int) -> User | None:
+    found = _active_member.rows(user_id)
+    return found[0] if found else None
 
 
 def session_is_current(session: SessionBase | None, user_id: int) -> bool:
@@ -47,8 +53,7 @@ def session_is_current(session: SessionBase | None, user_id: int) -> bool:
     data = store(session.session_key).load()  # afresh, not the copy read at connect
     if str(data.get(SESSION_KEY)) != str(user_id) or BACKEND_SESSION_KEY not in data:
         return False
-    found = _active_member.rows(user_id)  # a table socket's every few seconds: compiled once
-    user = found[0] if found else None
+    user = active_member(user_id)
     stored_hash = data.get(HASH_SESSION_KEY)
     return (
         user is not None
@@ -66,7 +71,7 @@ def _auth_hash_key(user_id: int) -> str:
 
 def _auth_hash_now(user_id: int) -> str:
     """From the database: the hash a log-in of ``user_id`` must carry ('' for none)."""
-    user = User.objects.filter(pk=user_id, is_active=True).first()
+    user = active_member(user_id)
     current = "" if user is None else user.get_session_auth_hash()
     cache.set(_auth_hash_key(user_id), current, AUTH_HASH_SECONDS)
     return current
