@@ -33,9 +33,12 @@ def net_by_player(table) -> dict[str, int]:
 
 def test_ending_between_hands_cashes_everyone_out_and_keeps_the_ledger(alice, bob, carol):
     table = friends_table(alice, bob, carol, starting_stack=800)
-    deal(table)
-    play_out(table)
-    stacks = {seat.user.username: seat.stack for seat in fresh(table).seats.all()}
+    for _ in range(10):  # a three-way split pot gives everyone their chips back: deal again
+        deal(table)
+        play_out(table)
+        stacks = {seat.user.username: seat.stack for seat in fresh(table).seats.all()}
+        if sorted(stacks.values()) != [800, 800, 800]:
+            break
     assert sorted(stacks.values()) != [800, 800, 800], "the hand moved chips"
 
     services.table_close(table_id=table.pk, user=alice)
