@@ -16,6 +16,7 @@ from tables.groups import public_group
 from tables.messages import snapshot_messages
 from tables.models import Seat
 from tables.play import hand_state
+from tables.snapshot import snapshot_frame
 from tests.tables.helpers import deal, decision_of, fresh, friends_table, state_of
 
 pytestmark = pytest.mark.django_db
@@ -70,3 +71,39 @@ def test_every_viewer_gets_the_same_snapshot_as_when_built_alone(alice, bob, car
         play_a_random_move(table, rng)
         steps += 1
     assert steps >= 2
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_each_viewer_sees_their_own_cards_and_only_cards_turned_up(alice, bob, carol, seed):
+    """The seats every viewer shares are the spectator's: what sets a viewer's apart
+    is their own seat alone, checked here against the engine's view for that seat."""
+    table = friends_table(alice, bob, carol)
+    rng = Random(seed)
+    deal(table)
+    seat_of = {user.pk: number for number, user in enumerate((alice, bob, carol))}
+    while True:
+        state = state_of(table)
+        for user_id, sent in broadcast_tables(table).items():
+            view = json.loads(sent)
+            own = seat_of.get(user_id) if user_id is not None else None
+            expected = engine.view(state, own)["seats"][:3]
+            played = view["seats"][:3]  # the others are empty
+            assert [entry["cards"] for entry in played] == [seat["cards"] for seat in expected]
+            assert [entry["is_you"] for entry in played] == [n == own for n in range(3)]
+            assert view["your_seat"] == own
+        if state.is_over:
+            break
+        play_a_random_move(table, rng)
+
+
+def test_a_snapshot_frame_reads_back_as_the_table_with_names_as_written(alice, bob):
+    alice.display_name = "Zoë Ångström 🂡"
+    alice.save(update_fields=["display_name"])
+    table = friends_table(alice, bob)
+    deal(table)
+    snapshot = selectors.table_snapshot(table_id=table.pk, user=bob)
+
+    frame = json.loads(snapshot_frame(snapshot))
+
+    assert frame == {"type": "snapshot", "seq": snapshot["seq"], "table": snapshot}
+    assert frame["table"]["seats"][0]["name"] == "Zoë Ångström 🂡"
