@@ -9,6 +9,7 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
+import redis.asyncio
 from channels.layers import get_channel_layer
 from django.conf import settings
 
@@ -108,3 +109,16 @@ async def test_felts_on_other_databases_of_one_redis_do_not_hear_each_other():
         await asyncio.wait_for(mine.receive(channel), 0.5)
     await mine.flush()
     await other.flush()
+
+
+async def test_redis_replies_are_read_by_the_c_parser():
+    """hiredis: with redis-py's own parser, reading the published snapshots was a tenth of
+    a live server's processor time (docs/performance.md)."""
+    client = redis.asyncio.Redis.from_url(settings.CACHES["default"]["LOCATION"])
+    try:
+        await client.ping()
+        connection = await client.connection_pool.get_connection()
+        assert "Hiredis" in type(connection._parser).__name__
+        await client.connection_pool.release(connection)
+    finally:
+        await client.aclose()
