@@ -112,10 +112,18 @@ CHANNEL_LAYERS = {
         # config.adapters.channel_layer adds a batched send (one round trip per change).
         "BACKEND": "config.adapters.channel_layer.PubSubChannelLayer",
         # redis-py's pool refuses a 101st connection; many broadcasts in flight
-        # at once need more.
+        # at once need more. RESP2: under RESP3 (redis-py's default) a published
+        # message arrives as a push reply, whose handler turns the whole message,
+        # a snapshot included, into a string for a debug log line that is not
+        # written: about 30 us for each snapshot each socket received.
         "CONFIG": {
             "hosts": [
-                {"address": REDIS_REALTIME_URL, "socket_timeout": 30, "max_connections": 1000}
+                {
+                    "address": REDIS_REALTIME_URL,
+                    "socket_timeout": 30,
+                    "max_connections": 1000,
+                    "protocol": 2,
+                }
             ],
             "prefix": REDIS.channel_prefix(),
         },

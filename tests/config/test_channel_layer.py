@@ -12,6 +12,7 @@ import pytest
 import redis.asyncio
 from channels.layers import get_channel_layer
 from django.conf import settings
+from redis._parsers.hiredis import _AsyncHiredisParser
 
 from config.adapters import channel_layer
 from config.adapters.channel_layer import PubSubChannelLayer, can_batch
@@ -122,3 +123,23 @@ async def test_redis_replies_are_read_by_the_c_parser():
         await client.connection_pool.release(connection)
     finally:
         await client.aclose()
+
+
+async def test_group_messages_arrive_as_plain_replies_not_push_replies(monkeypatch):
+    """RESP2 for the layer: redis-py's handler of a RESP3 push reply turns the whole
+    message into a string for a debug line, for every snapshot every socket receives."""
+    pushed: list[Any] = []
+
+    async def record_push(self: Any, response: Any) -> Any:
+        pushed.append(response)
+        return response
+
+    monkeypatch.setattr(_AsyncHiredisParser, "handle_pubsub_push_response", record_push)
+    layer = get_channel_layer()
+    channel = await layer.new_channel()
+    await layer.group_add("table-5", channel)
+    await layer.group_send_many([("table-5", {"type": "table.snapshot", "frame": "x" * 4000})])
+
+    assert (await asyncio.wait_for(layer.receive(channel), 5))["frame"] == "x" * 4000
+    assert pushed == []
+    await layer.flush()
