@@ -263,6 +263,8 @@ SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if HTTPS else None
 SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0 if not HTTPS else 3600)
 SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
 SESSION_COOKIE_HTTPONLY = True
+# Django's database sessions, read with SQL built once (config/adapters/session_store.py).
+SESSION_ENGINE = "config.adapters.session_store"
 SESSION_COOKIE_SAMESITE = "Lax"
 SESSION_COOKIE_AGE = 14 * 24 * 3600
 CSRF_COOKIE_SAMESITE = "Lax"

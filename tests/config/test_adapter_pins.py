@@ -21,7 +21,8 @@ WRITTEN_AGAINST = {
     "twisted": ("26.10.",),
     # config/adapters/sqlite/base.py: the SQLite backend's (underscored) transaction hooks;
     # config/adapters/redis_cache.py: the Redis cache client's connection pools;
-    # config/adapters/compiled_query.py: the SQL compiler's converters and column map.
+    # config/adapters/compiled_query.py: the SQL compiler's converters and column map;
+    # config/adapters/session_store.py: the database session store's row read.
     "django": ("5.2.",),
 }
 
