@@ -32,7 +32,7 @@ from engine.formats.phh import EVERY_CARD, PhhError, PhhIllegalAction, from_phh,
 from engine.formats.pokerstars import to_pokerstars
 from engine.positions import Positions, first_positions, next_positions
 from engine.pots import Pot
-from engine.replay import replay
+from engine.replay import replay, replay_onward
 from engine.seating import Move, SeatingPlan, TableSeating, draw, plan
 from engine.state import NO_SMALL_BLIND, HandState
 from engine.tournament import (
@@ -118,6 +118,7 @@ __all__ = [
     "phh_order",
     "plan",
     "replay",
+    "replay_onward",
     "sees_hole_cards",
     "shuffle",
     "to_phh",

@@ -43,14 +43,42 @@ def replay(events: Sequence[Event]) -> HandState:
         big_blind_seat=start.big_blind_seat,
         deck=start.deck,
     )
-    for index, event in enumerate(events):
+    return _replay_rest(state, events, checked=0)
+
+
+def replay_onward(state: HandState, events: Sequence[Event]) -> HandState:
+    """``replay(events)``, given ``state``: what replaying the first
+    ``len(state.events)`` of them gave. Only the events after those are applied
+    and checked, so a caller that kept the state of a log (a live table's) catches
+    up with a longer one for the price of its new events. That the log begins with
+    ``state``'s events is the caller's to know.
+
+    >>> from engine.betting import apply_action
+    >>> from engine.cards import DECK
+    >>> from engine.deal import new_hand
+    >>> dealt = new_hand([100, 100], button=0, deck=DECK)
+    >>> called = apply_action(dealt, parse_action("call"))
+    >>> replay_onward(dealt, called.events) == called
+    True
+    """
+    if len(events) < len(state.events):
+        raise ValueError(f"the log has {len(events)} events, fewer than the state's")
+    return _replay_rest(state, events, checked=len(state.events))
+
+
+def _replay_rest(state: HandState, events: Sequence[Event], checked: int) -> HandState:
+    """Apply the decisions in ``events`` after ``state``'s own, checking every event
+    from index ``checked`` on against what the engine produces. The engine only adds
+    events, so each one is checked once."""
+    for index in range(len(state.events), len(events)):
+        event = events[index]
         if isinstance(event, PlayerActed):
-            _check_prefix(state.events, events, index)
+            checked = _check_range(state.events, events, checked, index)
             try:
                 state = apply_action(state, action_of(event))
             except IllegalAction as error:
                 raise IllegalAction(f"event {index} ({event.action}): {error}") from error
-    _check_prefix(state.events, events, len(events))
+    _check_range(state.events, events, checked, len(events))
     if len(state.events) != len(events):
         raise ValueError(f"the log stops at event {len(events)}, in the middle of dealing")
     return state
@@ -63,8 +91,11 @@ def action_of(event: PlayerActed) -> Action:
     return parse_action(event.action)
 
 
-def _check_prefix(produced: Sequence[Event], given: Sequence[Event], upto: int) -> None:
-    for index in range(min(upto, len(produced))):
+def _check_range(produced: Sequence[Event], given: Sequence[Event], start: int, upto: int) -> int:
+    """Check ``given[start:upto]`` against what the engine ``produced``; returns how far
+    both now agree."""
+    agreed = min(upto, len(produced))
+    for index in range(start, agreed):
         if produced[index] != given[index]:
             raise ValueError(
                 f"event {index} ({given[index].kind}) does not match the hand: "
@@ -72,3 +103,4 @@ def _check_prefix(produced: Sequence[Event], given: Sequence[Event], upto: int) 
             )
     if len(produced) < upto:
         raise ValueError(f"event {len(produced)} ({given[len(produced)].kind}) was not expected")
+    return max(start, agreed)

@@ -127,7 +127,9 @@ class Play:
 
 # The state last loaded or saved for each table in this process, with the event
 # log it was replayed from. Replaying is deterministic, so an equal log is the same
-# state: comparing the logs costs a fraction of replaying one.
+# state: comparing the logs costs a fraction of replaying one. A log that goes on
+# from the remembered one (the table's other actions were served by another
+# process, about half of them with two) is replayed from that state onward.
 _recent_states: dict[int, tuple[list[dict[str, Any]], engine.HandState]] = {}
 RECENT_STATES_MAX = 1024
 
@@ -140,7 +142,16 @@ def hand_state(table: Table) -> engine.HandState | None:
     recent = _recent_states.get(table.pk)
     if recent is not None and recent[0] == events:
         return recent[1]
-    state = engine.replay([engine.event_from_dict(data) for data in events])
+    if (
+        recent is not None
+        and len(recent[0]) < len(events)
+        and events[: len(recent[0])] == recent[0]
+    ):
+        before = recent[1]
+        added = [engine.event_from_dict(data) for data in events[len(before.events) :]]
+        state = engine.replay_onward(before, [*before.events, *added])
+    else:
+        state = engine.replay([engine.event_from_dict(data) for data in events])
     remember_hand_state(table, state)
     return state
 

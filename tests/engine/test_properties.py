@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from engine.actions import Action, Call, Check, Fold, IllegalAction, RaiseTo
 from engine.betting import apply_action, legal_actions
 from engine.events import PotAwarded, event_from_dict
-from engine.replay import replay
+from engine.replay import replay, replay_onward
 from engine.state import HandState
 from tests.engine.dealing import offered_actions
 from tests.engine.strategies import EXAMPLES, hands, play_out
@@ -101,6 +101,17 @@ def test_replaying_the_event_log_rebuilds_the_same_state(
 ) -> None:
     for step in play_out(data, state):
         assert replay(step.events) == step
+
+
+@EXAMPLES
+@given(hands(), st.data())
+def test_a_state_kept_at_any_step_replays_onward_to_the_same_end(
+    state: HandState, data: st.DataObject
+) -> None:
+    steps = list(play_out(data, state))
+    final = steps[-1]
+    for kept in steps:
+        assert replay_onward(kept, final.events) == final
 
 
 @EXAMPLES

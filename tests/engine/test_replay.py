@@ -15,7 +15,7 @@ from engine.events import (
     UncalledBetReturned,
     event_from_dict,
 )
-from engine.replay import replay
+from engine.replay import replay, replay_onward
 from engine.state import NO_SMALL_BLIND, HandState
 from tests.engine.dealing import deal, play
 
@@ -107,3 +107,31 @@ def test_malformed_event_dicts_are_refused() -> None:
                 "description": None,
             }
         )
+
+
+def test_replay_onward_catches_a_kept_state_up_with_a_longer_log() -> None:
+    states = [deal([100, 80, 60], button=0, ante=2)]
+    for step in (10, "c", "c", 20, "c", "f", "x", "x", "x", "x"):
+        states.append(play(states[-1], step))
+    final = states[-1]
+    for kept in states:
+        assert replay_onward(kept, final.events) == final == replay(final.events)
+
+
+def test_replay_onward_refuses_a_log_shorter_than_the_state() -> None:
+    state = a_played_hand()
+    with pytest.raises(ValueError, match="fewer than the state's"):
+        replay_onward(state, state.events[:-1])
+
+
+def test_replay_onward_checks_every_event_after_the_kept_state() -> None:
+    kept = deal([100, 100, 100], button=0)
+    later = play(kept, "c", "c", "x")
+    events = list(later.events)
+    index = next(i for i, e in enumerate(events) if e.kind == "board_dealt")
+    events[index] = dataclasses.replace(events[index], street="turn")
+    with pytest.raises(ValueError, match=f"event {index} \\(board_dealt\\) does not match"):
+        replay_onward(kept, events)
+    bad = PlayerActed(0, "preflop", "raise", 3, 3, False)
+    with pytest.raises(IllegalAction, match="event 6 \\(raise\\): raise to 3 is below"):
+        replay_onward(kept, [*kept.events, bad])

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 import engine
+from tables import play as play_module
 from tables.models import Table
 from tables.play import hand_state
 from tests.tables.helpers import act, deal, fresh, friends_table, state_of
@@ -38,3 +39,18 @@ def test_a_log_that_differs_from_the_remembered_one_is_replayed(alice, bob):
     )
     assert state_of(table) == dealt
     assert hand_state(fresh(table)).actor == dealt.actor
+
+
+def test_a_log_that_goes_on_from_the_remembered_one_is_replayed_onward(alice, bob, monkeypatch):
+    table = friends_table(alice, bob)
+    dealt = deal(table)
+    act(table, "call")
+    after_call = state_of(table)
+    # As in a process that served the deal but not the call:
+    play_module._recent_states[table.pk] = ([e.to_dict() for e in dealt.events], dealt)
+    monkeypatch.setattr(engine, "replay", None)  # only the new events are applied
+
+    caught_up = hand_state(fresh(table))
+
+    assert caught_up == after_call
+    assert caught_up.events[: len(dealt.events)] == dealt.events
