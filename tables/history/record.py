@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from datetime import datetime
+from functools import cache
 from typing import Any, Protocol
 
 from django.db import connection, transaction
@@ -162,20 +163,24 @@ def insert_players(rows: Sequence[HandPlayer]) -> None:
     than the write itself (docs/performance.md)."""
     if not rows:
         return
-    fields = [f for f in HandPlayer._meta.concrete_fields if not f.primary_key]
-    prepared = {f.attname for f in fields if f.get_internal_type() not in _PLAIN_TYPES}
-    columns = ", ".join(column_name(HandPlayer, f.name) for f in fields)
-    marks = ", ".join(["%s"] * len(fields))
+    fields, prepared, statement = _player_insert(connection.vendor)
 
     def value(row: HandPlayer, field: Field[Any, Any]) -> Any:
         raw = getattr(row, field.attname)
         return field.get_db_prep_save(raw, connection) if field.attname in prepared else raw
 
     with connection.cursor() as cursor:
-        cursor.executemany(
-            f"INSERT INTO {table_name(HandPlayer)} ({columns}) VALUES ({marks})",
-            [[value(row, field) for field in fields] for row in rows],
-        )
+        cursor.executemany(statement, [[value(row, field) for field in fields] for row in rows])
+
+
+@cache
+def _player_insert(vendor: str) -> tuple[list[Field[Any, Any]], frozenset[str], str]:
+    """HandPlayer's columns, those its fields prepare, and the INSERT of one row."""
+    fields = [f for f in HandPlayer._meta.concrete_fields if not f.primary_key]
+    prepared = frozenset(f.attname for f in fields if f.get_internal_type() not in _PLAIN_TYPES)
+    columns = ", ".join(column_name(HandPlayer, f.name) for f in fields)
+    marks = ", ".join(["%s"] * len(fields))
+    return fields, prepared, f"INSERT INTO {table_name(HandPlayer)} ({columns}) VALUES ({marks})"
 
 
 def _hand_player(
