@@ -11,7 +11,15 @@ from engine.cards import DECK, RANKS, SUITS, card, card_str, cards, cards_str, n
 from engine.deal import new_hand
 from engine.equity import MAX_HANDS as EQUITY_MAX_HANDS
 from engine.equity import equity, equity_vs_random
-from engine.evaluator import best_five, category, describe, evaluate, evaluate_batch, strength
+from engine.evaluator import (
+    best_five,
+    category,
+    describe,
+    evaluate,
+    evaluate_batch,
+    evaluate_omaha,
+    strength,
+)
 from engine.events import (
     AntePosted,
     BlindPosted,
@@ -104,6 +112,7 @@ __all__ = [
     "equity_vs_random",
     "evaluate",
     "evaluate_batch",
+    "evaluate_omaha",
     "strength",
     "event_from_dict",
     "finishing_places",

@@ -74,6 +74,44 @@ def evaluate(cards: Sequence[int]) -> int:
     return _NONFLUSH[total & _RANK_MASK]
 
 
+def evaluate_omaha(hole: Sequence[int], board: Sequence[int]) -> int:
+    """Value of the best Omaha hand: exactly two of the four ``hole`` cards with
+    exactly three of the ``board``'s three to five cards (the same scale as ``evaluate``).
+
+    >>> from engine.cards import cards
+    >>> four_aces = evaluate_omaha(cards("AsAhAdAc"), cards("Kd Kc 7h 2s 3d"))
+    >>> describe(four_aces)  # two aces and three of the board: no quads
+    'Two Pair, Aces and Kings'
+    >>> describe(evaluate_omaha(cards("As Td 8c 2h"), cards("Ks Qs Js 4s 5h")))  # one spade held
+    'Straight, Ace High'
+    """
+    if len(hole) != 4:
+        raise ValueError(f"an Omaha hand has 4 hole cards, not {len(hole)}")
+    if not 3 <= len(board) <= 5:
+        raise ValueError(f"an Omaha hand is valued with 3 to 5 board cards, not {len(board)}")
+    every = [*hole, *board]
+    if not all(isinstance(c, int) and 0 <= c <= 51 for c in every):
+        raise ValueError(f"cards are 0..51: {every}")
+    if len(set(every)) != len(every):
+        raise ValueError(f"a hand cannot hold the same card twice: {every}")
+    key = _CARD_KEY
+    # Every two of the hole with every three of the board: 6 x 10 hands on the river,
+    # each a sum of keys and one lookup, as ``evaluate`` does for five cards.
+    threes = [(key[a] + key[b] + key[c], (a, b, c)) for a, b, c in combinations(board, 3)]
+    best = WORST
+    for a, b in combinations(hole, 2):
+        two = key[a] + key[b]
+        for three, board_cards in threes:
+            total = two + three
+            if (total + _PROBE) & _FLUSH_BITS:
+                value = _flush_value(total, (a, b, *board_cards))
+            else:
+                value = _NONFLUSH[total & _RANK_MASK]
+            if value > best:
+                best = value
+    return int(best)
+
+
 def _flush_value(total: int, cards: Sequence[int]) -> int:
     """Five or more cards share a suit: only that suit's ranks matter."""
     flags = ((total + _PROBE) & _FLUSH_BITS) >> _t.FLUSH_BIT0

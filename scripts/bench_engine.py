@@ -5,7 +5,7 @@ them all and prints one table. A later section (the full-hand benchmark) can
 live in ``scripts/bench_hands.py``: if that module exists and defines
 ``section(options)``, it is run too.
 
-Peers (treys, eval7, phevaluator) are dev dependencies used only here, which is
+Peers (treys, eval7, phevaluator, PokerKit) are dev dependencies used only here, which is
 why this lives in scripts/ and not in the shipped engine package. Cards
 are converted to each library's representation before any timing starts, and
 every figure is the median of several runs over the same seeded hands.
@@ -27,13 +27,14 @@ import eval7  # type: ignore[import-untyped]
 import numpy as np
 import phevaluator  # type: ignore[import-untyped]
 import treys  # type: ignore[import-untyped]
+from pokerkit import OmahaHoldemHand
 
 # Run as a file, the script sees only scripts/ on its path; the engine is at the root.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.cards import card_str, cards  # noqa: E402
 from engine.equity import equity  # noqa: E402
-from engine.evaluator import evaluate, evaluate_batch  # noqa: E402
+from engine.evaluator import evaluate, evaluate_batch, evaluate_omaha  # noqa: E402
 
 
 @dataclass(frozen=True)
@@ -154,10 +155,35 @@ def equity_section(options: Options) -> list[Row]:
     ]
 
 
+def omaha_section(options: Options) -> list[Row]:
+    """(d) One Omaha hand at the river per call (4 hole cards, 5 on the board): Felt's
+    evaluate_omaha against PokerKit's OmahaHoldemHand, on a fiftieth as many hands
+    (PokerKit's is the slower by far)."""
+    rng = Random(options.seed)
+    deals = [rng.sample(range(52), 9) for _ in range(max(1, options.hands // 50))]
+    ours = [(deal[:4], deal[4:]) for deal in deals]
+    texts = [("".join(map(card_str, hole)), "".join(map(card_str, board))) for hole, board in ours]
+    medians = race(
+        {
+            "Felt evaluate_omaha": lambda: _loop(evaluate_omaha, ours, True),
+            "PokerKit OmahaHoldemHand.from_game": lambda: _loop(
+                OmahaHoldemHand.from_game, texts, True
+            ),
+        },
+        options.runs,
+    )
+    felt = medians["Felt evaluate_omaha"]
+    return [
+        Row("Omaha, 4 + 5 cards", name, seconds, len(deals), felt)
+        for name, seconds in medians.items()
+    ]
+
+
 SECTIONS: list[Callable[[Options], list[Row]]] = [
     evaluator_section,
     batch_section,
     equity_section,
+    omaha_section,
 ]
 
 
