@@ -90,11 +90,11 @@ def evaluate_omaha(hole: Sequence[int], board: Sequence[int]) -> int:
     if not 3 <= len(board) <= 5:
         raise ValueError(f"an Omaha hand is valued with 3 to 5 board cards, not {len(board)}")
     every = [*hole, *board]
-    if not all(isinstance(c, int) and 0 <= c <= 51 for c in every):
+    key = _CARD_KEY
+    if any(c not in key for c in every):
         raise ValueError(f"cards are 0..51: {every}")
     if len(set(every)) != len(every):
         raise ValueError(f"a hand cannot hold the same card twice: {every}")
-    key = _CARD_KEY
     # Every two of the hole with every three of the board: 6 x 10 hands on the river,
     # each a sum of keys and one lookup, as ``evaluate`` does for five cards.
     threes = [(key[a] + key[b] + key[c], (a, b, c)) for a, b, c in combinations(board, 3)]

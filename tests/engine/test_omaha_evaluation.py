@@ -7,6 +7,7 @@ from __future__ import annotations
 from itertools import combinations
 from random import Random
 
+import numpy as np
 import pytest
 from pokerkit import OmahaHoldemHand
 
@@ -80,3 +81,10 @@ def test_what_is_not_an_omaha_hand_is_refused(
 ) -> None:
     with pytest.raises(ValueError, match=message):
         evaluate_omaha(hole, board)
+
+
+def test_cards_held_in_numpy_integers_are_valued_alike() -> None:
+    hole, board = cards("AsKs2d3c"), cards("QsJsTs4h5h")
+    assert evaluate_omaha(list(np.array(hole)), list(np.array(board))) == evaluate_omaha(
+        hole, board
+    )
