@@ -105,7 +105,8 @@ def evaluator_section(options: Options) -> list[Row]:
     phe_hands = [[phevaluator.Card(t).id_ for t in hand] for hand in texts]
     treys_evaluator = treys.Evaluator()
 
-    medians = race(
+    return raced_rows(
+        "evaluate, 7 cards",
         {
             "Felt evaluate": lambda: _loop(evaluate, hands),
             "treys Evaluator.evaluate": lambda: _loop(treys_evaluator.evaluate, treys_split, True),
@@ -114,13 +115,18 @@ def evaluator_section(options: Options) -> list[Row]:
                 phevaluator.evaluate_cards, phe_hands, True
             ),
         },
+        len(hands),
         options.runs,
     )
-    felt = medians["Felt evaluate"]
-    return [
-        Row("evaluate, 7 cards", name, seconds, len(hands), felt)
-        for name, seconds in medians.items()
-    ]
+
+
+def raced_rows(
+    section: str, contenders: dict[str, Callable[[], object]], items: int, runs: int
+) -> list[Row]:
+    """``race`` the contenders, the first of them Felt's, each row compared with it."""
+    medians = race(contenders, runs)
+    felt = next(iter(medians.values()))
+    return [Row(section, name, seconds, items, felt) for name, seconds in medians.items()]
 
 
 def batch_section(options: Options) -> list[Row]:
@@ -163,20 +169,17 @@ def omaha_section(options: Options) -> list[Row]:
     deals = [rng.sample(range(52), 9) for _ in range(max(1, options.hands // 50))]
     ours = [(deal[:4], deal[4:]) for deal in deals]
     texts = [("".join(map(card_str, hole)), "".join(map(card_str, board))) for hole, board in ours]
-    medians = race(
+    return raced_rows(
+        "Omaha, 4 + 5 cards",
         {
             "Felt evaluate_omaha": lambda: _loop(evaluate_omaha, ours, True),
             "PokerKit OmahaHoldemHand.from_game": lambda: _loop(
                 OmahaHoldemHand.from_game, texts, True
             ),
         },
+        len(deals),
         options.runs,
     )
-    felt = medians["Felt evaluate_omaha"]
-    return [
-        Row("Omaha, 4 + 5 cards", name, seconds, len(deals), felt)
-        for name, seconds in medians.items()
-    ]
 
 
 SECTIONS: list[Callable[[Options], list[Row]]] = [
