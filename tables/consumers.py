@@ -77,6 +77,7 @@ def run_signed_in(
 _on_database_thread = database_sync_to_async(run_signed_in)
 _command_pool: concurrent.futures.ThreadPoolExecutor | None = None
 _command_threads = 0  # the pool's size
+_on_command_pool: Callable[..., Awaitable[None]] | None = None  # run_signed_in on it
 _command_pool_lock = threading.Lock()
 
 
@@ -90,25 +91,23 @@ def command_runner() -> Callable[..., Awaitable[None]]:
     threads = settings.TABLES_COMMAND_THREADS
     if threads <= 1:
         return _on_database_thread
-    pool = command_pool(threads)
-    return DatabaseSyncToAsync(run_signed_in, thread_sensitive=False, executor=pool)
-
-
-def command_pool(threads: int) -> concurrent.futures.ThreadPoolExecutor:
-    global _command_pool, _command_threads
+    global _command_pool, _command_threads, _on_command_pool
     with _command_pool_lock:
-        if _command_pool is None:
+        if _on_command_pool is None:  # made once, not for every command
             _command_pool = concurrent.futures.ThreadPoolExecutor(threads, "commands")
             _command_threads = threads
-        return _command_pool
+            _on_command_pool = DatabaseSyncToAsync(
+                run_signed_in, thread_sensitive=False, executor=_command_pool
+            )
+        return _on_command_pool
 
 
 def close_command_pool() -> None:
     """Stop the command threads, each closing its database connections first (a test
     database cannot be dropped while they are open)."""
-    global _command_pool
+    global _command_pool, _on_command_pool
     with _command_pool_lock:
-        pool, _command_pool = _command_pool, None
+        pool, _command_pool, _on_command_pool = _command_pool, None, None
         workers = _command_threads
     if pool is None:
         return
