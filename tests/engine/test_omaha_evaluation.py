@@ -1,6 +1,6 @@
-"""Omaha hands are valued from exactly two hole cards and exactly three of the board:
-equal to the best of those five-card hands valued one by one, and ordered as
-PokerKit's Omaha hands are."""
+"""Omaha hands are valued from exactly two hole cards and exactly three of the board
+(docs/rules.md rule 21): equal to the best of those five-card hands valued one by
+one, and ordered as PokerKit's Omaha hands are."""
 
 from __future__ import annotations
 
@@ -62,6 +62,7 @@ def test_hands_are_ordered_as_pokerkits_omaha_hands_are() -> None:
         ("9h9d2c3s", "9s9c2h7d8d", "Four of a Kind, Nines"),  # two held, two on the board
     ],
 )
+# rule 21
 def test_the_hand_a_player_makes_uses_two_of_their_cards(hole: str, board: str, made: str) -> None:
     assert describe(evaluate_omaha(cards(hole), cards(board))) == made
 
