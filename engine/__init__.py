@@ -1,4 +1,4 @@
-"""Felt's poker engine: pure Python No-Limit Texas Hold'em.
+"""Felt's poker engine: pure Python No-Limit Hold'em and Pot-Limit Omaha.
 
 The public surface is documented in docs/engine.md; everything a caller needs is
 re-exported here.
@@ -38,6 +38,7 @@ from engine.events import (
 from engine.fairness import DeckSeal, revealed, seal_deck
 from engine.formats.phh import EVERY_CARD, PhhError, PhhIllegalAction, from_phh, phh_order, to_phh
 from engine.formats.pokerstars import to_pokerstars
+from engine.games import GAMES, NO_LIMIT_HOLDEM, POT_LIMIT_OMAHA, Game, game_named
 from engine.positions import Positions, first_positions, next_positions
 from engine.pots import Pot
 from engine.replay import replay, replay_onward
@@ -62,6 +63,11 @@ __all__ = [
     "seal_deck",
     "DECK",
     "EVERY_CARD",
+    "GAMES",
+    "NO_LIMIT_HOLDEM",
+    "POT_LIMIT_OMAHA",
+    "Game",
+    "game_named",
     "HYPER",
     "NO_SMALL_BLIND",
     "RANKS",

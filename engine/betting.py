@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from engine.actions import Action, Call, Check, Fold, IllegalAction, RaiseTo
 from engine.construction import new_instance, slot_setters
 from engine.events import player_acted
+from engine.games import GAMES
 from engine.state import HandState, from_fields
 from engine.streets import after_fold, close_street, next_actor
 
@@ -88,8 +89,19 @@ def raise_refusal(state: HandState, seat: int) -> str | None:
     return "everyone else is all-in: you can only call or fold"
 
 
+_POT_LIMIT_GAMES = frozenset([code for code, game in GAMES.items() if game.is_pot_limit])
+
+
+def pot_limit(state: HandState, seat: int) -> int:
+    """The largest street total ``seat`` may bet or raise to in a pot-limit game
+    (rule 22): the current bet, plus the whole pot once ``seat`` has called it,
+    every bet on the table included."""
+    cur = state.current_bet
+    return cur + sum(state.contributed) + cur - state.bets[seat]
+
+
 def legal_actions(state: HandState) -> LegalActions:
-    """The actor and what they may do (rules 1-6)."""
+    """The actor and what they may do (rules 1-6, and 22 in a pot-limit game)."""
     seat = state.actor
     if seat is None:
         return _NO_DECISION
@@ -100,6 +112,9 @@ def legal_actions(state: HandState) -> LegalActions:
         # rules 1, 2 and 6: a full raise adds at least the largest bet or raise
         # of the street (the big blind when nobody bet); all-in for less is allowed
         min_raise_to = min(cur + state.min_raise_increment, stack + bet)
+        if state.game in _POT_LIMIT_GAMES:
+            # a pot smaller than a full raise still allows the full raise
+            max_raise_to = min(stack + bet, max(min_raise_to, pot_limit(state, seat)))
     else:
         max_raise_to = min_raise_to = None
     # LegalActions(...) without the frozen dataclass __init__: see engine.construction
@@ -146,6 +161,10 @@ def _check_raise(state: HandState, seat: int, legal: LegalActions, amount: objec
     if legal.min_raise_to is None or legal.max_raise_to is None:
         raise IllegalAction(f"you cannot {verb.split()[0]}: {raise_refusal(state, seat)}")
     if amount > legal.max_raise_to:
+        if legal.max_raise_to < state.stacks[seat] + state.bets[seat]:
+            raise IllegalAction(
+                f"{verb} {amount} is more than the pot limit: the most is {legal.max_raise_to}"
+            )
         raise IllegalAction(
             f"{verb} {amount} is more than you have: the most is {legal.max_raise_to}"
         )

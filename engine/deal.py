@@ -17,6 +17,7 @@ from typing import Any
 
 from engine.cards import new_deck
 from engine.events import AntePosted, BlindPosted, Event, HandStarted, hole_cards_dealt
+from engine.games import NO_LIMIT_HOLDEM, game_named
 from engine.state import NO_SMALL_BLIND, HandState, from_fields
 from engine.streets import start_preflop
 
@@ -33,6 +34,7 @@ def new_hand(
     big_blind_seat: int | None = None,
     deck: Sequence[int] | None = None,
     rng: Random | None = None,
+    game: str = NO_LIMIT_HOLDEM,
 ) -> HandState:
     """Start a hand: post antes then blinds, deal hole cards, find the first actor.
 
@@ -45,15 +47,18 @@ def new_hand(
     that for dead-button positions (see ``engine.positions``), and
     ``small_blind_seat=NO_SMALL_BLIND`` plays the hand with no small blind.
 
-    Antes are posted first, then blinds (rule 10); anyone short posts what
-    they have and is all-in (rules 9, 10). Hole cards are dealt one at a time
-    from the front of ``deck``, starting with the first player left of the
-    button, two rounds; the board follows, without burn cards. ``deck=None``
+    ``game`` is No-Limit Hold'em (``"nlhe"``) or Pot-Limit Omaha (``"plo"``,
+    ``engine.games``). Antes are posted first, then blinds (rule 10); anyone
+    short posts what they have and is all-in (rules 9, 10). Hole cards are
+    dealt one at a time from the front of ``deck``, starting with the first
+    player left of the button, two rounds (four in Omaha); the board follows,
+    without burn cards. ``deck=None``
     shuffles a new deck with ``rng`` (``secrets`` when ``rng`` is None).
     If nobody can make a decision (all-in from the blinds), the board is
     dealt at once and the hand is over.
     """
     seats = _check_stacks(stacks)
+    hole_count = game_named(game).hole_card_count
     count = len(seats)
     dealt = tuple([chips > 0 for chips in seats])
     _check_seat(button, count, "button")
@@ -66,19 +71,20 @@ def new_hand(
         full_deck = new_deck(rng)  # 52 distinct cards: enough for ten players
     else:
         full_deck = tuple(deck)
-        _check_deck(full_deck, len(order))
+        _check_deck(full_deck, hole_count * len(order) + 5)
     chips, bets, contributed = list(seats), [0] * count, [0] * count
     starting_stacks = tuple(stacks)
     events: list[Event] = [
         HandStarted(
-            starting_stacks, button, small_blind, big_blind, ante, sb_seat, bb_seat, full_deck
+            starting_stacks, button, small_blind, big_blind, ante, sb_seat, bb_seat, full_deck, game
         )
     ]
     blinds = ((sb_seat, "small", small_blind), (bb_seat, "big", big_blind))
     _post_forced_bets(events, chips, bets, contributed, order, ante, blinds)
-    holes = _deal_hole_cards(events, full_deck, order, count)
+    holes = _deal_hole_cards(events, full_deck, order, count, hole_count)
     # from_fields: the dataclass __init__ costs more than the rest of this function
     fields: dict[str, Any] = {
+        "game": game,
         "small_blind": small_blind,
         "big_blind": big_blind,
         "ante": ante,
@@ -97,7 +103,7 @@ def new_hand(
         "has_shown": (False,) * count,
         "holes": holes,
         "board": (),
-        "next_card": 2 * len(order),
+        "next_card": hole_count * len(order),
         "street": "preflop",
         "actor": None,
         "current_bet": big_blind,  # rule 9: the full big blind is owed even if it was posted short
@@ -129,11 +135,11 @@ def _check_amounts(small_blind: int, big_blind: int, ante: int) -> None:
         raise ValueError("blinds must satisfy 1 <= small blind <= big blind, and the ante >= 0")
 
 
-def _check_deck(deck: tuple[int, ...], player_count: int) -> None:
+def _check_deck(deck: tuple[int, ...], needed: int) -> None:
     if len(set(deck)) != len(deck) or not _CARDS.issuperset(deck):
         raise ValueError("the deck must hold distinct cards 0..51")
-    if len(deck) < 2 * player_count + 5:
-        raise ValueError(f"the deck needs at least {2 * player_count + 5} cards for this hand")
+    if len(deck) < needed:
+        raise ValueError(f"the deck needs at least {needed} cards for this hand")
 
 
 def next_seat(flags: Sequence[bool], seat: int) -> int:
@@ -195,12 +201,12 @@ def _post_forced_bets(
 
 
 def _deal_hole_cards(
-    events: list[Event], deck: tuple[int, ...], order: tuple[int, ...], count: int
+    events: list[Event], deck: tuple[int, ...], order: tuple[int, ...], count: int, rounds: int
 ) -> tuple[tuple[int, ...], ...]:
-    """Two rounds, one card at a time, in ``order``; logs who got what."""
+    """``rounds`` rounds, one card at a time, in ``order``; logs who got what."""
     holes: list[tuple[int, ...]] = [()] * count
     players = len(order)
     for index, seat in enumerate(order):
-        holes[seat] = (deck[index], deck[index + players])
+        holes[seat] = deck[index : rounds * players : players]
         events.append(hole_cards_dealt(seat, holes[seat]))
     return tuple(holes)

@@ -17,6 +17,7 @@ from typing import Any, ClassVar, cast
 
 from engine.cards import card, card_str
 from engine.construction import new_instance, slot_setters
+from engine.games import NO_LIMIT_HOLDEM
 
 _CARD_FIELDS = frozenset({"cards", "deck"})
 
@@ -49,6 +50,8 @@ class HandStarted(EventBase):
     ``stacks`` are the chips per seat at the start (``None`` = empty seat);
     ``small_blind_seat`` is ``None`` when no small blind is posted (dead small
     blind). Hole cards and board are dealt from ``deck`` front to back.
+    ``game`` is the game's code (``engine.games``); a log written before
+    Omaha was dealt has none and is read as No-Limit Hold'em.
     """
 
     kind: ClassVar[str] = "hand_started"
@@ -60,6 +63,7 @@ class HandStarted(EventBase):
     small_blind_seat: int | None
     big_blind_seat: int
     deck: tuple[int, ...]
+    game: str = NO_LIMIT_HOLDEM
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,7 +89,7 @@ class BlindPosted(EventBase):
 
 @dataclass(frozen=True, slots=True)
 class HoleCardsDealt(EventBase):
-    """A seat's two hole cards (private: views show them to that seat only)."""
+    """A seat's hole cards (private: views show them to that seat only)."""
 
     kind: ClassVar[str] = "hole_cards_dealt"
     seat: int
@@ -210,6 +214,8 @@ def event_from_dict(data: dict[str, Any]) -> Event:
     values: dict[str, Any] = {}
     try:
         for field in dataclasses.fields(event_type):
+            if field.name not in data and field.default is not dataclasses.MISSING:
+                continue  # a field added later: older logs lack it
             value = data[field.name]
             if field.name in _CARD_FIELDS:
                 value = tuple(card(c) for c in value)

@@ -42,6 +42,7 @@ def replay(events: Sequence[Event]) -> HandState:
         small_blind_seat=NO_SMALL_BLIND if small_blind_seat is None else small_blind_seat,
         big_blind_seat=start.big_blind_seat,
         deck=start.deck,
+        game=start.game,
     )
     return _replay_rest(state, events, checked=0)
 

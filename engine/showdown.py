@@ -14,8 +14,9 @@ from __future__ import annotations
 from bisect import bisect_right
 from typing import Any
 
-from engine.evaluator import describe, evaluate
+from engine.evaluator import describe
 from engine.events import CardsMucked, CardsShown, Event, HandEnded, PotAwarded
+from engine.games import GAMES
 from engine.pots import Pot, build_pots, split_pot
 from engine.state import OVER, HandState, evolve
 
@@ -53,7 +54,8 @@ def award_uncontested(state: HandState, winner: int) -> HandState:
 def showdown(state: HandState) -> HandState:
     """Show or muck in order, then award each pot on its own (rules 11-13, 15)."""
     board, holes = state.board, state.holes
-    values = {s: evaluate(board + holes[s]) for s in showdown_order(state)}
+    value_of = GAMES[state.game].value  # rule 21: Omaha plays two hole cards, three of the board
+    values = {s: value_of(holes[s], board) for s in showdown_order(state)}
     pots = _final_pots(state)
     contested = [pot for pot in pots if len(pot.eligible) >= 2]
     best_shown = [-1] * len(contested)  # hand values are positive

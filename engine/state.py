@@ -23,8 +23,10 @@ OVER: Final = "over"
 
 @dataclass(frozen=True)
 class HandState:
-    """One hand of no-limit hold'em at a moment between two decisions.
+    """One hand at a moment between two decisions.
 
+    ``game`` is the code of the game dealt (``engine.games``: ``"nlhe"`` or
+    ``"plo"``).
     ``street`` is ``"preflop"``, ``"flop"``, ``"turn"``, ``"river"`` or, once
     the hand is finished, ``"over"``. ``actor`` is the seat whose decision is
     pending (``None`` once over). ``stacks`` are the chips behind each seat
@@ -36,6 +38,7 @@ class HandState:
     for that seat (rules 4 and 5).
     """
 
+    game: str
     small_blind: int
     big_blind: int
     ante: int
@@ -73,7 +76,7 @@ class HandState:
         return len(self.stacks)
 
     def hole_cards(self, seat: int) -> tuple[int, ...]:
-        """The seat's two hole cards (``()`` for a seat not dealt in)."""
+        """The seat's hole cards, two or four by the game (``()`` for a seat not dealt in)."""
         return self.holes[seat]
 
     def is_live(self, seat: int) -> bool:

@@ -55,6 +55,7 @@ def _view(
     my_turn = seat is not None and legal.actor == seat
     return {
         "viewer": seat,
+        "game": state.game,
         "street": state.street,
         "is_over": state.is_over,
         "button": state.button,

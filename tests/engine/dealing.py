@@ -8,6 +8,7 @@ from engine.actions import Action, Call, Check, Fold, RaiseTo
 from engine.betting import apply_action
 from engine.cards import DECK, cards
 from engine.deal import new_hand
+from engine.games import GAMES, NO_LIMIT_HOLDEM
 from engine.state import HandState
 
 
@@ -24,17 +25,22 @@ def awkward_stacks(small_blind: int, big_blind: int, ante: int) -> list[int]:
 
 
 def stacked_deck(
-    stacks: Sequence[int | None], button: int, holes: dict[int, str], board: str = ""
+    stacks: Sequence[int | None],
+    button: int,
+    holes: dict[int, str],
+    board: str = "",
+    hole_count: int = 2,
 ) -> tuple[int, ...]:
-    """A deck that deals ``holes`` (seat -> "AsKd") and then ``board``; the rest in order."""
+    """A deck that deals ``holes`` (seat -> "AsKd", or four cards each when
+    ``hole_count`` is 4) and then ``board``; the rest in order."""
     count = len(stacks)
     order = [(button + k) % count for k in range(1, count + 1) if stacks[(button + k) % count]]
     chosen = {seat: cards(text) for seat, text in holes.items()}
     board_cards = cards(board)
     used = {c for pair in chosen.values() for c in pair} | set(board_cards)
     spare = iter(c for c in DECK if c not in used)
-    pairs = [chosen.get(seat) or (next(spare), next(spare)) for seat in order]
-    front = [pair[0] for pair in pairs] + [pair[1] for pair in pairs]
+    dealt = [chosen.get(seat) or tuple(next(spare) for _ in range(hole_count)) for seat in order]
+    front = [hole[round_] for round_ in range(hole_count) for hole in dealt]
     runout = list(board_cards) + [next(spare) for _ in range(5 - len(board_cards))]
     return tuple(front + runout + list(spare))
 
@@ -44,11 +50,13 @@ def deal(
     button: int = 0,
     holes: dict[int, str] | None = None,
     board: str = "",
+    game: str = NO_LIMIT_HOLDEM,
     **options: int,
 ) -> HandState:  # options: small_blind, big_blind, ante, small_blind_seat, big_blind_seat
-    """``new_hand`` with the given hole cards and board (others arbitrary)."""
-    deck = stacked_deck(stacks, button, holes or {}, board)
-    return new_hand(stacks, button, deck=deck, **options)  # type: ignore[arg-type]
+    """``new_hand`` of ``game`` with the given hole cards and board (others arbitrary)."""
+    hole_count = GAMES[game].hole_card_count
+    deck = stacked_deck(stacks, button, holes or {}, board, hole_count)
+    return new_hand(stacks, button, deck=deck, game=game, **options)  # type: ignore[arg-type]
 
 
 def play(state: HandState, *script: str | int) -> HandState:

@@ -1,4 +1,6 @@
-"""Differential tests: Felt's betting engine against PokerKit on random hands.
+"""Differential tests: Felt's betting engine against PokerKit on random hands,
+of No-Limit Hold'em (PokerKit's ``NoLimitTexasHoldem``) and of Pot-Limit Omaha
+(its ``PotLimitOmahaHoldem``: four hole cards, pot-limit bounds, rules 21-22).
 
 Both engines play the same seats, stacks, antes, deck and decisions; at every
 decision they must agree on whose turn it is, the amount to call, whether a
@@ -34,7 +36,7 @@ hand's own actions; one that no rule explains fails, naming the seed:
   several pots can move a chip or two between the tied winners. Accepted only
   for seats that tied for a pot, within one chip per pot.
 
-``FELT_DIFFERENTIAL_HANDS`` sets how many random hands run (3,000 by
+``FELT_DIFFERENTIAL_HANDS`` sets how many random hands of each game run (3,000 by
 default; the long run in docs/testing.md uses tens of thousands).
 """
 
@@ -45,13 +47,14 @@ from collections import Counter
 from random import Random
 
 import pytest
-from pokerkit import Mode, NoLimitTexasHoldem, State
+from pokerkit import Mode, NoLimitTexasHoldem, PotLimitOmahaHoldem, State
 
 from engine.actions import Action, Call, Check, Fold, RaiseTo
 from engine.betting import NOT_REOPENED, apply_action, legal_actions, raise_refusal
 from engine.cards import cards_str, new_deck
 from engine.deal import new_hand
 from engine.events import PotAwarded
+from engine.games import NO_LIMIT_HOLDEM, POT_LIMIT_OMAHA
 from engine.state import HandState
 from tests.engine.history_helpers import POKERKIT_AUTOMATIONS, awkward_stack
 
@@ -88,8 +91,11 @@ def _random_table(rng: Random) -> tuple[list[int | None], int, int, int, int]:
     return stacks, button, small_blind, big_blind, ante
 
 
+POKERKIT_GAMES = {NO_LIMIT_HOLDEM: NoLimitTexasHoldem, POT_LIMIT_OMAHA: PotLimitOmahaHoldem}
+
+
 def _pokerkit_state(ours: HandState, order: list[int]) -> State:
-    pk = NoLimitTexasHoldem.create_state(
+    pk = POKERKIT_GAMES[ours.game].create_state(
         POKERKIT_AUTOMATIONS,
         True,  # ante trimming: a short ante wins only what it put in, as in rule 10
         ours.ante,
@@ -202,7 +208,7 @@ def _final_stacks_difference(pk: State, ours: HandState, order: list[int], where
     return "rule 9"
 
 
-def play_both(seed: int) -> Counter[str]:
+def play_both(seed: int, game: str = NO_LIMIT_HOLDEM) -> Counter[str]:
     """Play one random hand in both engines; count its decisions and its differences.
 
     A difference that a documented rule explains is counted under that rule
@@ -212,7 +218,7 @@ def play_both(seed: int) -> Counter[str]:
     """
     rng = Random(seed)
     stacks, button, small_blind, big_blind, ante = _random_table(rng)
-    ours = new_hand(stacks, button, small_blind, big_blind, ante, deck=new_deck(rng))
+    ours = new_hand(stacks, button, small_blind, big_blind, ante, deck=new_deck(rng), game=game)
     count = len(stacks)
     order = [(button + k) % count for k in range(1, count + 1) if stacks[(button + k) % count]]
     pk: State | None = _pokerkit_state(ours, order)
@@ -247,11 +253,12 @@ def play_both(seed: int) -> Counter[str]:
     return found
 
 
-def differential_run(hands: int, first_seed: int = 0) -> Counter[str]:
-    """``hands`` random hands from ``first_seed`` on: decisions, hands and differences by rule."""
+def differential_run(hands: int, first_seed: int = 0, game: str = NO_LIMIT_HOLDEM) -> Counter[str]:
+    """``hands`` random hands of ``game`` from ``first_seed`` on: decisions, hands and
+    differences by rule."""
     total: Counter[str] = Counter()
     for seed in range(first_seed, first_seed + hands):
-        total += play_both(seed)
+        total += play_both(seed, game)
     return total
 
 
@@ -261,11 +268,12 @@ PARTS = 4
 
 
 @pytest.mark.exhaustive
+@pytest.mark.parametrize("game", [NO_LIMIT_HOLDEM, POT_LIMIT_OMAHA])
 @pytest.mark.parametrize("part", range(PARTS))
-def test_it_agrees_with_pokerkit_or_differs_only_by_a_documented_rule(part: int) -> None:
+def test_it_agrees_with_pokerkit_or_differs_only_by_a_documented_rule(part: int, game: str) -> None:
     first, last = HANDS * part // PARTS, HANDS * (part + 1) // PARTS
     hands = last - first
-    found = differential_run(hands, first_seed=first)
+    found = differential_run(hands, first_seed=first, game=game)
     assert found["hands"] == hands
     assert found["decisions"] > 3 * hands  # most hands have several decisions
     assert found["rule 9"] < hands / 4  # most hands are compared to the end
