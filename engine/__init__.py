@@ -8,7 +8,7 @@ from engine.actions import Action, Call, Check, Fold, IllegalAction, RaiseTo, pa
 from engine.betting import LegalActions, apply_action, legal_actions
 from engine.bots import choose_action
 from engine.cards import DECK, RANKS, SUITS, card, card_str, cards, cards_str, new_deck, shuffle
-from engine.deal import new_hand
+from engine.deal import new_hand, under_the_gun
 from engine.equity import MAX_HANDS as EQUITY_MAX_HANDS
 from engine.equity import equity, equity_vs_random
 from engine.evaluator import (
@@ -32,6 +32,7 @@ from engine.events import (
     HoleCardsDealt,
     PlayerActed,
     PotAwarded,
+    RunoutsChosen,
     UncalledBetReturned,
     event_from_dict,
 )
@@ -44,6 +45,7 @@ from engine.pots import Pot
 from engine.replay import replay, replay_onward
 from engine.seating import Move, SeatingPlan, TableSeating, draw, plan
 from engine.state import NO_SMALL_BLIND, HandState
+from engine.streets import choose_runouts
 from engine.tournament import (
     HYPER,
     REGULAR,
@@ -101,6 +103,7 @@ __all__ = [
     "Pot",
     "PotAwarded",
     "RaiseTo",
+    "RunoutsChosen",
     "SeatingPlan",
     "TableSeating",
     "UncalledBetReturned",
@@ -111,6 +114,7 @@ __all__ = [
     "cards_str",
     "category",
     "choose_action",
+    "choose_runouts",
     "best_five",
     "describe",
     "draw",
@@ -138,6 +142,7 @@ __all__ = [
     "shuffle",
     "to_phh",
     "to_pokerstars",
+    "under_the_gun",
     "view",
     "views",
 ]

@@ -132,6 +132,8 @@ def apply_action(state: HandState, action: Action) -> HandState:
     """The state after the actor takes ``action``; raises ``IllegalAction`` if not allowed."""
     seat = state.actor
     if seat is None:
+        if state.runout_pending:
+            raise IllegalAction("the betting is over: the players are choosing the run-outs")
         raise IllegalAction("the hand is over")
     # the cheap part of legal_actions first: calling, checking and folding
     bet, cur = state.bets[seat], state.current_bet

@@ -35,6 +35,9 @@ def new_hand(
     deck: Sequence[int] | None = None,
     rng: Random | None = None,
     game: str = NO_LIMIT_HOLDEM,
+    straddle: bool = False,
+    bomb_pot: int = 0,
+    run_it_twice: bool = False,
 ) -> HandState:
     """Start a hand: post antes then blinds, deal hole cards, find the first actor.
 
@@ -52,10 +55,18 @@ def new_hand(
     short posts what they have and is all-in (rules 9, 10). Hole cards are
     dealt one at a time from the front of ``deck``, starting with the first
     player left of the button, two rounds (four in Omaha); the board follows,
-    without burn cards. ``deck=None``
-    shuffles a new deck with ``rng`` (``secrets`` when ``rng`` is None).
-    If nobody can make a decision (all-in from the blinds), the board is
-    dealt at once and the hand is over.
+    without burn cards. ``deck=None`` shuffles a new deck with ``rng``
+    (``secrets`` when ``rng`` is None). If nobody can make a decision (all-in
+    from the blinds), the board is dealt at once and the hand is over.
+
+    The home-game options: ``straddle`` has the first player left of the big
+    blind post two big blinds after the blinds (rule 23; at least three
+    players, and the straddler must cover it). ``bomb_pot`` (chips) deals a
+    bomb pot: everyone posts that amount instead of antes and blinds, nobody
+    bets before the flop, and the hand starts on the flop (rule 24).
+    ``run_it_twice`` lets the players choose two run-outs when they are
+    all-in before the river: the hand then waits for ``choose_runouts``
+    (rule 25).
     """
     seats = _check_stacks(stacks)
     hole_count = game_named(game).hole_card_count
@@ -67,20 +78,40 @@ def new_hand(
     players = tuple([seat for seat in range(count) if dealt[seat]])
     first = bisect_right(players, button)
     order = players[first:] + players[:first]  # dealing order, from left of the button
+    straddle_seat = _straddle_seat(seats, bb_seat, ante, big_blind) if straddle else None
+    if type(bomb_pot) is not int or bomb_pot < 0 or (bomb_pot and straddle):
+        raise ValueError("a bomb pot is a whole number of chips, and has no straddle")
     if deck is None:
-        full_deck = new_deck(rng)  # 52 distinct cards: enough for ten players
+        full_deck = new_deck(rng)  # 52 distinct cards: enough for ten players, run twice
     else:
         full_deck = tuple(deck)
-        _check_deck(full_deck, hole_count * len(order) + 5)
+        _check_deck(full_deck, hole_count * len(order) + (10 if run_it_twice else 5))
     chips, bets, contributed = list(seats), [0] * count, [0] * count
     starting_stacks = tuple(stacks)
     events: list[Event] = [
         HandStarted(
-            starting_stacks, button, small_blind, big_blind, ante, sb_seat, bb_seat, full_deck, game
+            starting_stacks,
+            button,
+            small_blind,
+            big_blind,
+            ante,
+            sb_seat,
+            bb_seat,
+            full_deck,
+            game,
+            straddle_seat,
+            bomb_pot,
+            run_it_twice,
         )
     ]
-    blinds = ((sb_seat, "small", small_blind), (bb_seat, "big", big_blind))
-    _post_forced_bets(events, chips, bets, contributed, order, ante, blinds)
+    blinds: tuple[tuple[int | None, str, int], ...] = ()
+    if not bomb_pot:  # rule 24: a bomb pot has no blinds, only everyone's equal stake
+        blinds = ((sb_seat, "small", small_blind), (bb_seat, "big", big_blind))
+    if straddle_seat is not None:
+        blinds += ((straddle_seat, "straddle", 2 * big_blind),)
+    _post_forced_bets(events, chips, bets, contributed, order, bomb_pot or ante, blinds)
+    # rule 9: the full big blind (or straddle) is owed even when it was posted short
+    owed = 0 if bomb_pot else big_blind if straddle_seat is None else 2 * big_blind
     holes = _deal_hole_cards(events, full_deck, order, count, hole_count)
     # from_fields: the dataclass __init__ costs more than the rest of this function
     fields: dict[str, Any] = {
@@ -91,6 +122,11 @@ def new_hand(
         "button": button,
         "small_blind_seat": sb_seat,
         "big_blind_seat": bb_seat,
+        "straddle_seat": straddle_seat,
+        "bomb_pot": bomb_pot,
+        "run_it_twice": run_it_twice,
+        "runout_pending": False,
+        "second_board": (),
         "starting_stacks": starting_stacks,
         "deck": full_deck,
         "is_dealt_in": dealt,
@@ -106,12 +142,27 @@ def new_hand(
         "next_card": hole_count * len(order),
         "street": "preflop",
         "actor": None,
-        "current_bet": big_blind,  # rule 9: the full big blind is owed even if it was posted short
-        "min_raise_increment": big_blind,
+        "current_bet": owed,
+        "min_raise_increment": max(owed, big_blind),  # rule 23: a straddle is raised by itself
         "last_aggressor": None,
         "events": tuple(events),
     }
     return start_preflop(from_fields(fields))
+
+
+def under_the_gun(stacks: Sequence[int | None], big_blind_seat: int) -> int:
+    """The seat that acts first before the flop, the one that may straddle: the
+    first player left of the big blind."""
+    return next_seat(tuple([bool(chips) for chips in stacks]), big_blind_seat)
+
+
+def _straddle_seat(seats: tuple[int, ...], bb_seat: int, ante: int, big_blind: int) -> int:
+    if sum([chips > 0 for chips in seats]) < 3:
+        raise ValueError("a straddle needs at least three players")
+    seat = under_the_gun(seats, bb_seat)
+    if seats[seat] < ante + 2 * big_blind:
+        raise ValueError(f"seat {seat} cannot cover a straddle of {2 * big_blind}")
+    return seat
 
 
 def _check_stacks(stacks: Sequence[int | None]) -> tuple[int, ...]:

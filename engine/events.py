@@ -50,8 +50,10 @@ class HandStarted(EventBase):
     ``stacks`` are the chips per seat at the start (``None`` = empty seat);
     ``small_blind_seat`` is ``None`` when no small blind is posted (dead small
     blind). Hole cards and board are dealt from ``deck`` front to back.
-    ``game`` is the game's code (``engine.games``); a log written before
-    Omaha was dealt has none and is read as No-Limit Hold'em.
+    ``game`` is the game's code (``engine.games``); ``straddle_seat``,
+    ``bomb_pot`` and ``run_it_twice`` are the home-game options the hand was
+    dealt with (``engine.deal.new_hand``). A log written before these existed
+    has none of them and is read as an ordinary No-Limit Hold'em hand.
     """
 
     kind: ClassVar[str] = "hand_started"
@@ -64,6 +66,9 @@ class HandStarted(EventBase):
     big_blind_seat: int
     deck: tuple[int, ...]
     game: str = NO_LIMIT_HOLDEM
+    straddle_seat: int | None = None
+    bomb_pot: int = 0
+    run_it_twice: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,7 +83,7 @@ class AntePosted(EventBase):
 
 @dataclass(frozen=True, slots=True)
 class BlindPosted(EventBase):
-    """A seat posted its blind; ``blind`` is ``"small"`` or ``"big"``."""
+    """A seat posted its blind; ``blind`` is ``"small"``, ``"big"`` or ``"straddle"``."""
 
     kind: ClassVar[str] = "blind_posted"
     seat: int
@@ -115,11 +120,22 @@ class PlayerActed(EventBase):
 
 @dataclass(frozen=True, slots=True)
 class BoardDealt(EventBase):
-    """New community cards for ``street`` (three on the flop, then one each)."""
+    """New community cards for ``street`` (three on the flop, then one each);
+    ``run`` is 1 for the second board of a hand run twice (rule 25)."""
 
     kind: ClassVar[str] = "board_dealt"
     street: str
     cards: tuple[int, ...]
+    run: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class RunoutsChosen(EventBase):
+    """The players all-in before the river chose to run the board ``count``
+    times (1 or 2, rule 25)."""
+
+    kind: ClassVar[str] = "runouts_chosen"
+    count: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,7 +171,8 @@ class PotAwarded(EventBase):
 
     ``shares`` are ``(seat, chips)`` pairs, odd chips included; ``description``
     names the winning hand ("Two Pair, Aces and Fours"), or is ``None`` when
-    the pot was not contested.
+    the pot was not contested. In a hand run twice each pot is paid in two
+    halves, ``run`` 0 on the first board and ``run`` 1 on the second (rule 25).
     """
 
     kind: ClassVar[str] = "pot_awarded"
@@ -164,6 +181,7 @@ class PotAwarded(EventBase):
     eligible: tuple[int, ...]
     shares: tuple[tuple[int, int], ...]
     description: str | None
+    run: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,6 +199,7 @@ Event = (
     | HoleCardsDealt
     | PlayerActed
     | BoardDealt
+    | RunoutsChosen
     | UncalledBetReturned
     | CardsShown
     | CardsMucked
@@ -197,6 +216,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
         HoleCardsDealt,
         PlayerActed,
         BoardDealt,
+        RunoutsChosen,
         UncalledBetReturned,
         CardsShown,
         CardsMucked,

@@ -15,18 +15,47 @@ ValueError: 'holdem' is not a game: 'nlhe' (No-Limit Hold'em) or 'plo' (Pot-Limi
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from itertools import combinations
 from typing import Final
 
-from engine.evaluator import evaluate, evaluate_omaha
+from engine.evaluator import best_five, describe, evaluate, evaluate_omaha, strength
 
 NO_LIMIT_HOLDEM: Final = "nlhe"
 POT_LIMIT_OMAHA: Final = "plo"
 
 
-def _holdem_value(hole: tuple[int, ...], board: tuple[int, ...]) -> int:
-    return evaluate(board + hole)  # any five of the seven (rule 11's showdown)
+Cards = tuple[int, ...]
+
+
+def _holdem_value(hole: Cards, board: Cards) -> int:
+    return evaluate(board + hole)  # any five of the seven
+
+
+def _holdem_strength(hole: Cards, board: Cards) -> str:
+    return strength(hole + board)
+
+
+def _holdem_best_five(hole: Cards, board: Cards) -> Cards:
+    return best_five(hole + board)
+
+
+def _omaha_best_five(hole: Cards, board: Cards) -> Cards:
+    hands = [two + three for two in combinations(hole, 2) for three in combinations(board, 3)]
+    return max(hands, key=evaluate)  # rule 21: two of the hole cards, three of the board
+
+
+def _omaha_strength(hole: Cards, board: Cards) -> str:
+    if len(board) >= 3:
+        return describe(evaluate_omaha(hole, board))
+    # before the flop: the best two of the four, as a pair or a high card
+    return strength(max(combinations(hole, 2), key=_pair_then_ranks))
+
+
+def _pair_then_ranks(two: Sequence[int]) -> tuple[bool, int, int]:
+    high, low = sorted((card // 4 for card in two), reverse=True)  # a card's rank is card // 4
+    return high == low, high, low
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,20 +63,40 @@ class Game:
     """What a game changes in a hand.
 
     ``value(hole, board)`` ranks a player's best hand on ``evaluate``'s scale
-    (higher wins); ``is_pot_limit`` caps every bet and raise at the pot
-    (rule 22 of docs/rules.md).
+    (higher wins); ``strength(hole, board)`` names what the cards make so far
+    ("Pair of Nines", before the flop too); ``best_five(hole, board)`` is the
+    five cards of the best hand (three to five board cards). ``is_pot_limit``
+    caps every bet and raise at the pot (rule 22 of docs/rules.md).
     """
 
     code: str
     name: str
     hole_card_count: int
     is_pot_limit: bool
-    value: Callable[[tuple[int, ...], tuple[int, ...]], int]
+    value: Callable[[Cards, Cards], int]
+    strength: Callable[[Cards, Cards], str]
+    best_five: Callable[[Cards, Cards], Cards]
 
 
 GAMES: Final[dict[str, Game]] = {
-    NO_LIMIT_HOLDEM: Game(NO_LIMIT_HOLDEM, "No-Limit Hold'em", 2, False, _holdem_value),
-    POT_LIMIT_OMAHA: Game(POT_LIMIT_OMAHA, "Pot-Limit Omaha", 4, True, evaluate_omaha),
+    NO_LIMIT_HOLDEM: Game(
+        NO_LIMIT_HOLDEM,
+        "No-Limit Hold'em",
+        2,
+        False,
+        _holdem_value,
+        _holdem_strength,
+        _holdem_best_five,
+    ),
+    POT_LIMIT_OMAHA: Game(
+        POT_LIMIT_OMAHA,
+        "Pot-Limit Omaha",
+        4,
+        True,
+        evaluate_omaha,
+        _omaha_strength,
+        _omaha_best_five,
+    ),
 }
 
 

@@ -1,8 +1,9 @@
 """Rebuilding a hand from its event log.
 
 Only the ``hand_started`` event (parameters and deck order) and the players'
-decisions drive the replay; every other event is checked against what the
-engine produces, so a tampered or truncated log is refused.
+decisions (actions, and the run-outs chosen) drive the replay; every other
+event is checked against what the engine produces, so a tampered or truncated
+log is refused.
 
 >>> from engine.betting import apply_action
 >>> from engine.cards import DECK
@@ -19,8 +20,9 @@ from collections.abc import Sequence
 from engine.actions import Action, IllegalAction, parse_action
 from engine.betting import apply_action
 from engine.deal import new_hand
-from engine.events import Event, HandStarted, PlayerActed
+from engine.events import Event, HandStarted, PlayerActed, RunoutsChosen
 from engine.state import NO_SMALL_BLIND, HandState
+from engine.streets import choose_runouts
 
 
 def replay(events: Sequence[Event]) -> HandState:
@@ -43,6 +45,9 @@ def replay(events: Sequence[Event]) -> HandState:
         big_blind_seat=start.big_blind_seat,
         deck=start.deck,
         game=start.game,
+        straddle=start.straddle_seat is not None,
+        bomb_pot=start.bomb_pot,
+        run_it_twice=start.run_it_twice,
     )
     return _replay_rest(state, events, checked=0)
 
@@ -79,6 +84,12 @@ def _replay_rest(state: HandState, events: Sequence[Event], checked: int) -> Han
                 state = apply_action(state, action_of(event))
             except IllegalAction as error:
                 raise IllegalAction(f"event {index} ({event.action}): {error}") from error
+        elif isinstance(event, RunoutsChosen):
+            checked = _check_range(state.events, events, checked, index)
+            try:
+                state = choose_runouts(state, event.count)
+            except IllegalAction as error:
+                raise IllegalAction(f"event {index} ({event.kind}): {error}") from error
     _check_range(state.events, events, checked, len(events))
     if len(state.events) != len(events):
         raise ValueError(f"the log stops at event {len(events)}, in the middle of dealing")

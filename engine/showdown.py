@@ -52,10 +52,12 @@ def award_uncontested(state: HandState, winner: int) -> HandState:
 
 
 def showdown(state: HandState) -> HandState:
-    """Show or muck in order, then award each pot on its own (rules 11-13, 15)."""
+    """Show or muck in order, then award each pot on its own (rules 11-13, 15),
+    half of it on each board when the hand was run twice (rule 25)."""
     board, holes = state.board, state.holes
     value_of = GAMES[state.game].value  # rule 21: Omaha plays two hole cards, three of the board
-    values = {s: value_of(holes[s], board) for s in showdown_order(state)}
+    order = showdown_order(state)
+    values = {s: value_of(holes[s], board) for s in order}
     pots = _final_pots(state)
     contested = [pot for pot in pots if len(pot.eligible) >= 2]
     best_shown = [-1] * len(contested)  # hand values are positive
@@ -77,17 +79,31 @@ def showdown(state: HandState) -> HandState:
             events.append(CardsShown(seat, holes[seat]))
         else:
             events.append(CardsMucked(seat, holes[seat]))
-    awards = [_award(state, index, pot, values) for index, pot in enumerate(pots)]
+    if state.second_board:
+        second = {s: value_of(holes[s], state.second_board) for s in order}
+        awards = []
+        for index, pot in enumerate(pots):
+            # rule 25: the first board's half takes an odd chip. Every pot holds two
+            # chips at least (the two top stakes reach every layer), so neither half is empty
+            half = pot.amount // 2
+            awards.append(_award(state, index, pot, pot.amount - half, values, 0))
+            awards.append(_award(state, index, pot, half, second, 1))
+    else:
+        awards = [
+            _award(state, index, pot, pot.amount, values, 0) for index, pot in enumerate(pots)
+        ]
     return _finish(state, events, awards, has_shown=tuple(shown))
 
 
-def _award(state: HandState, index: int, pot: Pot, values: dict[int, int]) -> PotAwarded:
+def _award(
+    state: HandState, index: int, pot: Pot, amount: int, values: dict[int, int], run: int
+) -> PotAwarded:
     if len(pot.eligible) == 1:
-        return PotAwarded(index, pot.amount, pot.eligible, ((pot.eligible[0], pot.amount),), None)
+        return PotAwarded(index, amount, pot.eligible, ((pot.eligible[0], amount),), None, run)
     best = max([values[s] for s in pot.eligible])
     winners = [s for s in pot.eligible if values[s] == best]
-    shares = split_pot(pot.amount, winners, state.button, state.seat_count)  # rule 12
-    return PotAwarded(index, pot.amount, pot.eligible, shares, describe(best))
+    shares = split_pot(amount, winners, state.button, state.seat_count)  # rule 12
+    return PotAwarded(index, amount, pot.eligible, shares, describe(best), run)
 
 
 def _finish(

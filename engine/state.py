@@ -26,7 +26,12 @@ class HandState:
     """One hand at a moment between two decisions.
 
     ``game`` is the code of the game dealt (``engine.games``: ``"nlhe"`` or
-    ``"plo"``).
+    ``"plo"``). The home-game options: ``straddle_seat`` posted a straddle
+    of two big blinds (rule 23), ``bomb_pot`` is what every player posted in a
+    bomb pot (rule 24; 0 in an ordinary hand), and ``run_it_twice`` offers a
+    second run-out when the players are all-in before the river (rule 25):
+    the hand then waits with ``runout_pending`` until ``choose_runouts``;
+    ``second_board`` holds the second run's board, ``()`` when run once.
     ``street`` is ``"preflop"``, ``"flop"``, ``"turn"``, ``"river"`` or, once
     the hand is finished, ``"over"``. ``actor`` is the seat whose decision is
     pending (``None`` once over). ``stacks`` are the chips behind each seat
@@ -45,6 +50,11 @@ class HandState:
     button: int
     small_blind_seat: int | None
     big_blind_seat: int
+    straddle_seat: int | None
+    bomb_pot: int
+    run_it_twice: bool
+    runout_pending: bool
+    second_board: tuple[int, ...]
     starting_stacks: tuple[int | None, ...]
     deck: tuple[int, ...]
     is_dealt_in: tuple[bool, ...]

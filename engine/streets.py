@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from bisect import bisect_right
 
+from engine.actions import IllegalAction
 from engine.construction import write_fresh
-from engine.events import BoardDealt, CardsShown, Event, UncalledBetReturned
+from engine.events import BoardDealt, CardsShown, Event, RunoutsChosen, UncalledBetReturned
 from engine.showdown import award_uncontested, showdown, showdown_order
 from engine.state import STREETS, HandState, evolve
 
@@ -71,11 +72,15 @@ def covers_all_in_opponents(state: HandState, seat: int) -> bool:
 
 
 def start_preflop(state: HandState) -> HandState:
-    """The first decision before the flop belongs to the seat left of the big blind.
+    """The first decision before the flop belongs to the seat left of the big blind,
+    or of the straddle (rule 23); a bomb pot goes straight to the flop (rule 24).
 
     ``state`` is the hand ``new_hand`` has just built, which nobody else holds yet.
     """
-    return pass_turn(state, state.big_blind_seat)
+    if state.bomb_pot:
+        return close_street(state)
+    straddle = state.straddle_seat
+    return pass_turn(state, state.big_blind_seat if straddle is None else straddle)
 
 
 def pass_turn(state: HandState, seat: int) -> HandState:
@@ -162,14 +167,43 @@ def _deal_street(state: HandState) -> HandState:
 
 
 def _run_out(state: HandState) -> HandState:
-    """No more decisions are possible: turn every live hand face up, then
-    deal the rest of the board (rule 14)."""
+    """No more decisions are possible: turn every live hand face up, then deal
+    the rest of the board (rule 14), or wait for the players to choose one or
+    two run-outs when the hand offers them (rule 25)."""
     shown = list(state.has_shown)
     events: list[Event] = []
     for seat in showdown_order(state):
         shown[seat] = True
         events.append(CardsShown(seat, state.holes[seat]))
     state = evolve(state, has_shown=tuple(shown), events=state.events + tuple(events))
+    if state.run_it_twice and state.street != "river":
+        return evolve(state, runout_pending=True)
+    return showdown(_deal_to_river(state))
+
+
+def _deal_to_river(state: HandState) -> HandState:
     while state.street != "river":
         state = _deal_street(state)
-    return showdown(state)
+    return state
+
+
+def choose_runouts(state: HandState, count: int) -> HandState:
+    """Run the rest of the board ``count`` times (1 or 2) once every player in
+    the pot has answered (rule 25): the second board takes the cards after the
+    first's, from the same deck, and each pot is halved between the boards."""
+    if not state.runout_pending:
+        raise IllegalAction("nobody is choosing how many times to run the board")
+    if count not in (1, 2):
+        raise IllegalAction(f"the board runs once or twice, not {count!r} times")
+    paused = evolve(state, runout_pending=False, events=(*state.events, RunoutsChosen(count)))
+    first = _deal_to_river(paused)
+    if count == 1:
+        return showdown(first)
+    second, position = paused.board, first.next_card
+    events = list(first.events)
+    for street in STREETS[STREETS.index(paused.street) + 1 :]:
+        cards = state.deck[position : position + _BOARD_SIZE[street]]
+        position += len(cards)
+        second += cards
+        events.append(BoardDealt(street, cards, 1))
+    return showdown(evolve(first, second_board=second, next_card=position, events=tuple(events)))

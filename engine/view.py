@@ -43,6 +43,7 @@ def views(state: HandState, viewers: Iterable[int | None]) -> dict[int | None, d
     legal = legal_actions(state)
     public: dict[str, list[Any]] = {
         "board": [card_str(c) for c in state.board],
+        "second_board": [card_str(c) for c in state.second_board],
         "pots": [{"amount": p.amount, "eligible": list(p.eligible)} for p in state.pots],
         "log": [_public_event(e) for e in state.events],
     }
@@ -64,7 +65,12 @@ def _view(
         "small_blind": state.small_blind,
         "big_blind": state.big_blind,
         "ante": state.ante,
+        "straddle_seat": state.straddle_seat,
+        "bomb_pot": state.bomb_pot,
+        "run_it_twice": state.run_it_twice,
+        "runout_pending": state.runout_pending,
         "board": public["board"],
+        "second_board": public["second_board"],
         "current_bet": state.current_bet,
         "pots": public["pots"],
         "seats": [_seat_view(state, s, seat) for s in range(state.seat_count)],

@@ -11,7 +11,7 @@ from engine.betting import apply_action, legal_actions
 from engine.cards import DECK, cards, cards_str
 from engine.deal import new_hand
 from engine.events import CardsShown, HandStarted, PotAwarded, event_from_dict
-from engine.games import NO_LIMIT_HOLDEM, POT_LIMIT_OMAHA
+from engine.games import GAMES, NO_LIMIT_HOLDEM, POT_LIMIT_OMAHA
 from engine.replay import replay
 from engine.view import view
 from tests.engine.dealing import deal, play
@@ -184,3 +184,21 @@ def test_each_player_sees_their_own_four_cards_and_nobody_else_s() -> None:
     assert view(hand, None)["hole_cards"] is None
     assert all(seat["cards"] is None for seat in view(hand, None)["seats"])
     assert cards("AsKsQsJs") == hand.holes[1]
+
+
+def test_an_omaha_hand_is_named_by_its_best_two_cards_before_the_flop() -> None:
+    strength = GAMES[POT_LIMIT_OMAHA].strength
+    assert strength(cards("9s9h2c3d"), ()) == "Pair of Nines"
+    assert strength(cards("As2dKd7c"), ()) == "High Card, Ace"
+    # after the flop, two hole cards and three of the board: the four aces held are a pair
+    assert strength(cards("AsAhAdAc"), cards("Kd7h2s")) == "Pair of Aces"
+
+
+# rule 21
+def test_the_five_cards_an_omaha_hand_plays_hold_exactly_two_of_the_hole() -> None:
+    best = GAMES[POT_LIMIT_OMAHA].best_five(cards("AsQdJcTh"), cards("Ks9s5s4s3h"))
+    assert len(set(best) & set(cards("AsQdJcTh"))) == 2
+    assert set(best) - set(cards("AsQdJcTh")) <= set(cards("Ks9s5s4s3h"))
+    holdem = GAMES[NO_LIMIT_HOLDEM]
+    assert cards_str(holdem.best_five(cards("AsKs"), cards("Qs Js Ts 2d 3c"))) == "AsKsQsJsTs"
+    assert holdem.strength(cards("AsKs"), ()) == "High Card, Ace"

@@ -6,6 +6,12 @@ Both engines play the same seats, stacks, antes, deck and decisions; at every
 decision they must agree on whose turn it is, the amount to call, whether a
 raise is allowed and its bounds; at the end, on every final stack.
 
+With the home-game options (``home_options=True``) a hand may also have a
+straddle (PokerKit's third blind), be a bomb pot (PokerKit: everyone's ante,
+no blinds, and checks before the flop that the harness makes for it) or
+offer two run-outs (PokerKit's cash-game mode, where every player in the pot
+selects the run-out count and one refusal means one run).
+
 PokerKit conventions worth knowing (and how this harness bridges them):
 - its players are numbered from the small blind (heads-up: from the big blind),
   i.e. in Felt's dealing order starting left of the button;
@@ -35,6 +41,13 @@ hand's own actions; one that no rule explains fails, naming the seed:
   chip; PokerKit merges some side pots before dividing, so a tied hand over
   several pots can move a chip or two between the tied winners. Accepted only
   for seats that tied for a pot, within one chip per pot.
+- rule 23, the straddle: until someone raises it by more than the straddle,
+  Felt's smallest raise adds the straddle (to four big blinds); PokerKit's
+  adds one big blind (or the last raise over the straddle, if smaller).
+  Counted per decision; everything else there is compared.
+- rule 25, odd chips of a hand run twice: both give a pot's odd chip to the
+  first board, but PokerKit halves some side pots merged, so a chip per pot
+  can move between the two boards' winners.
 
 ``FELT_DIFFERENTIAL_HANDS`` sets how many random hands of each game run (3,000 by
 default; the long run in docs/testing.md uses tens of thousands).
@@ -45,6 +58,7 @@ from __future__ import annotations
 import os
 from collections import Counter
 from random import Random
+from typing import Any
 
 import pytest
 from pokerkit import Mode, NoLimitTexasHoldem, PotLimitOmahaHoldem, State
@@ -52,10 +66,11 @@ from pokerkit import Mode, NoLimitTexasHoldem, PotLimitOmahaHoldem, State
 from engine.actions import Action, Call, Check, Fold, RaiseTo
 from engine.betting import NOT_REOPENED, apply_action, legal_actions, raise_refusal
 from engine.cards import cards_str, new_deck
-from engine.deal import new_hand
-from engine.events import PotAwarded
+from engine.deal import new_hand, under_the_gun
+from engine.events import BoardDealt, PotAwarded
 from engine.games import NO_LIMIT_HOLDEM, POT_LIMIT_OMAHA
 from engine.state import HandState
+from engine.streets import choose_runouts
 from tests.engine.history_helpers import POKERKIT_AUTOMATIONS, awkward_stack
 
 HANDS = int(os.environ.get("FELT_DIFFERENTIAL_HANDS", "3000"))
@@ -94,16 +109,41 @@ def _random_table(rng: Random) -> tuple[list[int | None], int, int, int, int]:
 POKERKIT_GAMES = {NO_LIMIT_HOLDEM: NoLimitTexasHoldem, POT_LIMIT_OMAHA: PotLimitOmahaHoldem}
 
 
+def _home_options(
+    rng: Random, stacks: list[int | None], button: int, big_blind: int, ante: int
+) -> dict[str, Any]:
+    """Random home-game options for a hand: a straddle (when the seat under the
+    gun can cover it), or a bomb pot of one to three big blinds; run it twice
+    offered in half the hands."""
+    options: dict[str, Any] = {"run_it_twice": rng.random() < 0.5}
+    players = [s for s in range(len(stacks)) if stacks[s]]
+    roll = rng.random()
+    if roll < 0.4 and len(players) >= 3:
+        positions = new_hand(stacks, button, big_blind // 2 or 1, big_blind)
+        seat = under_the_gun(stacks, positions.big_blind_seat)
+        options["straddle"] = (stacks[seat] or 0) >= ante + 2 * big_blind
+    elif roll < 0.7:
+        options["bomb_pot"] = big_blind * rng.randint(1, 3)
+    return options
+
+
 def _pokerkit_state(ours: HandState, order: list[int]) -> State:
+    forced: tuple[int, ...] = (ours.small_blind, ours.big_blind)
+    if ours.straddle_seat is not None:
+        forced += (2 * ours.big_blind,)  # PokerKit's third forced bet: the straddle
+    if ours.bomb_pot:
+        forced = (0, 0)  # rule 24: only the bomb pot's stake, as everyone's ante
     pk = POKERKIT_GAMES[ours.game].create_state(
         POKERKIT_AUTOMATIONS,
         True,  # ante trimming: a short ante wins only what it put in, as in rule 10
-        ours.ante,
-        (ours.small_blind, ours.big_blind),
+        ours.bomb_pot or ours.ante,
+        forced,
         ours.big_blind,
         [ours.starting_stacks[s] or 0 for s in order],
         len(order),
-        mode=Mode.TOURNAMENT,
+        # PokerKit offers run-outs only in cash games; the harness never folds
+        # where checking is free, the one rule tournament mode adds
+        mode=Mode.CASH_GAME if ours.run_it_twice else Mode.TOURNAMENT,
     )
     for seat in order:
         pk.deal_hole(cards_str(ours.holes[seat]))
@@ -111,16 +151,27 @@ def _pokerkit_state(ours: HandState, order: list[int]) -> State:
 
 
 def _sync_board(pk: State, ours: HandState) -> None:
-    """Deal PokerKit the board Felt dealt, as far as PokerKit wants it."""
-    while pk.status and pk.actor_index is None:
-        if pk.can_burn_card():
+    """Deal PokerKit the board cards Felt dealt, in Felt's order, as far as
+    PokerKit wants them: both engines deal a second run-out street by street
+    after the first (rule 25); PokerKit's preflop checks in a bomb pot, where
+    Felt has no decisions (rule 24), are made for it."""
+    dealt = [c for e in ours.events if isinstance(e, BoardDealt) for c in e.cards]
+    while pk.status and (pk.actor_index is None or _bomb_pot_preflop(pk, ours)):
+        if pk.actor_index is not None:
+            pk.check_or_call()
+        elif pk.can_burn_card():
             pk.burn_card("??")
         elif pk.can_deal_board():
-            have = len(pk.board_cards)
-            size = 3 if have == 0 else 1
-            pk.deal_board(cards_str(ours.board[have : have + size]))
+            have = sum(len(cards) for cards in pk.board_cards)
+            assert pk.street is not None
+            size = pk.street.board_dealing_count
+            pk.deal_board(cards_str(tuple(dealt[have : have + size])))
         else:
             break
+
+
+def _bomb_pot_preflop(pk: State, ours: HandState) -> bool:
+    return bool(ours.bomb_pot) and pk.street_index == 0
 
 
 def _choose(rng: Random, ours: HandState) -> Action:
@@ -169,6 +220,26 @@ def _is_reopening_difference(pk: State, ours: HandState) -> bool:
     )
 
 
+def _is_straddle_raise_difference(
+    ours: HandState, their_min: int | None, their_max: int | None
+) -> bool:
+    """Rule 23: until someone raises a straddle by more than the straddle, Felt's
+    smallest raise adds the straddle (to four big blinds), PokerKit's one big
+    blind, or the raise over the straddle when that is less than the straddle."""
+    legal = legal_actions(ours)
+    if legal.actor is None or legal.max_raise_to is None or their_min is None:
+        return False
+    everything = ours.stacks[legal.actor] + ours.bets[legal.actor]
+    full = ours.current_bet + ours.min_raise_increment
+    return (
+        ours.straddle_seat is not None
+        and ours.street == "preflop"
+        and ours.min_raise_increment == 2 * ours.big_blind
+        and their_max == legal.max_raise_to
+        and min(full - ours.big_blind, everything) <= their_min < min(full, everything)
+    )
+
+
 def _big_blind_was_short(ours: HandState) -> bool:
     """Rule 9 applies: the big blind could not post a full blind after the ante."""
     return (ours.starting_stacks[ours.big_blind_seat] or 0) < ours.ante + ours.big_blind
@@ -189,6 +260,8 @@ def _compare_decision(pk: State, ours: HandState, order: list[int], where: str) 
         return None
     if theirs[:2] == mine[:2] and _is_reopening_difference(pk, ours):
         return "rule 4"
+    if theirs[:2] == mine[:2] and _is_straddle_raise_difference(ours, theirs[2], theirs[3]):
+        return "rule 23"
     assert _big_blind_was_short(ours), f"{where}: PokerKit {theirs}, Felt {mine}"
     return "rule 9"
 
@@ -204,11 +277,18 @@ def _final_stacks_difference(pk: State, ours: HandState, order: list[int], where
     gaps = {seat: abs(theirs[seat] - ours.stacks[seat]) for seat in order}
     if all(gap == 0 or (seat in tied and gap <= len(awards)) for seat, gap in gaps.items()):
         return "rule 12"
+    # rule 25: a pot run twice gives its odd chip to the first board; PokerKit
+    # divides some side pots merged, so the odd chips can fall differently
+    winners = {seat for e in awards for seat, chips in e.shares if chips}
+    if ours.second_board and all(
+        gap == 0 or (seat in winners and gap <= len(awards) // 2) for seat, gap in gaps.items()
+    ):
+        return "rule 25"
     assert _big_blind_was_short(ours), f"{where}: PokerKit {theirs}, Felt {ours.stacks}"
     return "rule 9"
 
 
-def play_both(seed: int, game: str = NO_LIMIT_HOLDEM) -> Counter[str]:
+def play_both(seed: int, game: str = NO_LIMIT_HOLDEM, home_options: bool = False) -> Counter[str]:
     """Play one random hand in both engines; count its decisions and its differences.
 
     A difference that a documented rule explains is counted under that rule
@@ -218,12 +298,17 @@ def play_both(seed: int, game: str = NO_LIMIT_HOLDEM) -> Counter[str]:
     """
     rng = Random(seed)
     stacks, button, small_blind, big_blind, ante = _random_table(rng)
-    ours = new_hand(stacks, button, small_blind, big_blind, ante, deck=new_deck(rng), game=game)
+    options = _home_options(rng, stacks, button, big_blind, ante) if home_options else {}
+    deck = new_deck(rng)
+    ours = new_hand(stacks, button, small_blind, big_blind, ante, deck=deck, game=game, **options)
     count = len(stacks)
     order = [(button + k) % count for k in range(1, count + 1) if stacks[(button + k) % count]]
     pk: State | None = _pokerkit_state(ours, order)
     found: Counter[str] = Counter(hands=1)
     while not ours.is_over:
+        if ours.runout_pending:
+            ours, pk = _choose_runouts(rng, ours, pk, order, found, f"seed {seed}")
+            continue
         if pk is not None:
             _sync_board(pk, ours)
             _skip_pointless_checks(pk, ours, order)
@@ -253,12 +338,37 @@ def play_both(seed: int, game: str = NO_LIMIT_HOLDEM) -> Counter[str]:
     return found
 
 
-def differential_run(hands: int, first_seed: int = 0, game: str = NO_LIMIT_HOLDEM) -> Counter[str]:
+def _choose_runouts(
+    rng: Random,
+    ours: HandState,
+    pk: State | None,
+    order: list[int],
+    found: Counter[str],
+    where: str,
+) -> tuple[HandState, State | None]:
+    """The players all-in choose one or two run-outs, in both engines (rule 25):
+    two when every one of them asks for two, else one."""
+    wants = {seat: rng.random() < 0.8 for seat in order if ours.is_live(seat)}
+    count = 2 if all(wants.values()) else 1
+    found[f"run {count}"] += 1
+    if pk is not None:
+        _sync_board(pk, ours)
+        _skip_pointless_checks(pk, ours, order)
+        assert pk.can_select_runout_count(), f"{where}: PokerKit offers no run-outs"
+        while pk.can_select_runout_count():
+            player = next(iter(pk.runout_count_selector_indices))
+            pk.select_runout_count(2 if wants[order[player]] else 1)
+    return choose_runouts(ours, count), pk
+
+
+def differential_run(
+    hands: int, first_seed: int = 0, game: str = NO_LIMIT_HOLDEM, home_options: bool = False
+) -> Counter[str]:
     """``hands`` random hands of ``game`` from ``first_seed`` on: decisions, hands and
     differences by rule."""
     total: Counter[str] = Counter()
     for seed in range(first_seed, first_seed + hands):
-        total += play_both(seed, game)
+        total += play_both(seed, game, home_options)
     return total
 
 
@@ -278,6 +388,21 @@ def test_it_agrees_with_pokerkit_or_differs_only_by_a_documented_rule(part: int,
     assert found["decisions"] > 3 * hands  # most hands have several decisions
     assert found["rule 9"] < hands / 4  # most hands are compared to the end
     assert found["rule 4"] < found["decisions"] / 50  # reopening stays a rare corner case
+
+
+@pytest.mark.exhaustive
+@pytest.mark.parametrize("game", [NO_LIMIT_HOLDEM, POT_LIMIT_OMAHA])
+@pytest.mark.parametrize("part", range(PARTS))
+def test_straddles_bomb_pots_and_two_run_outs_agree_with_pokerkit_or_a_rule(
+    part: int, game: str
+) -> None:
+    hands = HANDS // 2 // PARTS  # half as many: each also plays without the options
+    found = differential_run(hands, first_seed=HANDS + part * hands, game=game, home_options=True)
+    assert found["hands"] == hands
+    assert found["run 2"] > hands / 10  # many hands are run twice, compared to the last chip
+    assert found["run 1"] > hands / 10  # and many where someone declined
+    assert found["rule 9"] < hands / 4
+    assert found["rule 4"] < found["decisions"] / 50
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
