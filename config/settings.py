@@ -190,6 +190,8 @@ TABLES_NEXT_HAND_SECONDS = env_float("TABLES_NEXT_HAND_SECONDS", 3.0)
 TABLES_SHOWDOWN_SECONDS = env_float("TABLES_SHOWDOWN_SECONDS", 5.0)
 # An all-in run-out is shown street by street, this long apart; the next hand waits too.
 TABLES_RUNOUT_STREET_SECONDS = env_float("TABLES_RUNOUT_STREET_SECONDS", 1.2)
+# How long the players all-in have to say whether to run it twice (docs/rules.md rule 25).
+TABLES_RUNOUT_QUESTION_SECONDS = env_float("TABLES_RUNOUT_QUESTION_SECONDS", 10.0)
 TABLES_BOT_DELAY_SECONDS = (0.8, 2.0)
 TABLES_TIME_BANK_SECONDS = env_float("TABLES_TIME_BANK_SECONDS", 30.0)  # a new seat's
 # A deadline found this many seconds late was missed while Felt was down: the

@@ -93,6 +93,14 @@ def _act(message: dict[str, Any]) -> dict[str, Any]:
     return {"action": action, "amount": amount if action == "raise" else None, "decision": decision}
 
 
+def _runout_answer(message: dict[str, Any]) -> dict[str, Any]:
+    return {"run_twice": _bool(message, "run_twice", '{"type": "run_it_twice", "run_twice": true}')}
+
+
+def _switch(example: str) -> Parser:
+    return lambda message: {"on": _bool(message, "on", example)}
+
+
 def _chat(message: dict[str, Any]) -> dict[str, Any]:
     if not isinstance(message.get("text"), str):
         raise BadMessage("bad_message", 'Chat needs text: {"type": "chat", "text": "..."}.')
@@ -139,6 +147,22 @@ def _seat_answer(message: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def _options(message: dict[str, Any]) -> dict[str, Any]:
+    example = (
+        '{"type": "set_options", "game": "plo", "straddle": true, "run_it_twice": true,'
+        ' "bomb_pot_ante": 40, "bomb_pot_every": 0}'
+    )
+    if message.get("game") not in ("nlhe", "plo"):
+        raise BadMessage("bad_message", f"Say the game, nlhe or plo: {example}.")
+    return {
+        "game": message["game"],
+        "allows_straddle": _bool(message, "straddle", example),
+        "offers_run_it_twice": _bool(message, "run_it_twice", example),
+        "bomb_pot_ante": _int(message, "bomb_pot_ante", example),
+        "bomb_pot_every": _int(message, "bomb_pot_every", example),
+    }
+
+
 def _mute(message: dict[str, Any]) -> dict[str, Any]:
     example = '{"type": "mute", "seat": 2, "muted": true}'
     return {"seat": _int(message, "seat", example), "muted": _bool(message, "muted", example)}
@@ -155,6 +179,8 @@ COMMANDS: dict[str, tuple[Parser, str]] = {
     "rebuy": (_nothing, "seat_rebuy"),
     "auto_rebuy": (_auto_rebuy, "seat_auto_rebuy"),
     "act": (_act, "hand_act"),
+    "run_it_twice": (_runout_answer, "runout_answer"),
+    "straddle": (_switch('{"type": "straddle", "on": true}'), "seat_straddle"),
     "chat": (_chat, "chat_post"),
     "pause": (_nothing, "table_pause"),
     "resume": (_nothing, "table_resume"),
@@ -166,6 +192,8 @@ COMMANDS: dict[str, tuple[Parser, str]] = {
     "answer_rebuy": (_rebuy_answer, "rebuy_decide"),
     "answer_seat": (_seat_answer, "seat_request_decide"),
     "mute": (_mute, "chat_mute"),
+    "set_options": (_options, "table_set_options"),
+    "bomb_pot": (_switch('{"type": "bomb_pot", "on": true}'), "table_call_bomb_pot"),
 }
 
 

@@ -128,6 +128,17 @@ class BadBlinds(TableError):
     default_message = "Those blinds are not possible."
 
 
+class BadOptions(TableError):
+    """Home-game options the table cannot have (docs/rules.md rules 23-25)."""
+
+    code = "bad_options"
+    default_message = "Those table options are not possible."
+
+    def __init__(self, message: str | None = None, field: str | None = None) -> None:
+        super().__init__(message)
+        self.field = field  # the setting at fault, for a form to mark
+
+
 class AlreadyPaused(TableError):
     code = "already_paused"
     default_message = "The table is already paused."

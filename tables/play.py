@@ -34,6 +34,7 @@ SEAT_FIELDS = [
     "has_timed_out",
     "time_bank",
     "hands_since_refill",
+    "wants_straddle",
 ]
 
 

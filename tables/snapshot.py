@@ -287,6 +287,8 @@ def _snapshot(
         "level_ends_at": iso(table.level_ends_at),
         "starting_stack": table.starting_stack,
         "action_seconds": table.action_seconds,
+        "game": table.game,  # the next hand's; the hand on display says its own
+        "options": options_fields(table),
         "hand_number": table.hand_number,
         "your_seat": viewer.number if viewer else None,
         "your_hand": your_hand(hand_view, viewer),
@@ -346,6 +348,8 @@ def _seat_entry(
         "is_button": roles.get("button") == seat.number,
         "is_small_blind": roles.get("small_blind_seat") == seat.number,
         "is_big_blind": roles.get("big_blind_seat") == seat.number,
+        "is_straddle": roles.get("straddle_seat") == seat.number,
+        "wants_straddle": seat.wants_straddle,
         "cards": played["cards"] if played else None,
         "time_bank": round(seat.time_bank, 1),
     }
@@ -361,9 +365,14 @@ def _hand_entry(table: Table, hand_view: dict[str, Any] | None) -> dict[str, Any
             if index < len(log):
                 log[index] = {**log[index], "timed_out": True}
     return {
+        "game": hand_view["game"],
         "street": hand_view["street"],
         "is_over": hand_view["is_over"],
         "board": hand_view["board"],
+        "second_board": hand_view["second_board"],
+        "straddle_seat": hand_view["straddle_seat"],
+        "bomb_pot": hand_view["bomb_pot"],
+        "runout": _runout_question(table, hand_view),
         "pots": [{"amount": p["amount"], "seats": p["eligible"]} for p in hand_view["pots"]],
         "current_bet": hand_view["current_bet"],
         "button": hand_view["button"],
@@ -375,6 +384,30 @@ def _hand_entry(table: Table, hand_view: dict[str, Any] | None) -> dict[str, Any
     }
 
 
+def _runout_question(table: Table, hand_view: dict[str, Any]) -> dict[str, Any] | None:
+    """While the players all-in choose whether to run it twice (rule 25): who is
+    asked, and who has answered what; the question closes at the snapshot's deadline."""
+    if not hand_view["runout_pending"]:
+        return None
+    asked = [s["seat"] for s in hand_view["seats"] if s["is_dealt_in"] and not s["has_folded"]]
+    return {"seats": asked, "answers": {int(n): yes for n, yes in table.runout_answers.items()}}
+
+
+def options_fields(table: Table) -> dict[str, Any]:
+    """The table's home-game options for the next hand (docs/rules.md rules 23-25)."""
+    return {
+        "straddle": table.allows_straddle,
+        "run_it_twice": table.offers_run_it_twice,
+        "bomb_pot_ante": table.bomb_pot_ante,
+        "bomb_pot_every": table.bomb_pot_every,
+        "bomb_pot_next": table.bomb_pot_next,
+    }
+
+
+def _cards(texts: list[str]) -> tuple[int, ...]:
+    return tuple([engine.card(c) for c in texts])
+
+
 def your_hand(hand_view: dict[str, Any] | None, viewer: Seat | None) -> str | None:
     """What the viewer's own cards make with the board ("Pair of Nines"), while they
     hold them; only ever in that viewer's own snapshot (``hand_view`` is theirs)."""
@@ -383,16 +416,19 @@ def your_hand(hand_view: dict[str, Any] | None, viewer: Seat | None) -> str | No
     played = hand_view["seats"][viewer.number]
     if not played or not played["cards"] or played["has_folded"]:
         return None
-    return engine.strength([engine.card(c) for c in [*played["cards"], *hand_view["board"]]])
+    game = engine.GAMES[hand_view["game"]]
+    return game.strength(_cards(played["cards"]), _cards(hand_view["board"]))
 
 
 def best_cards(hand_view: dict[str, Any], seat: int) -> list[str]:
-    """The five cards a shown winning hand played (its hole cards and the board's)."""
+    """The five cards a shown winning hand played (its hole cards and the board's;
+    in Omaha exactly two and three, rule 21)."""
     played = hand_view["seats"][seat]
     if not played or not played["cards"] or len(hand_view["board"]) < 3:
         return []
-    cards = [engine.card(c) for c in [*played["cards"], *hand_view["board"]]]
-    return [engine.card_str(c) for c in engine.best_five(cards)]
+    game = engine.GAMES[hand_view["game"]]
+    best = game.best_five(_cards(played["cards"]), _cards(hand_view["board"]))
+    return [engine.card_str(c) for c in best]
 
 
 def _winners(log: list[dict[str, Any]], hand_view: dict[str, Any]) -> list[dict[str, Any]]:

@@ -53,6 +53,9 @@ def hand_new(table: Table, state: engine.HandState, started_at: datetime) -> Han
         big_blind=state.big_blind,
         ante=state.ante,
         level=table.level,
+        game=state.game,
+        straddle_seat=state.straddle_seat,
+        bomb_pot=state.bomb_pot,
         started_at=started_at,
         events=[event.to_dict() for event in state.events],
     )
@@ -77,6 +80,7 @@ def hand_end(
     events = [event.to_dict() for event in state.events]
     hand.ended_at = ended_at
     hand.board = [engine.card_str(c) for c in state.board]
+    hand.second_board = [engine.card_str(c) for c in state.second_board]
     hand.pots = [e for e in events if e["kind"] == "pot_awarded"]
     hand.events = events
     hand.final_stacks = list(state.stacks)
@@ -108,6 +112,7 @@ def hand_begin(table: Table, state: engine.HandState, now: datetime) -> Hand:
 END_FIELDS = [
     "ended_at",
     "board",
+    "second_board",
     "pots",
     "events",
     "final_stacks",
@@ -115,7 +120,9 @@ END_FIELDS = [
     "pot",
     "allin_ev_pending",
 ]
-_NOT_READ_AT_END = ["deck_leaves", "deck_salts", "events", "phh", "board", "pots"]
+_NOT_READ_AT_END = [
+    *("deck_leaves", "deck_salts", "events", "phh", "board", "second_board", "pots"),
+]
 _hand_at_end = CompiledQuery(
     lambda table_id, number: Hand.objects.defer(*_NOT_READ_AT_END).filter(
         table_id=table_id, number=number

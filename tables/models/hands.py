@@ -25,9 +25,13 @@ class Hand(models.Model):
     big_blind = models.PositiveIntegerField()
     ante = models.PositiveIntegerField(default=0)
     level = models.PositiveSmallIntegerField(default=0)
+    game = models.CharField(max_length=4, default="nlhe")  # engine.games' code
+    straddle_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    bomb_pot = models.PositiveIntegerField(default=0)  # everyone's stake; 0: not a bomb pot
     started_at = models.DateTimeField()
     ended_at = models.DateTimeField(null=True, blank=True)
     board = models.JSONField(default=list, blank=True)
+    second_board = models.JSONField(default=list, blank=True)  # run twice (rule 25)
     pots = models.JSONField(default=list, blank=True)  # pot_awarded events
     events = models.JSONField(default=list, blank=True)
     final_stacks = models.JSONField(null=True, blank=True)

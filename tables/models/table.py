@@ -19,6 +19,7 @@ DEFAULT_SEATS = 6
 MIN_ACTION_SECONDS = 5
 MAX_ACTION_SECONDS = 120
 MIN_STARTING_BIG_BLINDS = 2  # a starting stack covers at least this many big blinds
+MAX_BOMB_POT_EVERY = 50  # a bomb pot every 2 to 50 hands, when the host wants them regularly
 DEPARTED_NAME = "Former member"  # a seat whose account was deleted during a hand
 
 
@@ -27,6 +28,10 @@ class Table(models.Model):
         FRIENDS = "friends", "Friends"
         PRACTICE = "practice", "Practice"
         TOURNAMENT = "tournament", "Tournament"
+
+    class Game(models.TextChoices):  # the codes are engine.games'
+        NO_LIMIT_HOLDEM = "nlhe", "No-Limit Hold'em"
+        POT_LIMIT_OMAHA = "plo", "Pot-Limit Omaha"
 
     name = models.CharField(max_length=60)
     owner = models.ForeignKey(
@@ -54,6 +59,21 @@ class Table(models.Model):
     level_ends_at = models.DateTimeField(null=True, blank=True)  # None: blinds never go up
     starting_stack = models.PositiveIntegerField(default=1500)
     action_seconds = models.PositiveSmallIntegerField(default=20)
+    game = models.CharField(max_length=4, choices=Game.choices, default=Game.NO_LIMIT_HOLDEM)
+
+    # A friends' table's home-game options (docs/rules.md rules 23-25), set by its host.
+    # Straddles allowed: the player under the gun who ticked it posts two big blinds.
+    allows_straddle = models.BooleanField(default=False)
+    # Players all-in before the river are asked whether to run the board twice.
+    offers_run_it_twice = models.BooleanField(default=False)
+    # A bomb pot's stake (0: no bomb pots), dealt every ``bomb_pot_every`` hands
+    # (0: only when the host calls one, ``bomb_pot_next``).
+    bomb_pot_ante = models.PositiveIntegerField(default=0)
+    bomb_pot_every = models.PositiveSmallIntegerField(default=0)
+    bomb_pot_next = models.BooleanField(default=False)
+    # While the players all-in choose the run-outs: their answers so far by seat
+    # (True: run it twice); the question closes at ``deadline``.
+    runout_answers = models.JSONField(default=dict, blank=True)
 
     # The live hand: its event log (engine.replay rebuilds the state), the
     # sequence number every command must name, and the clock.
@@ -170,6 +190,8 @@ class Seat(models.Model):
     # The table's hand number when this player sat down: they are not in that
     # hand (it may be the finished hand still on display, played by someone else).
     joined_at_hand = models.PositiveIntegerField(default=0)
+    # Straddles whenever under the gun, where the table allows straddles (rule 23).
+    wants_straddle = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["table", "number"]

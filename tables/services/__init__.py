@@ -20,6 +20,8 @@ from tables.services.host import (
     table_set_approvals,
     table_set_blinds,
 )
+from tables.services.options import seat_straddle, table_call_bomb_pot, table_set_options
+from tables.services.runouts import runout_answer, runout_timeout
 from tables.services.seats import (
     seat_auto_rebuy,
     seat_leave,
@@ -46,6 +48,11 @@ __all__ = [
     "host_hand_over",
     "hosts_release",
     "rebuy_decide",
+    "runout_answer",
+    "runout_timeout",
+    "seat_straddle",
+    "table_call_bomb_pot",
+    "table_set_options",
     "seat_remove",
     "seat_request_decide",
     "table_close",

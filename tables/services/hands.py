@@ -21,6 +21,7 @@ from tables.models import Seat, Table
 from tables.play import hand_state
 from tables.services import bots, clock
 from tables.services import play as p
+from tables.services.runouts import runout_timeout
 
 
 def hand_start(*, table_id: int, seq: int) -> int:
@@ -133,6 +134,8 @@ def _apply_due(table: Table, seq: int) -> str | None:
         if state is None or state.is_over:
             hand_start(table_id=table.pk, seq=seq)
             return "hand_start"
+        if state.runout_pending:
+            return "runout_timeout" if runout_timeout(table_id=table.pk, seq=seq) else None
         if _is_bot(table, state.actor):
             return "bot_act" if bot_act(table_id=table.pk, seq=seq) else None
         return "hand_timeout" if hand_timeout(table_id=table.pk, seq=seq) else None

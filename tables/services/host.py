@@ -27,7 +27,7 @@ from tables.services import clock, seats
 from tables.services import play as p
 
 
-def _lock_as_host(table_id: int, user: User) -> Play:
+def lock_as_host(table_id: int, user: User) -> Play:
     """The locked table, when ``user`` is its host (inside ``transaction.atomic``)."""
     play = p.lock(table_id)
     if not kinds.of(play.table).has_host or play.table.host_id != user.pk:
@@ -50,7 +50,7 @@ def table_pause(*, table_id: int, user: User) -> int:
     """No hand is dealt until ``table_resume``; a decision's clock is held meanwhile
     (the hand in play goes on at the players' pace)."""
     with transaction.atomic():
-        play = _lock_as_host(table_id, user)
+        play = lock_as_host(table_id, user)
         table = play.table
         if table.is_paused:
             raise AlreadyPaused()
@@ -67,7 +67,7 @@ def table_close(*, table_id: int, user: User) -> int:
     """End the game: everyone is cashed out with their stack and the table deals no
     more. With a hand in play, that happens when it ends (it is played out)."""
     with transaction.atomic():
-        play = _lock_as_host(table_id, user)
+        play = lock_as_host(table_id, user)
         if play.is_hand_running:
             play.table.closes_after_hand = True
         else:
@@ -79,7 +79,7 @@ def table_close(*, table_id: int, user: User) -> int:
 def table_resume(*, table_id: int, user: User) -> int:
     """The held clock runs on; between hands the next hand is dealt as usual."""
     with transaction.atomic():
-        play = _lock_as_host(table_id, user)
+        play = lock_as_host(table_id, user)
         table = play.table
         if not table.is_paused:
             raise NotPaused()
@@ -110,7 +110,7 @@ def table_set_blinds(
 ) -> int:
     """The blinds and ante from the next hand on (the hand in play keeps its own)."""
     with transaction.atomic():
-        play = _lock_as_host(table_id, user)
+        play = lock_as_host(table_id, user)
         table = play.table
         check_blinds(small_blind, big_blind, ante, table.starting_stack)
         table.next_small_blind, table.next_big_blind = small_blind, big_blind
@@ -123,7 +123,7 @@ def seat_remove(*, table_id: int, user: User, seat: int) -> int:
     """The player in ``seat`` leaves with their stack (a cash-out in the ledger); one
     dealt into the hand in play is folded on their turn and leaves after it."""
     with transaction.atomic():
-        play = _lock_as_host(table_id, user)
+        play = lock_as_host(table_id, user)
         removed = _other_player(play, user, seat)
         removed.wants_rebuy = False
         removed.is_removed = True  # the player is told so once the seat is freed
@@ -140,7 +140,7 @@ def seat_remove(*, table_id: int, user: User, seat: int) -> int:
 def host_hand_over(*, table_id: int, user: User, seat: int) -> int:
     """The player in ``seat`` becomes the host; ``user`` is a player like the others."""
     with transaction.atomic():
-        play = _lock_as_host(table_id, user)
+        play = lock_as_host(table_id, user)
         play.table.host_id = _other_player(play, user, seat).user_id
         p.commit(play)
         return play.table.seq
@@ -152,7 +152,7 @@ def table_set_approvals(
     """Whether the host approves each rebuy and each sit-down (None: unchanged).
     Switching approval off lets what was asked be asked again, now to no one."""
     with transaction.atomic():
-        play = _lock_as_host(table_id, user)
+        play = lock_as_host(table_id, user)
         table = play.table
         if rebuys is not None:
             table.is_rebuy_approved_by_host = rebuys
@@ -170,7 +170,7 @@ def table_set_approvals(
 def rebuy_decide(*, table_id: int, user: User, seat: int, approve: bool) -> int:
     """Answer the rebuy asked for in ``seat``: the chips and their ledger row, or no."""
     with transaction.atomic():
-        play = _lock_as_host(table_id, user)
+        play = lock_as_host(table_id, user)
         asking = play.seats.get(seat)
         if asking is None or not asking.wants_rebuy:
             raise NoRequest(f"Nobody in seat {seat + 1} is asking for a rebuy.")
@@ -186,7 +186,7 @@ def rebuy_decide(*, table_id: int, user: User, seat: int, approve: bool) -> int:
 def seat_request_decide(*, table_id: int, user: User, request: int, approve: bool) -> int:
     """Answer a request to sit: seated in the seat asked for (if still free), or not."""
     with transaction.atomic():
-        play = _lock_as_host(table_id, user)
+        play = lock_as_host(table_id, user)
         asked = SeatRequest.objects.filter(table=play.table, pk=request).select_related("user")
         found = asked.order_by("pk").first()  # one row: the default ordering joins the table
         if found is None:
@@ -204,7 +204,7 @@ def seat_request_decide(*, table_id: int, user: User, request: int, approve: boo
 def chat_mute(*, table_id: int, user: User, seat: int, muted: bool) -> int:
     """Mute (or unmute) the player in ``seat`` in this table's chat."""
     with transaction.atomic():
-        play = _lock_as_host(table_id, user)
+        play = lock_as_host(table_id, user)
         target = _other_player(play, user, seat).user_id
         ids = [pk for pk in play.table.muted_user_ids if pk != target]
         play.table.muted_user_ids = [*ids, target] if muted else ids

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 from random import SystemRandom
+from typing import Any
 
 from django.conf import settings
 from django.db import transaction
@@ -197,8 +198,10 @@ def deal(play: Play) -> None:
     kinds.of(table).prepare_hand(play)  # the blinds and level of this hand
     occupied = play.dealt_seats()
     positions = _positions(table, occupied)
+    stacks = [play.seats[n].stack if n in occupied else None for n in range(table.seat_count)]
+    options = home_options(play, stacks, positions.big_blind_seat)
     play.state = engine.new_hand(
-        [play.seats[n].stack if n in occupied else None for n in range(table.seat_count)],
+        stacks,
         positions.button,
         small_blind=table.small_blind,
         big_blind=table.big_blind,
@@ -209,7 +212,11 @@ def deal(play: Play) -> None:
             else positions.small_blind_seat
         ),
         big_blind_seat=positions.big_blind_seat,
+        game=table.game,
+        **options,
     )
+    if options.get("bomb_pot"):
+        table.bomb_pot_next = False  # the host's call is answered
     table.hand_number += 1
     table.button = positions.button
     table.small_blind_seat = positions.small_blind_seat
@@ -223,6 +230,24 @@ def deal(play: Play) -> None:
         clock.count_hand(play.seats[number])
     record.hand_begin(table, play.state, play.now)
     advance(play)
+
+
+def home_options(play: Play, stacks: list[int | None], big_blind_seat: int) -> dict[str, Any]:
+    """The next hand's home-game options, from the table's settings (rules 23-25):
+    a bomb pot when the host called one or its turn came, else a straddle when the
+    player under the gun wants one and can post it; run it twice when offered."""
+    table = play.table
+    options: dict[str, Any] = {"run_it_twice": table.offers_run_it_twice}
+    every = table.bomb_pot_every
+    if table.bomb_pot_ante and (
+        table.bomb_pot_next or (every and (table.hand_number + 1) % every == 0)
+    ):
+        options["bomb_pot"] = table.bomb_pot_ante
+    elif table.allows_straddle and sum(1 for chips in stacks if chips) >= 3:
+        seat = play.seats[engine.under_the_gun(stacks, big_blind_seat)]
+        covers = seat.stack >= table.ante + 2 * table.big_blind
+        options["straddle"] = seat.wants_straddle and covers and not is_away(seat)
+    return options
 
 
 def _positions(table: Table, occupied: list[int]) -> engine.Positions:
@@ -246,13 +271,56 @@ def act(play: Play, action: engine.Action) -> None:
 
 
 def advance(play: Play) -> None:
-    """After a decision or a deal: play for the away players, then clock or finish."""
+    """After a decision or a deal: play for the away players, then clock, ask the
+    players all-in whether to run it twice (rule 25), or finish."""
     fold_or_check_away_players(play)
     assert play.state is not None
     if play.state.is_over:
         finish_hand(play)
+    elif play.state.runout_pending:
+        ask_runouts(play)
     else:
         clock.start(play.table, play.actor_seat(), play.now)
+
+
+def runout_askees(state: engine.HandState) -> list[int]:
+    """The seats asked whether to run it twice: every player still in the pot."""
+    return [seat for seat in state.players if state.is_live(seat)]
+
+
+def ask_runouts(play: Play) -> None:
+    """Open the run-it-twice question (tables/services/runouts.py): those who cannot
+    answer are answered for at once (away players no, bots yes)."""
+    state, table = play.state, play.table
+    assert state is not None
+    answers: dict[str, bool] = {}
+    for number in runout_askees(state):
+        seat = play.seats.get(number)
+        if seat is None or seat.is_bot or is_away(seat):
+            answers[str(number)] = seat is not None and seat.is_bot
+    table.runout_answers = answers
+    table.deadline = play.now + timedelta(seconds=settings.TABLES_RUNOUT_QUESTION_SECONDS)
+    table.wake_at = table.deadline
+    table.is_time_bank = False
+    settle_runouts_if_answered(play)
+
+
+def settle_runouts_if_answered(play: Play) -> None:
+    """One "no" runs the board once; a "yes" from everyone asked runs it twice."""
+    assert play.state is not None
+    answers = play.table.runout_answers
+    if not all(answers.values()):
+        settle_runouts(play, 1)
+    elif len(answers) == len(runout_askees(play.state)):
+        settle_runouts(play, 2)
+
+
+def settle_runouts(play: Play, count: int) -> None:
+    assert play.state is not None
+    play.state = engine.choose_runouts(play.state, count)
+    play.table.runout_answers = {}
+    play.table.deadline = play.table.wake_at = None
+    advance(play)
 
 
 def fold_or_check_away_players(play: Play) -> None:

@@ -70,7 +70,7 @@ def sit(play: Play, user: User, seat: int) -> None:
     p.plan_next_hand(play)
 
 
-def _own_seat(play: Play, user: User) -> Seat:
+def own_seat(play: Play, user: User) -> Seat:
     seat = play.seat_of(user)
     if seat is None:
         raise NotSeated()
@@ -88,7 +88,7 @@ def seat_leave(*, table_id: int, user: User) -> int:
         if play.seat_of(user) is None and _cancel_seat_request(play, user):
             p.commit(play)
             return play.table.seq
-        seat = _own_seat(play, user)
+        seat = own_seat(play, user)
         kinds.of(play.table).check_leave(play, seat)  # e.g. not out of a running tournament
         if is_in_hand(play, seat):
             seat.is_leaving = True
@@ -111,7 +111,7 @@ def seat_stay(*, table_id: int, user: User) -> int:
     (a decision already folded for them stays folded)."""
     with transaction.atomic():
         play = p.lock(table_id)
-        seat = _own_seat(play, user)
+        seat = own_seat(play, user)
         if not seat.is_leaving:
             raise NotLeaving()
         if seat.is_removed:
@@ -126,7 +126,7 @@ def seat_rebuy(*, table_id: int, user: User) -> int:
     where the host approves rebuys, anyone but the host asks instead (``wants_rebuy``)."""
     with transaction.atomic():
         play = p.lock(table_id)
-        seat = _own_seat(play, user)
+        seat = own_seat(play, user)
         if not kinds.of(play.table).allows_rebuys:
             raise CannotRebuy()
         if is_in_hand(play, seat):
@@ -146,7 +146,7 @@ def seat_auto_rebuy(*, table_id: int, user: User, is_on: bool) -> int:
     a hand that busts them; turned on while busted between hands, it rebuys now."""
     with transaction.atomic():
         play = p.lock(table_id)
-        seat = _own_seat(play, user)
+        seat = own_seat(play, user)
         if not kinds.of(play.table).offers_auto_rebuy:
             raise CannotRebuy("Automatic rebuys are only at practice tables.")
         play.table.auto_rebuy = is_on
@@ -184,7 +184,7 @@ def seat_sit_out(*, table_id: int, user: User) -> int:
     """Stay seated but skip decisions: blinds still posted, folded or checked (rule 20)."""
     with transaction.atomic():
         play = p.lock(table_id)
-        seat = _own_seat(play, user)
+        seat = own_seat(play, user)
         seat.is_sitting_out = True
         if play.is_hand_running:
             step_aside(play)
@@ -198,7 +198,7 @@ def seat_sit_in(*, table_id: int, user: User) -> int:
     """Back to playing from the next decision on."""
     with transaction.atomic():
         play = p.lock(table_id)
-        seat = _own_seat(play, user)
+        seat = own_seat(play, user)
         seat.is_sitting_out = False
         seat.has_timed_out = False
         p.plan_next_hand(play)

@@ -24,6 +24,7 @@ from tables.models import (
 from tables.services import play as p
 from tables.services.bots import bot_name
 from tables.services.clock import starting_time_bank
+from tables.services.options import check_options
 
 PRACTICE_BLINDS = (10, 20)
 PRACTICE_MAX_BOTS = 5  # a practice table is six-handed at most
@@ -101,14 +102,27 @@ def table_create(
     starting_stack: int = 1500,
     action_seconds: int = 20,
     kind: str = Table.Kind.FRIENDS,
+    game: str = Table.Game.NO_LIMIT_HOLDEM,
+    allows_straddle: bool = False,
+    offers_run_it_twice: bool = False,
+    bomb_pot_ante: int = 0,
+    bomb_pot_every: int = 0,
 ) -> Table:
-    """A friends' table with nobody seated yet (the owner sits by choosing a seat)."""
+    """A friends' table with nobody seated yet (the owner sits by choosing a seat),
+    with its game and home-game options (tables/services/options.py)."""
     check_table_settings(
         seat_count=seat_count,
         small_blind=small_blind,
         big_blind=big_blind,
         starting_stack=starting_stack,
         action_seconds=action_seconds,
+    )
+    check_options(
+        game=game,
+        bomb_pot_ante=bomb_pot_ante,
+        bomb_pot_every=bomb_pot_every,
+        big_blind=big_blind,
+        starting_stack=starting_stack,
     )
     if owner is not None and owner.is_guest:  # guests join tables; members open them
         raise GuestsRefused()
@@ -127,6 +141,11 @@ def table_create(
             ante=ante,
             starting_stack=starting_stack,
             action_seconds=action_seconds,
+            game=game,
+            allows_straddle=allows_straddle,
+            offers_run_it_twice=offers_run_it_twice,
+            bomb_pot_ante=bomb_pot_ante,
+            bomb_pot_every=bomb_pot_every,
         )
 
 
