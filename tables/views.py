@@ -88,6 +88,7 @@ def table_detail(request: HttpRequest, table_id: int) -> HttpResponse:
         "share_url": share_url,
         "runout_street_ms": runout_street_ms,
         "reactions": QUICK_REACTIONS,
+        "games": Table.Game.choices,
     }
     return render(request, "tables/table.html", context)
 

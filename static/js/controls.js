@@ -11,6 +11,12 @@ function chips(amount) {
   return amount.toLocaleString("en-US");
 }
 
+/** The player's stack plus their bet on this street: an all-in raise's total. */
+function everything(table) {
+  const you = table.seats[table.your_seat] || {};
+  return (you.stack || 0) + (you.bet || 0);
+}
+
 function chipsInFront(table) {
   return table.seats.reduce((sum, seat) => sum + (seat.occupied ? seat.bet : 0), 0);
 }
@@ -227,6 +233,11 @@ export class Controls {
 
   prepareRaise(table) {
     const legal = table.legal;
+    // Pot-limit (rule 22): the largest raise is the pot, not an all-in.
+    const max = this.root.querySelector('[data-preset="max"]');
+    const isPotLimited = legal.max_raise_to < everything(table);
+    max.textContent = isPotLimited ? "Max" : "All-in";
+    max.setAttribute("aria-label", isPotLimited ? "The pot limit" : "All-in amount");
     for (const input of [this.slider, this.amountBox]) {
       input.min = String(legal.min_raise_to);
       input.max = String(legal.max_raise_to);
@@ -268,12 +279,18 @@ export class Controls {
   reason(typed) {
     const legal = this.table.legal;
     const you = this.table.seats[this.table.your_seat] || {};
+    const has = (you.stack || 0) + (you.bet || 0);
     if (Number.isFinite(typed) && typed > legal.max_raise_to) {
-      const has = (you.stack || 0) + (you.bet || 0);
+      // pot limit (rule 22): the most is the pot, not everything the player has
+      if (legal.max_raise_to < has) return `Pot limit: the most is ${chips(legal.max_raise_to)}`;
       return `You have ${chips(has)}: all-in is ${chips(legal.max_raise_to)}`;
     }
     if (Number.isFinite(typed) && typed > legal.min_raise_to) return "Whole chips only";
-    if (legal.min_raise_to === legal.max_raise_to) return `You can only go all-in: ${chips(legal.max_raise_to)}`;
+    if (legal.min_raise_to === legal.max_raise_to) {
+      return legal.max_raise_to < has
+        ? `You can only raise to ${chips(legal.max_raise_to)}`
+        : `You can only go all-in: ${chips(legal.max_raise_to)}`;
+    }
     const isBet = !this.table.hand || this.table.hand.current_bet === 0;
     return isBet
       ? `The smallest bet is ${chips(legal.min_raise_to)}`
@@ -320,9 +337,8 @@ export class Controls {
   }
 
   labelRaise(amount) {
-    const legal = this.table.legal;
     const isBet = !this.table.hand || this.table.hand.current_bet === 0;
-    const word = amount === legal.max_raise_to ? "All-in" : isBet ? "Bet" : "Raise to";
+    const word = amount === everything(this.table) ? "All-in" : isBet ? "Bet" : "Raise to";
     this.label(this.raiseButton, `${word} ${amount}`, "R");
   }
 

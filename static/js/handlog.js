@@ -26,7 +26,8 @@ function actedLine(name, event) {
 }
 
 function awardedLines(nameOf, event) {
-  const which = event.pot_index === 0 ? "" : ` from side pot ${event.pot_index}`;
+  const pot = event.pot_index === 0 ? "" : ` from side pot ${event.pot_index}`;
+  const which = event.run ? `${pot} on the second board` : pot; // run twice (rule 25)
   const how = event.description ? ` with ${withArticle(event.description)}` : "";
   return event.shares.map((share) => `${nameOf(share.seat)} wins ${share.amount}${which}${how}`);
 }
@@ -45,27 +46,37 @@ function withArticle(description) {
  */
 export function logLines(log, nameOf, yourSeat) {
   const lines = [];
+  const isBombPot = Boolean(log.length && log[0].kind === "hand_started" && log[0].bomb_pot);
   for (const event of log) {
-    lines.push(...eventLines(event, nameOf, yourSeat));
+    lines.push(...eventLines(event, nameOf, yourSeat, isBombPot));
   }
   return lines;
 }
 
-function eventLines(event, nameOf, yourSeat) {
+function eventLines(event, nameOf, yourSeat, isBombPot) {
   const name = event.seat === undefined ? "" : nameOf(event.seat);
   switch (event.kind) {
     case "hand_started":
-      return [`${nameOf(event.button)} has the button`];
+      return [
+        `${nameOf(event.button)} has the button`,
+        ...(event.bomb_pot ? [`Bomb pot: everyone puts in ${event.bomb_pot}, and the hand starts on the flop`] : []),
+      ];
     case "ante_posted":
+      if (isBombPot) return [`${name} puts ${event.amount} in the bomb pot${allIn(event)}`];
       return [`${name} posts an ante of ${event.amount}${allIn(event)}`];
     case "blind_posted":
+      if (event.blind === "straddle") return [`${name} straddles ${event.amount}${allIn(event)}`];
       return [`${name} posts the ${event.blind} blind ${event.amount}${allIn(event)}`];
+    case "runouts_chosen":
+      return [event.count === 2 ? "The players run it twice" : "The board is run once"];
     case "hole_cards_dealt":
       return event.seat === yourSeat && event.cards ? [`Dealt to you: ${cardsText(event.cards)}`] : [];
     case "player_acted":
       return [actedLine(name, event)];
-    case "board_dealt":
-      return [`${STREET_NAMES[event.street] || event.street}: ${cardsText(event.cards)}`];
+    case "board_dealt": {
+      const street = STREET_NAMES[event.street] || event.street;
+      return [`${event.run ? "Second board, " + street.toLowerCase() : street}: ${cardsText(event.cards)}`];
+    }
     case "uncalled_bet_returned":
       return [`Uncalled bet of ${event.amount} returned to ${name}`];
     case "cards_shown":

@@ -61,7 +61,13 @@ function badges(info) {
   const box = el("span", "badges");
   if (info.is_small_blind) box.append(badge("SB", "blind", "Small blind"));
   if (info.is_big_blind) box.append(badge("BB", "blind", "Big blind"));
+  if (info.is_straddle) box.append(badge("STR", "blind", "Straddle"));
   return box;
+}
+
+/** How many hole cards each player holds in the hand on display (Omaha: four). */
+function holeCount(hand) {
+  return hand && hand.game === "plo" ? 4 : 2;
 }
 
 function badge(text, kind, label) {
@@ -71,13 +77,13 @@ function badge(text, kind, label) {
   return node;
 }
 
-function holeCards(info, isHandOver) {
-  const box = el("div", "hole");
+function holeCards(info, isHandOver, count) {
+  const box = el("div", count === 4 ? "hole four" : "hole");
   box.setAttribute("aria-label", info.is_you ? "Your cards" : `${info.name}'s cards`);
   if (info.cards) {
     info.cards.forEach((code) => box.append(cardFace(code)));
   } else if (info.is_dealt_in && !info.has_folded && !isHandOver) {
-    box.append(cardBack(), cardBack()); // face down in play; gone once mucked
+    for (let card = 0; card < count; card += 1) box.append(cardBack()); // face down; gone once mucked
   }
   return box;
 }
@@ -96,7 +102,7 @@ function seatState(info, winnings) {
   return "";
 }
 
-function occupiedSeat(info, winnings, isHandOver, yourHand) {
+function occupiedSeat(info, winnings, isHandOver, yourHand, count) {
   const node = el("div", "seat occupied");
   node.setAttribute("role", "group");
   node.classList.toggle("you", Boolean(info.is_you));
@@ -118,7 +124,7 @@ function occupiedSeat(info, winnings, isHandOver, yourHand) {
   state.title = state.textContent; // whole, where a full ring cuts it short
   plate.append(title, stack, state);
   if (info.is_to_act) plate.append(clockElement());
-  node.append(holeCards(info, isHandOver));
+  node.append(holeCards(info, isHandOver, count));
   // What the viewer's own cards make: only ever in the viewer's own snapshot.
   if (info.is_you && yourHand) node.append(el("div", "strength", yourHand));
   node.append(plate);
@@ -185,7 +191,7 @@ export function renderSeats(container, table) {
   const nodes = [];
   for (const info of table.seats) {
     const node = info.occupied
-      ? occupiedSeat(info, won.get(info.seat), isHandOver, table.your_hand)
+      ? occupiedSeat(info, won.get(info.seat), isHandOver, table.your_hand, holeCount(table.hand))
       : emptySeat(table, info.seat);
     const [x, y] = positionOf(table, info.seat);
     node.style.left = `${x}%`;
@@ -218,7 +224,8 @@ function stageRunOut(cards, shownBefore, isHandOver, streetMs) {
   return (streets.length - 1) * streetMs;
 }
 
-/** Draws the board; returns how long (ms) an all-in run-out it just dealt is staged. */
+/** Draws the board (two, one above the other, when it was run twice); returns how
+ * long (ms) an all-in run-out it just dealt is staged. */
 export function renderBoard(container, hand, streetMs = 0) {
   const cards = hand ? hand.board.map(cardFace) : [];
   // Only the cards just dealt arrive (an animation, where motion is welcome).
@@ -226,8 +233,29 @@ export function renderBoard(container, hand, streetMs = 0) {
   cards.forEach((card, index) => card.classList.toggle("arriving", index >= shownBefore));
   const staged = stageRunOut(cards, shownBefore, Boolean(hand && hand.is_over), streetMs);
   container.dataset.shown = String(cards.length);
-  container.replaceChildren(...cards);
-  return staged;
+  const second = hand && hand.second_board ? hand.second_board : [];
+  container.classList.toggle("twice", second.length > 0);
+  if (!second.length) {
+    container.replaceChildren(...cards);
+    return staged;
+  }
+  // The second run-out shares the cards dealt before the question: only its new ones
+  // arrive, after the first board's.
+  const shared = hand.board.filter((code, index) => second[index] === code).length;
+  const secondCards = second.map(cardFace);
+  secondCards.forEach((card, index) => {
+    card.classList.toggle("arriving", index >= shared);
+    card.classList.toggle("shared", index < shared);
+    if (index >= shared && isMotionWelcome()) card.style.animationDelay = `${staged + streetMs}ms`;
+  });
+  const row = (label, nodes) => {
+    const line = el("div", "board-run");
+    line.setAttribute("aria-label", label);
+    line.append(...nodes);
+    return line;
+  };
+  container.replaceChildren(row("First board", cards), row("Second board", secondCards));
+  return staged + (isMotionWelcome() ? streetMs : 0);
 }
 
 /** Marks the face-up cards under `container` that a shown-down winning hand played. */

@@ -14,6 +14,15 @@ import { icon } from "./icons.js";
 import { moveChips } from "./motion.js";
 import { SidePanel } from "./panel.js";
 import { highlightWinningCards, playerName, potText, renderBoard, renderSeats, winnersText } from "./render.js";
+import {
+  GAME_NAMES,
+  optionsText,
+  renderOptions,
+  renderRunout,
+  renderStraddle,
+  runoutAnnouncement,
+  wireHomeGame,
+} from "./homegame.js";
 
 const FIRST_PAUSE_MS = 500;
 const MAX_PAUSE_MS = 15000;
@@ -41,6 +50,11 @@ const parts = {
   handNumber: find("[data-hand-number]"),
   sealed: find("[data-sealed]"),
   blinds: find("[data-blinds]"),
+  game: find("[data-game]"),
+  options: find("[data-options]"),
+  runout: find("[data-runout]"),
+  straddle: find("[data-straddle-box]"),
+  optionsForm: find("[data-options-form]"),
   level: find("[data-level]"),
   nextLevel: find("[data-next-level]"),
   status: find("[data-connection-status]"),
@@ -201,6 +215,10 @@ function render() {
   parts.pot.textContent = potText(table);
   parts.handNumber.textContent = table.hand_number ? `Hand #${table.hand_number}` : "Waiting for players";
   parts.blinds.textContent = blindsText(table);
+  parts.game.textContent = GAME_NAMES[table.game] || "";
+  parts.options.textContent = optionsText(table);
+  renderRunout(parts.runout, table);
+  if (parts.straddle) renderStraddle(parts.straddle, table);
   if (parts.level && table.level) parts.level.textContent = `Level ${table.level}`;
   renderSeal();
   const isYourTurn = table.legal && table.to_act === table.your_seat;
@@ -210,6 +228,7 @@ function render() {
   renderSeatEnd(parts.seatControls, parts.removed, table);
   if (parts.ledger) renderLedger(parts.ledger, table);
   if (parts.host) renderHost(parts.host, table, userId);
+  if (parts.optionsForm && !parts.host.hidden) renderOptions(parts.optionsForm, table);
   panel.sync();
   if (isGoingToLobby && table.your_seat === null) window.location.assign("/");
   renderLog();
@@ -344,6 +363,9 @@ function announcement() {
   const winners = Date.now() < winnersShownAt ? "" : winnersText(table);
   if (winners) lines.push(winners);
   const handRunning = table.hand && !table.hand.is_over;
+  if (handRunning && table.hand.runout && table.deadline) {
+    lines.push(runoutAnnouncement(table, secondsUntil(table.deadline)));
+  }
   if (table.closed_at) {
     lines.push(
       table.kind === "friends" ? "The host ended the game: the final ledger is in the Ledger tab" : "This game has ended",
@@ -377,6 +399,7 @@ function wirePage() {
   wireChat(parts.chatForm, send);
   wireSoundButton(find("[data-sound]"));
   if (parts.host) wireHost(parts.host, send);
+  wireHomeGame(root, send, () => table);
   parts.seats.addEventListener("click", (event) => {
     const button = event.target.closest("[data-sit]");
     if (!button) return;

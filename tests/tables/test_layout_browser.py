@@ -13,7 +13,14 @@ from playwright.sync_api import Browser, Page, expect
 from accounts.models import User
 from tables import services
 from tables.models import Seat
-from tests.support.live import BROWSER_TEST, DESKTOP, PHONE, outside_the_browser_loop, sign_up
+from tests.support.live import (
+    BROWSER_TEST,
+    DESKTOP,
+    PHONE,
+    SCREENSHOTS,
+    outside_the_browser_loop,
+    sign_up,
+)
 from tests.support.table_pages import show_panel_tab, take_seat
 
 pytestmark = BROWSER_TEST
@@ -26,20 +33,21 @@ def live_server_options() -> dict[str, Any]:
     return {"next_hand_seconds": 0.5}
 
 
-def open_table_of(page: Page, server_url: str, seats: int) -> str:
+def open_table_of(page: Page, server_url: str, seats: int, game: str = "nlhe") -> str:
     page.goto(f"{server_url}/tables/new/")
     page.fill("#id_name", "Full ring")
     page.fill("#id_seat_count", str(seats))
+    page.select_option("#id_game", game)
     page.get_by_role("button", name="Open the table").click()
     page.wait_for_url(re.compile(r"/tables/\d+/$"))
     return page.url
 
 
-def fill_the_other_seats(table_id: int) -> None:
-    """Eight friends sit down (outside Playwright's event loop: the ORM refuses one)."""
+def fill_the_other_seats(table_id: int, seats: int = 9) -> None:
+    """The other friends sit down (outside Playwright's event loop: the ORM refuses one)."""
 
     def sit_everyone() -> None:
-        for number in range(9):
+        for number in range(seats):
             if not Seat.objects.filter(table_id=table_id, number=number).exists():
                 user = User.objects.create_user(f"ring{number}", f"ring{number}@example.com")
                 services.seat_take(table_id=table_id, user=user, seat=number)
@@ -120,6 +128,53 @@ def test_nine_seats_sit_round_the_oval_without_covering_each_other(
     expect(page.locator("[data-seats] .card.back")).to_have_count(16)
     boxes = seat_boxes(page)
     assert overlapping(boxes) == [], boxes
+
+
+def cards_outside_their_seat(page: Page) -> list[str]:
+    """Each seat whose hole cards stick out of its sides."""
+    found: list[str] = page.evaluate(
+        """() => [...document.querySelectorAll('[data-seats] .seat.occupied')].flatMap((seat) => {
+            const box = seat.getBoundingClientRect();
+            const cards = [...seat.querySelectorAll('.hole .card')]
+                .map((card) => card.getBoundingClientRect());
+            if (!cards.length) return [];
+            const left = Math.min(...cards.map((c) => c.left));
+            const right = Math.max(...cards.map((c) => c.right));
+            const name = seat.getAttribute("aria-label");
+            return left < box.left - 0.5 || right > box.right + 0.5
+                ? [`${name}: cards ${left}..${right}, seat ${box.left}..${box.right}`]
+                : [];
+        })"""
+    )
+    return found
+
+
+@pytest.mark.parametrize("seats", [6, 9])
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["laptop", "phone"])
+def test_four_omaha_cards_fit_every_seat(
+    server_url: str, browser: Browser, viewport: dict[str, int], seats: int
+) -> None:
+    page = sign_up(browser, server_url, f"omar{seats}", viewport)
+    open_table_of(page, server_url, seats, game="plo")
+    take_seat(page, 0)
+    show_panel_tab(page, "Host")
+    host = page.get_by_role("region", name="Host controls")
+    host.get_by_role("button", name="Pause the game").click()
+    expect(host.get_by_role("button", name="Resume the game")).to_be_visible()
+    fill_the_other_seats(int(page.url.rstrip("/").split("/")[-1]), seats)
+    page.reload()
+    expect(page.locator("[data-seats] .seat.occupied")).to_have_count(seats)
+    show_panel_tab(page, "Host")
+    host.get_by_role("button", name="Resume the game").click()
+    expect(page.locator("[data-seats] .seat.you .card.face")).to_have_count(4)
+    expect(page.locator("[data-seats] .card.back")).to_have_count(4 * (seats - 1))
+    if page.locator("[data-panel-close]").is_visible():
+        page.locator("[data-panel-close]").click()
+    name = "laptop" if viewport == DESKTOP else "phone"
+    page.screenshot(path=SCREENSHOTS / f"felt-omaha-{seats}-{name}.png")
+    boxes = seat_boxes(page)
+    assert overlapping(boxes) == [], boxes
+    assert cards_outside_their_seat(page) == []
 
 
 CONTROLS_OF_A_TURN = "[data-controls] button, [data-controls] input, [data-seat-controls] button"

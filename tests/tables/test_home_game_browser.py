@@ -1,0 +1,152 @@
+"""The home game's rules in Chromium: a Pot-Limit Omaha table played by two
+players, and a Hold'em table with straddles, run it twice and bomb pots
+(docs/rules.md rules 21-25), opened from the new-table form."""
+
+from __future__ import annotations
+
+import re
+import time
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.support.live import BROWSER_TEST, DESKTOP, PHONE, SCREENSHOTS, sign_up
+from tests.support.table_pages import (
+    CAN_ACT,
+    log_text,
+    play_the_hand_out,
+    show_panel_tab,
+    take_seat,
+)
+
+pytestmark = BROWSER_TEST
+
+
+@pytest.fixture
+def live_server_options() -> dict[str, Any]:
+    return {"next_hand_seconds": 1.0}
+
+
+def open_home_game(page: Page, server_url: str, seats: int, **options: Any) -> str:
+    """Opens a table from /tables/new/ with the given game and options; returns its link."""
+    page.goto(f"{server_url}/tables/new/")
+    page.fill("#id_name", "Home game")
+    page.fill("#id_seat_count", str(seats))
+    page.select_option("#id_game", options.get("game", "nlhe"))
+    if options.get("straddle"):
+        page.check("#id_allows_straddle")
+    if options.get("run_it_twice"):
+        page.check("#id_offers_run_it_twice")
+    page.fill("#id_bomb_pot_ante", str(options.get("bomb_pot_ante", 0)))
+    page.get_by_role("button", name="Open the table").click()
+    page.wait_for_url(re.compile(r"/tables/\d+/$"))
+    return page.url
+
+
+def whose_turn(pages: list[Page], timeout: float = 20.0) -> Page:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        for page in pages:
+            if page.evaluate(CAN_ACT):
+                return page
+        time.sleep(0.1)
+    raise AssertionError("nobody got the controls")
+
+
+def test_two_players_play_pot_limit_omaha_with_four_cards_each(server_url: str, browser) -> None:
+    host = sign_up(browser, server_url, "olive", DESKTOP)
+    link = open_home_game(host, server_url, 2, game="plo")
+    expect(host.locator("[data-game]")).to_have_text("Pot-Limit Omaha")
+    take_seat(host, 0)
+    guest = sign_up(browser, server_url, "oscar", PHONE)
+    guest.goto(link)
+    take_seat(guest, 1)
+    pages = [host, guest]
+    for page in pages:
+        expect(page.locator(".seat.you .hole .card.face")).to_have_count(4)
+        expect(page.locator(".seat:not(.you) .hole .card.back")).to_have_count(4)
+        expect(page.locator(".seat.you .strength")).to_have_text(
+            re.compile(r"^(Pair of|High Card)")
+        )
+    first = whose_turn(pages)
+    # Pot limit (rule 22): blinds 10/20, the first raise is at most to 60, not all-in
+    first.get_by_role("button", name="The pot limit").click()
+    expect(first.locator("[data-raise-amount]")).to_have_value("60")
+    expect(first.locator('[data-act="raise"]')).to_have_text(re.compile(r"^Raise to 60"))
+    first.locator("[data-raise-amount]").fill("500")
+    expect(first.locator("[data-raise-note]")).to_have_text("Pot limit: the most is 60")
+    first.locator('[data-act="raise"]').click()
+    expect(first.locator("[data-log]")).to_contain_text("raises to 60")
+    play_the_hand_out(pages)
+    for page in pages:
+        expect(page.locator("[data-announce]")).to_contain_text(" wins ")
+
+
+def go_all_in(pages: list[Page]) -> None:
+    """Whoever is to act moves in or calls, until the run-it-twice question comes."""
+    deadline = time.monotonic() + 60
+    while not any(page.locator("[data-runout]").is_visible() for page in pages):
+        assert time.monotonic() < deadline, "the players never got all-in"
+        page = whose_turn(pages)
+        all_in = page.get_by_role("button", name="All-in amount")
+        if all_in.is_visible():
+            all_in.click()
+            page.locator('[data-act="raise"]').click()
+        else:
+            page.locator('[data-act="call"]').click()
+        time.sleep(0.3)
+
+
+def test_straddles_run_it_twice_and_a_bomb_pot_at_a_holdem_table(server_url: str, browser) -> None:
+    host = sign_up(browser, server_url, "hank", DESKTOP)
+    link = open_home_game(host, server_url, 3, straddle=True, run_it_twice=True, bomb_pot_ante=40)
+    expect(host.locator("[data-options]")).to_have_text("· Straddles · Run it twice · Bomb pot 40")
+    take_seat(host, 0)
+    show_panel_tab(host, "Host")
+    host.get_by_role("button", name="Pause the game").click()  # deal once everyone is ready
+    others = [
+        sign_up(browser, server_url, "iris", PHONE),
+        sign_up(browser, server_url, "jack", DESKTOP),
+    ]
+    for number, page in enumerate(others, start=1):
+        page.goto(link)
+        take_seat(page, number)
+    pages = [host, *others]
+    for page in pages:
+        tick = page.get_by_label("Straddle when under the gun")
+        tick.check()
+        expect(tick).to_be_checked()
+
+    # The host calls a bomb pot: everyone puts 40 in and the hand starts on the flop (rule 24).
+    host.get_by_role("button", name="Bomb pot next hand").click()
+    expect(host.locator("[data-options]")).to_contain_text("Bomb pot next hand")
+    host.get_by_role("button", name="Resume the game").click()
+    for page in pages:
+        expect(page.locator("[data-log]")).to_contain_text("Bomb pot: everyone puts in 40")
+        expect(page.locator("[data-board] .card")).to_have_count(3)
+        expect(page.locator("[data-pot]")).to_have_text("Pot 120")
+    assert "straddles" not in log_text(host)
+    play_the_hand_out(pages)
+
+    # Three-handed, the button is under the gun and straddles two big blinds (rule 23).
+    for page in pages:
+        expect(page.locator("[data-hand-number]")).to_have_text("Hand #2", timeout=30_000)
+        expect(page.locator(".badge", has_text="STR")).to_have_count(1)
+        expect(page.locator("[data-log]")).to_contain_text("straddles 40")
+    # Everyone all-in before the flop: the question, one tap each, two boards (rule 25).
+    go_all_in(pages)
+    expect(others[0].get_by_role("group", name="Run it twice?")).to_be_visible()
+    others[0].screenshot(path=SCREENSHOTS / "felt-run-it-twice-question-phone.png")
+    for page in pages:
+        question = page.get_by_role("group", name="Run it twice?")
+        expect(question).to_be_visible()
+        question.get_by_role("button", name="Twice").click()
+        expect(question).to_be_hidden()
+    for page in pages:
+        expect(page.locator("[data-board] .board-run")).to_have_count(2)
+        expect(page.locator("[data-board] .board-run").nth(1).locator(".card")).to_have_count(5)
+        expect(page.locator("[data-log]")).to_contain_text("The players run it twice")
+        expect(page.locator("[data-log]")).to_contain_text("on the second board")
+    others[0].screenshot(path=SCREENSHOTS / "felt-run-it-twice-phone.png")
+    host.screenshot(path=SCREENSHOTS / "felt-run-it-twice-laptop.png")
