@@ -31,7 +31,11 @@ class NewTableForm(forms.Form):
     seat_count = forms.IntegerField(
         label="Seats", min_value=MIN_SEATS, max_value=MAX_SEATS, initial=DEFAULT_SEATS
     )
-    game = forms.ChoiceField(choices=Table.Game.choices, initial=Table.Game.NO_LIMIT_HOLDEM)
+    # Optional, as a form posted before these settings existed leaves them out:
+    # Hold'em with no options (``clean`` fills in the defaults).
+    game = forms.ChoiceField(
+        choices=Table.Game.choices, initial=Table.Game.NO_LIMIT_HOLDEM, required=False
+    )
     small_blind = forms.IntegerField(min_value=1, max_value=1_000_000, initial=10)
     big_blind = forms.IntegerField(min_value=1, max_value=1_000_000, initial=20)
     starting_stack = forms.IntegerField(min_value=1, max_value=100_000_000, initial=1500)
@@ -57,6 +61,7 @@ class NewTableForm(forms.Form):
         min_value=0,
         max_value=100_000_000,
         initial=0,
+        required=False,
         help_text="What everyone puts in a bomb pot, which starts on the flop; 0: no bomb pots.",
     )
     bomb_pot_every = forms.IntegerField(
@@ -64,11 +69,16 @@ class NewTableForm(forms.Form):
         min_value=0,
         max_value=MAX_BOMB_POT_EVERY,
         initial=0,
+        required=False,
         help_text="Hands; 0: only when the host calls one.",
     )
 
     def clean(self) -> dict[str, Any]:
         cleaned: dict[str, Any] = super().clean() or {}
+        cleaned["game"] = cleaned.get("game") or Table.Game.NO_LIMIT_HOLDEM
+        for optional in ("bomb_pot_ante", "bomb_pot_every"):
+            if optional not in self.errors:
+                cleaned[optional] = cleaned.get(optional) or 0
         fields = ("seat_count", "small_blind", "big_blind", "starting_stack", "action_seconds")
         if all(cleaned.get(name) is not None for name in fields):
             try:  # the service's own check, so the form and the service never disagree

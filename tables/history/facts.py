@@ -94,7 +94,8 @@ def _preflop_facts(state: engine.HandState, preflop: _Preflop, seat: int) -> dic
     flop_dealt = any(isinstance(e, BoardDealt) for e in state.events)
     is_walk = seat == state.big_blind_seat and not mine and not flop_dealt
     return {
-        "vpip_chance": not is_walk,
+        # a bomb pot has no preflop decision (rule 24): it counts in neither VPIP nor PFR
+        "vpip_chance": not is_walk and not state.bomb_pot,
         "vpip": any(e.action in ("call", *AGGRESSIVE) for e in mine),
         "pfr": any(e.action in AGGRESSIVE for e in mine),
         "could_three_bet": 1 in faced,

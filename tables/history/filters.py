@@ -38,6 +38,11 @@ class HandFilters(serializers.Serializer[Any]):
     kind = serializers.ChoiceField(
         choices=Table.Kind.values, required=False, help_text="The table's kind."
     )
+    game = serializers.ChoiceField(
+        choices=Table.Game.values,
+        required=False,
+        help_text="The game: nlhe (No-Limit Hold'em) or plo (Pot-Limit Omaha).",
+    )
     since = serializers.DateTimeField(
         required=False, help_text="Hands started at or after this time (ISO 8601, or a date)."
     )
@@ -97,6 +102,8 @@ def apply_filters(rows: QuerySet[HandPlayer], filters: dict[str, Any]) -> QueryS
         condition &= Q(hand__table__tournament_id=filters["tournament"])
     if "kind" in filters:
         condition &= Q(hand__table__kind=filters["kind"])
+    if "game" in filters:
+        condition &= Q(hand__game=filters["game"])
     if "since" in filters:
         condition &= Q(started_at__gte=_aware(filters["since"]))
     if "until" in filters:

@@ -73,6 +73,7 @@ def hand_history_list(request: HttpRequest) -> HttpResponse:
             "values": request.GET,
             "query": query.urlencode(),
             "kinds": Table.Kind.choices,
+            "games": Table.Game.choices,
             "positions": POSITION_CHOICES,
             "has_any": finished_rows(request.user).exists(),
         },
@@ -120,5 +121,7 @@ def player_page(request: HttpRequest, username: str) -> HttpResponse:
             "graph": winnings_svg([n for n, _ in latest], [e for _, e in latest]),
             "graph_hands": len(latest),
             "is_me": player.pk == user.pk,
+            "games": Table.Game.choices,
+            "game": filters.get("game"),
         },
     )

@@ -9,11 +9,12 @@ from datetime import timedelta
 import pytest
 import time_machine
 from django.utils import timezone
+from rest_framework.test import APIClient
 
 import engine
 from tables import services
 from tables.errors import BadOptions, IllegalMove, NotHost
-from tables.models import Hand, Seat
+from tables.models import Hand, HandPlayer, Seat
 from tables.play import hand_state
 from tables.services.tables import BadTableSettings
 from tables.snapshot import build_snapshot
@@ -274,3 +275,36 @@ def test_a_player_away_declines_and_the_board_runs_once(alice, bob, carol):
     over = state_of(table)
     assert over.is_over and engine.RunoutsChosen(1) in over.events
     assert chips_on_table(table) == 4500
+
+
+def test_a_bomb_pot_counts_in_no_one_s_vpip_or_pfr(alice, bob):
+    table = friends_table(alice, bob, bomb_pot_ante=20, bomb_pot_every=2)
+    for _ in range(2):  # an ordinary hand the big blind wins, then a bomb pot checked down
+        deal(table)
+        while not state_of(table).is_over:
+            legal = engine.legal_actions(state_of(table))
+            act(table, "fold" if legal.can_fold else "check")
+    rows = HandPlayer.objects.filter(hand__table=table)
+    bomb = rows.filter(hand__bomb_pot=20)
+    assert bomb.count() == 2 and not any(row.vpip_chance for row in bomb)
+    assert rows.exclude(hand__bomb_pot=20).filter(vpip_chance=True).exists()
+
+
+def test_stats_are_asked_per_game(alice, bob):
+    holdem = friends_table(alice, bob)
+    deal(holdem)
+    act(holdem, "fold")
+    omaha = friends_table(alice, bob, game="plo", name="Omaha night")
+    deal(omaha)
+    act(omaha, "raise", engine.legal_actions(state_of(omaha)).max_raise_to)
+    act(omaha, "fold")
+    api = APIClient()
+    api.force_authenticate(alice)
+    every = api.get(f"/api/players/{alice.username}/stats/").json()
+    plo = api.get(f"/api/players/{alice.username}/stats/", {"game": "plo"}).json()
+    nlhe = api.get(f"/api/players/{alice.username}/stats/", {"game": "nlhe"}).json()
+    assert (every["hands"], plo["hands"], nlhe["hands"]) == (2, 1, 1)
+    refused = api.get(f"/api/players/{alice.username}/stats/", {"game": "stud"})
+    assert refused.status_code == 400 and refused.json()["parameters"] == ["game"]
+    listed = api.get("/api/hands/", {"game": "plo"}).json()
+    assert [hand["id"] for hand in listed["results"]] == [Hand.objects.get(table=omaha).pk]
