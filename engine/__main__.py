@@ -8,7 +8,8 @@ its text and the reason, and the exit status is 1 (2 for bad usage).
 
 ``verify``: HAND.json is a hand as Felt's API gives it to one viewer
 (``GET /api/hands/<id>/``: ``button``, ``players`` with their ``seat`` and
-``hole_cards``, ``board`` and ``fairness``). It prints "verified" when every card
+``hole_cards``, ``board`` and ``fairness``; ``game`` if it names one, else the
+game is told by the number of hole cards shown). It prints "verified" when every card
 the viewer saw matches the deck committed to before the deal, else what does
 not match, one line each, and exits 1.
 """
@@ -49,6 +50,7 @@ def verify_file(path: str) -> int:
             button=hand["button"],
             hole_cards={player["seat"]: player["hole_cards"] for player in hand["players"]},
             board=hand["board"],
+            game=hand.get("game"),
         )
     except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError) as error:
         print(f"{path}: not a hand with a fairness object ({error!r})", file=sys.stderr)

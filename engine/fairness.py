@@ -9,9 +9,11 @@ The scheme, for anyone writing a verifier:
 - The hand's commitment is ``sha256`` of the 52 leaves' hex strings joined in
   position order, in lowercase hex.
 - The dealing order: the players dealt in, starting with the first one left
-  of the button, get positions ``0 .. P-1`` as their first card and ``P .. 2P-1``
-  as their second (P players). The board follows without burn cards: the flop
-  is ``2P .. 2P+2``, the turn ``2P+3`` and the river ``2P+4``.
+  of the button, get one card a round for as many rounds as the game deals
+  hole cards (H: two in Hold'em, four in Omaha): positions ``0 .. P-1`` are
+  the first round, ``P .. 2P-1`` the second, and so on (P players). The board
+  follows without burn cards: the flop is ``HP .. HP+2``, the turn ``HP+3``
+  and the river ``HP+4``.
 - After the hand a viewer is given the salt of each position whose card they
   saw: their own hole cards, the board dealt, and cards shown at showdown.
   A folded or mucked hand's salts stay secret: with one, the card could be
@@ -27,6 +29,8 @@ True
 (5, 0, 3)
 >>> hole_positions((5, 0, 3), seat=0), list(board_positions(3, 5))
 ((1, 4), [6, 7, 8, 9, 10])
+>>> hole_positions((5, 0, 3), seat=0, hole_card_count=4), list(board_positions(3, 5, 4))
+((1, 4, 7, 10), [12, 13, 14, 15, 16])
 """
 
 from __future__ import annotations
@@ -40,6 +44,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from engine.cards import card_str
+from engine.games import GAMES, NO_LIMIT_HOLDEM, game_named
 from engine.state import HandState
 from engine.view import EVERY_CARD, sees_hole_cards
 
@@ -92,25 +97,29 @@ def dealing_order(button: int, seats: Iterable[int]) -> tuple[int, ...]:
     return tuple(players[first:] + players[:first])
 
 
-def hole_positions(order: Sequence[int], seat: int) -> tuple[int, int]:
-    """The deck positions of ``seat``'s two hole cards."""
+def hole_positions(order: Sequence[int], seat: int, hole_card_count: int = 2) -> tuple[int, ...]:
+    """The deck positions of ``seat``'s hole cards, one per round of dealing (the
+    game's ``hole_card_count``: Hold'em's two unless told)."""
     index = order.index(seat)
-    return index, index + len(order)
+    return tuple(index + len(order) * round_ for round_ in range(hole_card_count))
 
 
-def board_positions(player_count: int, cards_dealt: int) -> range:
-    """The deck positions of the first ``cards_dealt`` board cards."""
-    return range(2 * player_count, 2 * player_count + cards_dealt)
+def board_positions(player_count: int, cards_dealt: int, hole_card_count: int = 2) -> range:
+    """The deck positions of the first ``cards_dealt`` board cards, which follow the
+    ``hole_card_count`` rounds of hole cards (Hold'em's two unless told)."""
+    first = hole_card_count * player_count
+    return range(first, first + cards_dealt)
 
 
 def revealed_positions(state: HandState, viewer: Viewer) -> list[int]:
     """The positions whose cards ``viewer`` saw, in order: a seat, None for a spectator,
     or ``EVERY_CARD`` (staff settling a dispute: every card dealt)."""
     order = dealing_order(state.button, state.players)
-    positions = list(board_positions(len(order), len(state.board)))
+    rounds = GAMES[state.game].hole_card_count
+    positions = list(board_positions(len(order), len(state.board), rounds))
     for seat in order:
         if viewer == EVERY_CARD or sees_hole_cards(state, viewer, seat):
-            positions.extend(hole_positions(order, seat))
+            positions.extend(hole_positions(order, seat, rounds))
     return sorted(positions)
 
 
@@ -128,21 +137,27 @@ def verify(
     button: int,
     hole_cards: Mapping[int, Sequence[str] | None],
     board: Sequence[str],
+    game: str | None = None,
 ) -> list[str]:
     """What does not match in a hand's ``fairness`` object; an empty list when all does.
 
-    ``hole_cards`` maps every seat dealt in to the two cards the viewer saw there
+    ``hole_cards`` maps every seat dealt in to the cards the viewer saw there
     (None where they saw none); ``board`` is the board as the hand shows it.
+    ``game`` is the hand's game code; without it the game is told by the
+    number of hole cards shown (four: Omaha), and a hand that shows none is
+    Hold'em, as every hand recorded before Omaha was.
     """
     leaves = list(fairness.get("leaves") or [])
     if len(leaves) != DECK_SIZE or not all(
         isinstance(item, str) and _HEX_DIGEST.fullmatch(item) for item in leaves
     ):
         return [f"leaves: expected {DECK_SIZE} lowercase sha256 hex strings"]
-    problems = []
+    rounds, problems = _hole_card_count(game, hole_cards)
+    if rounds is None:
+        return problems
     if commitment_of(leaves) != fairness.get("commitment"):
         problems.append("commitment: the leaves do not hash to it")
-    shown = _cards_shown(button, hole_cards, board)
+    shown = _cards_shown(button, hole_cards, board, rounds)
     given: dict[int, str] = {}
     for entry in fairness.get("revealed") or []:
         position, card, salt = entry.get("position"), entry.get("card"), entry.get("salt")
@@ -166,13 +181,40 @@ def verify(
     return problems
 
 
+def _hole_card_count(
+    game: str | None, hole_cards: Mapping[int, Sequence[str] | None]
+) -> tuple[int | None, list[str]]:
+    """How many rounds of hole cards the hand dealt, and what does not fit with it;
+    None when the hand does not say (the other positions cannot be placed then)."""
+    counts = {len(cards) for cards in hole_cards.values() if cards}
+    if game is not None:
+        try:
+            expected = game_named(game)
+        except ValueError as error:
+            return None, [f"game: {error}"]
+        return expected.hole_card_count, [
+            f"seat {seat}: shows {len(cards)} hole cards, {expected.name} deals "
+            f"{expected.hole_card_count}"
+            for seat, cards in sorted(hole_cards.items())
+            if cards and len(cards) != expected.hole_card_count
+        ]
+    if len(counts) > 1 or not counts <= {g.hole_card_count for g in GAMES.values()}:
+        games = " or ".join(f"{g.hole_card_count} ({g.name})" for g in GAMES.values())
+        shows = " and ".join(map(str, sorted(counts)))
+        return None, [f"hole cards: seats show {shows} cards; every seat is dealt {games}"]
+    return counts.pop() if counts else GAMES[NO_LIMIT_HOLDEM].hole_card_count, []
+
+
 def _cards_shown(
-    button: int, hole_cards: Mapping[int, Sequence[str] | None], board: Sequence[str]
+    button: int,
+    hole_cards: Mapping[int, Sequence[str] | None],
+    board: Sequence[str],
+    rounds: int,
 ) -> dict[int, str]:
     """Deck position -> card, for every card the hand shows the viewer."""
     order = dealing_order(button, hole_cards)
-    shown = dict(zip(board_positions(len(order), len(board)), board, strict=True))
+    shown = dict(zip(board_positions(len(order), len(board), rounds), board, strict=True))
     for seat, cards in hole_cards.items():
-        if cards:
-            shown.update(zip(hole_positions(order, seat), cards, strict=True))
+        if cards and len(cards) == rounds:
+            shown.update(zip(hole_positions(order, seat, rounds), cards, strict=True))
     return shown

@@ -26,8 +26,10 @@ from engine.fairness import (
     verify,
 )
 from engine.formats.phh import EVERY_CARD
+from engine.games import GAMES, POT_LIMIT_OMAHA
 from engine.state import HandState
-from tests.engine.history_helpers import random_hand
+from tests.engine.dealing import play
+from tests.engine.history_helpers import play_randomly, random_hand
 
 SALT = "0f" * 16
 
@@ -84,12 +86,13 @@ def api_hand(state: HandState, viewer: int | None, salts: list[str]) -> dict[str
     """The hand as the history API shows it to ``viewer``, with its fairness object."""
     seen = set(revealed_positions(state, viewer))
     order = dealing_order(state.button, state.players)
+    rounds = GAMES[state.game].hole_card_count
 
     def hole_cards(seat: int) -> list[str] | None:
-        first, second = hole_positions(order, seat)
-        if first not in seen:
+        positions = hole_positions(order, seat, rounds)
+        if positions[0] not in seen:
             return None
-        return [card_str(state.deck[first]), card_str(state.deck[second])]
+        return [card_str(state.deck[position]) for position in positions]
 
     seal = seal_deck(state.deck, salts)
     return {
@@ -110,6 +113,7 @@ def check(hand: dict[str, Any]) -> list[str]:
         button=hand["button"],
         hole_cards={p["seat"]: p["hole_cards"] for p in hand["players"]},
         board=hand["board"],
+        game=hand.get("game"),
     )
 
 
@@ -231,3 +235,135 @@ def test_the_command_line_refuses_a_file_that_is_not_a_hand(
     path.write_text(content)
     assert main(["verify", str(path)]) == 1
     assert "not a hand with a fairness object" in capsys.readouterr().err
+
+
+# --- Omaha: four rounds of hole cards, then the board ---------------------------
+
+
+def random_omaha_hand(rng: Random) -> HandState:
+    """A finished Pot-Limit Omaha hand: 2-6 players at up to six seats, random decisions."""
+    players = rng.randint(2, 6)
+    seat_count = rng.randint(players, 6)
+    occupied = sorted(rng.sample(range(seat_count), players))
+    stacks: list[int | None] = [None] * seat_count
+    for seat in occupied:
+        stacks[seat] = rng.randint(1, 3000)
+    button = rng.choice(occupied if players == 2 else range(seat_count))
+    state = new_hand(stacks, button, 10, 20, deck=new_deck(rng), game=POT_LIMIT_OMAHA)
+    return play_randomly(state, rng)
+
+
+def omaha_showdown_with_a_fold(rng: Random) -> HandState:
+    """Three Omaha players: seat 0 folds preflop, seats 1 and 2 check it down."""
+    state = new_hand([500, 500, 500], 0, 5, 10, deck=new_deck(rng), game=POT_LIMIT_OMAHA)
+    state = apply_action(state, Fold())
+    while not state.is_over:
+        state = apply_action(state, Check() if _can_check(state) else Call())
+    return state
+
+
+def omaha_api_hand(state: HandState, viewer: int | None) -> dict[str, Any]:
+    """The API's Omaha hand: it names its game."""
+    return {"game": state.game, **api_hand(state, viewer, [SALT] * 52)}
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_omaha_deals_four_rounds_from_the_left_of_the_button_then_the_board(seed: int) -> None:
+    state = random_omaha_hand(Random(seed))
+    order = dealing_order(state.button, state.players)
+    for seat in state.players:
+        positions = hole_positions(order, seat, 4)
+        assert state.holes[seat] == tuple(state.deck[i] for i in positions)
+    positions = board_positions(len(order), len(state.board), 4)
+    assert state.board == tuple(state.deck[i] for i in positions), "no burn cards"
+
+
+def test_an_omaha_folded_hand_is_revealed_to_its_player_only() -> None:
+    state = omaha_showdown_with_a_fold(Random(1))
+    order = dealing_order(state.button, state.players)
+    folded = set(hole_positions(order, 0, 4))
+    assert len(folded) == 4 and folded <= set(revealed_positions(state, 0))
+    for viewer in (1, 2, None):
+        assert not folded & set(revealed_positions(state, viewer)), viewer
+    assert revealed_positions(state, EVERY_CARD) == list(range(4 * 3 + 5))
+
+
+@pytest.mark.parametrize("seed", range(100))
+def test_every_viewer_of_a_random_omaha_hand_verifies(seed: int) -> None:
+    rng = Random(seed)
+    state = random_omaha_hand(rng)
+    salts = [f"{rng.getrandbits(128):032x}" for _ in range(52)]
+    for viewer in (*state.players, None):
+        hand = {"game": state.game, **api_hand(state, viewer, salts)}
+        assert check(hand) == [], (seed, viewer)
+        if viewer is not None:
+            del hand["game"]  # a player's own four cards tell the game
+            assert check(hand) == [], (seed, viewer)
+
+
+def test_a_tampered_omaha_hole_card_fails_naming_it() -> None:
+    state = omaha_showdown_with_a_fold(Random(3))
+    hand = omaha_api_hand(state, 1)
+    order = dealing_order(state.button, state.players)
+    fourth = hole_positions(order, 1, 4)[3]
+    mine = next(p for p in hand["players"] if p["seat"] == 1)
+    dealt = mine["hole_cards"][3]
+    other = next(c for c in map(card_str, DECK) if c != dealt and c not in hand["board"])
+    mine["hole_cards"][3] = other  # the hand shows a card the deck did not hold there
+    assert check(hand) == [f"position {fourth}: revealed {dealt}, the hand shows {other}"]
+    entry = next(e for e in hand["fairness"]["revealed"] if e["position"] == fourth)
+    entry["card"] = other  # and the server claims it was sealed so
+    assert check(hand) == [f"position {fourth}: {other} with its salt does not hash to the leaf"]
+
+
+def test_an_omaha_board_is_checked_after_the_four_rounds() -> None:
+    state = omaha_showdown_with_a_fold(Random(4))
+    hand = omaha_api_hand(state, None)
+    river = 4 * 3 + 4
+    entry = next(e for e in hand["fairness"]["revealed"] if e["position"] == river)
+    assert entry["card"] == hand["board"][4]
+    hand["board"][4] = next(c for c in map(card_str, DECK) if c not in hand["board"])
+    assert check(hand) == [
+        f"position {river}: revealed {entry['card']}, the hand shows {hand['board'][4]}"
+    ]
+
+
+def test_a_spectator_needs_the_game_of_an_omaha_hand_nobody_showed() -> None:
+    state = new_hand([500, 500], 0, 5, 10, deck=new_deck(Random(2)), game=POT_LIMIT_OMAHA)
+    state = play(state, "c", "x", 20, "f")  # the big blind bets the flop, the button folds
+    assert not any(state.has_shown) and len(state.board) == 3
+    hand = omaha_api_hand(state, None)
+    assert check(hand) == []
+    del hand["game"]  # then read as Hold'em: its flop would be positions 4 to 6, not 8 to 10
+    assert check(hand)[:2] == [
+        f"position 4: {hand['board'][0]} is shown but was not revealed",
+        f"position 5: {hand['board'][1]} is shown but was not revealed",
+    ]
+
+
+def test_hole_cards_that_do_not_fit_the_game_are_reported() -> None:
+    state = omaha_showdown_with_a_fold(Random(5))
+    hand = omaha_api_hand(state, 1)
+    mine = next(p for p in hand["players"] if p["seat"] == 1)
+    del mine["hole_cards"][2:]
+    assert "seat 1: shows 2 hole cards, Pot-Limit Omaha deals 4" in check(hand)
+    del hand["game"]
+    others = next(p for p in hand["players"] if p["seat"] == 2)
+    assert len(others["hole_cards"]) == 4  # shown down, so the viewer saw four there
+    assert check(hand) == [
+        "hole cards: seats show 2 and 4 cards; every seat is dealt"
+        " 2 (No-Limit Hold'em) or 4 (Pot-Limit Omaha)"
+    ]
+    hand["game"] = "stud"
+    assert check(hand) == [
+        "game: 'stud' is not a game: 'nlhe' (No-Limit Hold'em) or 'plo' (Pot-Limit Omaha)"
+    ]
+
+
+def test_the_command_line_verifies_an_omaha_hand(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "omaha.json"
+    path.write_text(json.dumps(omaha_api_hand(omaha_showdown_with_a_fold(Random(6)), None)))
+    assert main(["verify", str(path)]) == 0
+    assert capsys.readouterr().out == "verified\n"
