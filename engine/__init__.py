@@ -10,7 +10,7 @@ from engine.bots import choose_action
 from engine.cards import DECK, RANKS, SUITS, card, card_str, cards, cards_str, new_deck, shuffle
 from engine.deal import new_hand, under_the_gun
 from engine.equity import MAX_HANDS as EQUITY_MAX_HANDS
-from engine.equity import equity, equity_vs_random
+from engine.equity import EquityEstimate, equity, equity_vs_random, estimate_equity
 from engine.evaluator import (
     best_five,
     category,
@@ -40,6 +40,7 @@ from engine.fairness import DeckSeal, revealed, seal_deck
 from engine.formats.phh import EVERY_CARD, PhhError, PhhIllegalAction, from_phh, phh_order, to_phh
 from engine.formats.pokerstars import to_pokerstars
 from engine.games import GAMES, NO_LIMIT_HOLDEM, POT_LIMIT_OMAHA, Game, game_named
+from engine.omaha_batch import evaluate_omaha_batch
 from engine.positions import Positions, first_positions, next_positions
 from engine.pots import Pot
 from engine.replay import replay, replay_onward
@@ -60,6 +61,9 @@ from engine.view import sees_hole_cards, view, views
 
 __all__ = [
     "EQUITY_MAX_HANDS",
+    "EquityEstimate",
+    "estimate_equity",
+    "evaluate_omaha_batch",
     "DeckSeal",
     "revealed",
     "seal_deck",

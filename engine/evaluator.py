@@ -34,7 +34,7 @@ CARD_KEY_ARRAY = np.array(_t.CARD_KEY, dtype=np.int64)
 CARD_BIT_ARRAY = np.array(_t.CARD_BIT, dtype=np.int64)
 _NONFLUSH = _TABLES.nonflush
 _FLUSH = [_TABLES.value_objects[v] for v in _TABLES.flush.tolist()]
-_FLUSH_ARRAY = _TABLES.flush
+FLUSH_ARRAY = _TABLES.flush  # the value of each one-suit 13-bit rank mask; 0 below five ranks
 _CLASSES = _TABLES.classes
 _CATEGORY_START = [
     next(i + 1 for i, s in enumerate(_CLASSES) if s[0] == c) for c in range(len(_t.CATEGORIES))
@@ -235,5 +235,5 @@ def values_of_keys(
         top = flags[rows] >> _t.FLUSH_BIT0  # 1, 16, 256 or 4096: one suit has 5+
         suit = (top >= 16).astype(np.int64) + (top >= 256) + (top >= 4096)
         ranks = card_masks(rows) >> (13 * suit) & 0x1FFF
-        values[rows] = _FLUSH_ARRAY[ranks]
+        values[rows] = FLUSH_ARRAY[ranks]
     return values

@@ -128,7 +128,7 @@ def test_a_split_among_two_of_three_gives_the_third_nothing() -> None:
     [
         (["AsAh"], "", "", "2 to 6 hands, not 1"),
         (["AsAh", "KdKc", "QdQc", "JdJc", "TdTc", "9d9c", "8d8c"], "", "", "not 7"),
-        (["AsAhKs", "KdKc"], "", "", "2 hole cards, not 3"),
+        (["AsAhKs", "KdKc"], "", "", r"2 hole cards \(Hold'em\) or 4 \(Omaha\), not 3"),
         (["AsAh", "KdKc"], "2c7d", "", "0, 3, 4 or 5 cards, not 2"),
         (["AsAh", "KdKc"], "2c7d9h3sJd4c", "", "0, 3, 4 or 5 cards, not 6"),
         (["AsAh", "AsKc"], "", "", r"the same card appears twice: \[51\]"),
@@ -204,7 +204,7 @@ def test_more_opponents_lower_the_equity_of_aces() -> None:
 @pytest.mark.parametrize(
     ("hole", "board", "opponents", "samples", "message"),
     [
-        ("AsAhKs", "", 1, 100, "2 hole cards, not 3"),
+        ("AsAhKs", "", 1, 100, r"2 hole cards \(Hold'em\) or 4 \(Omaha\), not 3"),
         ("AsAh", "", 0, 100, "opponents must be 1 to 9, not 0"),
         ("AsAh", "", 10, 100, "opponents must be 1 to 9, not 10"),
         ("AsAh", "", 1, 0, "samples must be at least 1"),

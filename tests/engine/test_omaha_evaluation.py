@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from pokerkit import OmahaHoldemHand
 
-from engine import card_str, describe, evaluate, evaluate_omaha
+from engine import card_str, category, describe, evaluate, evaluate_omaha, evaluate_omaha_batch
 from engine.cards import cards
 
 
@@ -89,3 +89,52 @@ def test_cards_held_in_numpy_integers_are_valued_alike() -> None:
     assert evaluate_omaha(list(np.array(hole)), list(np.array(board))) == evaluate_omaha(
         hole, board
     )
+
+
+# --- many hands at once ---------------------------------------------------------
+
+
+def batch_of(rng: Random, board_size: int, count: int, suits: int = 4) -> np.ndarray:
+    """``count`` rows of four hole cards then ``board_size`` board cards, dealt from the
+    first ``suits`` suits only (two suits make flushes common)."""
+    deck = [c for c in range(52) if c % 4 < suits]
+    return np.array([rng.sample(deck, 4 + board_size) for _ in range(count)])
+
+
+@pytest.mark.parametrize("board_size", [3, 4, 5])
+@pytest.mark.parametrize("suits", [4, 2], ids=["any suits", "flushes common"])
+def test_a_batch_values_every_hand_as_evaluate_omaha_does(board_size: int, suits: int) -> None:
+    rows = batch_of(Random(board_size * 10 + suits), board_size, 1500, suits)
+    values = evaluate_omaha_batch(rows[:, :4], rows[:, 4:])
+    expected = [evaluate_omaha(list(row[:4]), list(row[4:])) for row in rows]
+    assert values.tolist() == expected
+    if suits == 2:
+        assert sum(category(v) in ("flush", "straight_flush") for v in expected) > 150
+
+
+def test_a_batch_takes_any_integer_array_and_may_be_empty() -> None:
+    rows = batch_of(Random(1), 5, 50)
+    as_int64 = evaluate_omaha_batch(rows[:, :4], rows[:, 4:])
+    as_uint8 = evaluate_omaha_batch(rows[:, :4].astype(np.uint8), rows[:, 4:].astype(np.uint8))
+    assert as_uint8.tolist() == as_int64.tolist()
+    assert evaluate_omaha_batch(np.zeros((0, 4), int), np.zeros((0, 5), int)).shape == (0,)
+
+
+@pytest.mark.parametrize(
+    ("holes", "boards", "message"),
+    [
+        (np.zeros((2, 3), int), np.zeros((2, 5), int), r"holes must be an \(N, 4\) array"),
+        (np.zeros(4, int), np.zeros((1, 5), int), r"holes must be an \(N, 4\) array"),
+        (np.zeros((2, 4), int), np.zeros((2, 6), int), r"boards must be an \(N, 3\)"),
+        (np.zeros((2, 4), int), np.zeros((3, 5), int), "2 holes but 3 boards"),
+        (np.zeros((1, 4)), np.zeros((1, 5)), "integer cards, not float64"),
+        ([[0, 1, 2, 52]], [[10, 11, 12]], "outside 0..51"),
+        ([[0, 1, 2, -1]], [[10, 11, 12]], "outside 0..51"),
+        ([[0, 1, 2, 3], [4, 5, 6, 7]], [[10, 11, 12], [8, 9, 7]], "hand 1 holds the same card"),
+    ],
+)
+def test_a_batch_refuses_what_is_not_omaha_hands(
+    holes: object, boards: object, message: str
+) -> None:
+    with pytest.raises(ValueError, match=message):
+        evaluate_omaha_batch(holes, boards)  # type: ignore[arg-type]
