@@ -27,14 +27,15 @@ import eval7  # type: ignore[import-untyped]
 import numpy as np
 import phevaluator  # type: ignore[import-untyped]
 import treys  # type: ignore[import-untyped]
-from pokerkit import OmahaHoldemHand
+from pokerkit import Card, Deck, OmahaHoldemHand, calculate_equities
 
 # Run as a file, the script sees only scripts/ on its path; the engine is at the root.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.cards import card_str, cards  # noqa: E402
-from engine.equity import equity  # noqa: E402
+from engine.equity import equity, estimate_equity  # noqa: E402
 from engine.evaluator import evaluate, evaluate_batch, evaluate_omaha  # noqa: E402
+from engine.omaha_batch import evaluate_omaha_batch  # noqa: E402
 
 
 @dataclass(frozen=True)
@@ -164,11 +165,13 @@ def equity_section(options: Options) -> list[Row]:
 def omaha_section(options: Options) -> list[Row]:
     """(d) One Omaha hand at the river per call (4 hole cards, 5 on the board): Felt's
     evaluate_omaha against PokerKit's OmahaHoldemHand, on a fiftieth as many hands
-    (PokerKit's is the slower by far)."""
+    (PokerKit's is the slower by far); and the same hands at once, evaluate_omaha_batch."""
     rng = Random(options.seed)
     deals = [rng.sample(range(52), 9) for _ in range(max(1, options.hands // 50))]
     ours = [(deal[:4], deal[4:]) for deal in deals]
     texts = [("".join(map(card_str, hole)), "".join(map(card_str, board))) for hole, board in ours]
+    holes, boards = np.array([hole for hole, _ in ours]), np.array([board for _, board in ours])
+    evaluate_omaha_batch(holes[:1], boards[:1])  # its table is built on first use, not timed
     return raced_rows(
         "Omaha, 4 + 5 cards",
         {
@@ -176,10 +179,52 @@ def omaha_section(options: Options) -> list[Row]:
             "PokerKit OmahaHoldemHand.from_game": lambda: _loop(
                 OmahaHoldemHand.from_game, texts, True
             ),
+            "Felt evaluate_omaha_batch (numpy arrays)": lambda: evaluate_omaha_batch(holes, boards),
         },
         len(deals),
         options.runs,
     )
+
+
+OMAHA_SPOTS = (
+    ("Omaha equity, flop 2-way", ("AsAhKsKh", "JdTd9c8c"), "Qd7d2c"),
+    ("Omaha equity, flop 3-way", ("AsKsQdJd", "7h7c6h5c", "AdAc2h3h"), "Ts9s4h"),
+    ("Omaha equity, preflop", ("AsAhKsKh", "JdTd9c8c"), ""),
+)
+
+
+def omaha_equity_section(options: Options) -> list[Row]:
+    """(e) Omaha all-in equity of one spot: Felt's estimate_equity (exact on the flop,
+    20,000 sampled run-outs before it) and, before the flop, its exact count, against
+    PokerKit's calculate_equities sampling a hundredth as many run-outs as there are
+    hands in the options (2,000 by default, 200 with --quick)."""
+    samples = max(100, options.hands // 100)
+    rows = []
+    for section, hands, board in OMAHA_SPOTS:
+        rows += _omaha_spot_rows(section, hands, board, samples, options)
+    return rows
+
+
+def _omaha_spot_rows(
+    section: str, hands: Sequence[str], board: str, samples: int, options: Options
+) -> list[Row]:
+    ours, known = [cards(hand) for hand in hands], cards(board)
+    ranges = [{frozenset(Card.parse(hand))} for hand in hands]
+    contenders = {
+        "Felt estimate_equity": lambda: estimate_equity(ours, known, rng=Random(options.seed)),
+        f"PokerKit calculate_equities, {samples:,} runs": lambda: calculate_equities(
+            ranges,
+            Card.parse(board),
+            4,
+            5,
+            Deck.STANDARD,
+            (OmahaHoldemHand,),
+            sample_count=samples,
+        ),
+    }
+    if not board:
+        contenders["Felt equity (exact)"] = lambda: equity(ours, known)
+    return raced_rows(section, contenders, 1, options.runs)
 
 
 SECTIONS: list[Callable[[Options], list[Row]]] = [
@@ -187,6 +232,7 @@ SECTIONS: list[Callable[[Options], list[Row]]] = [
     batch_section,
     equity_section,
     omaha_section,
+    omaha_equity_section,
 ]
 
 
@@ -201,12 +247,12 @@ def extra_sections() -> list[Callable[[Options], list[Row]]]:
 
 
 def format_table(rows: Sequence[Row]) -> str:
-    header = f"{'section':<26}{'measurement':<42}{'median s':>10}{'us/item':>10}"
+    header = f"{'section':<26}{'measurement':<42}{'median s':>10}{'us/item':>12}"
     header += f"{'items/s':>14}{'vs Felt':>10}"
     lines = [header, "-" * len(header)]
     for row in rows:
         lines.append(
-            f"{row.section:<26}{row.name:<42}{row.seconds:>10.4f}{row.per_item_us:>10.3f}"
+            f"{row.section:<26}{row.name:<42}{row.seconds:>10.4f}{row.per_item_us:>12.3f}"
             f"{row.rate:>14,.0f}{row.ratio:>10}"
         )
     lines.append(
