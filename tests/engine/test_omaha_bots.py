@@ -125,7 +125,7 @@ def test_a_pot_raise_is_the_pot_limit_not_the_whole_stack() -> None:
     legal = legal_actions(state)
     assert state.actor == 3 and legal.max_raise_to == 70 < 5000  # 20 called, then 50 more
     assert decide(state, Dice(NEVER)) == RaiseTo(70)
-    assert decide(state, Dice(ALWAYS)) == Call()  # or, now and then, a slow-play
+    assert decide(state, Dice(ALWAYS)) == Call()  # a slow-play just calls
 
 
 def first_decisions(rng: Random, count: int) -> list[tuple[float, str]]:
@@ -201,7 +201,7 @@ def test_one_spade_held_is_no_flush_facing_a_pot_bet() -> None:
 
 
 def test_a_big_draw_calls_a_half_pot_bet_on_the_flop() -> None:
-    # a wrap (any 8, 9, queen or king... with J T 9 8) and the nut flush draw
+    # the nut flush draw (Ah Jh to the board's two hearts) and straight draws (J T 9 to Q 8)
     state = deal(
         [1000, 1000],
         button=0,
