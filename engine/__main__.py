@@ -8,8 +8,9 @@ its text and the reason, and the exit status is 1 (2 for bad usage).
 
 ``verify``: HAND.json is a hand as Felt's API gives it to one viewer
 (``GET /api/hands/<id>/``: ``button``, ``players`` with their ``seat`` and
-``hole_cards``, ``board`` and ``fairness``; ``game`` if it names one, else the
-game is told by the number of hole cards shown). It prints "verified" when every card
+``hole_cards``, ``board``, ``second_board`` when run twice, and ``fairness``;
+``game`` if it names one, else the game is told by the number of hole cards
+shown). It prints "verified" when every card
 the viewer saw matches the deck committed to before the deal, else what does
 not match, one line each, and exits 1.
 """
@@ -41,6 +42,12 @@ def replay_files(paths: Sequence[str]) -> int:
     return status
 
 
+def _dealt_board(board: list[str], second: list[str]) -> list[str]:
+    """The board cards in the order dealt: a second run-out's own cards follow the first
+    board (``engine.fairness.dealt_board``)."""
+    return [*board, *[card for card in second if card not in board]]
+
+
 def verify_file(path: str) -> int:
     """Check one hand's fairness object against the cards it shows; 1 if anything is off."""
     try:
@@ -49,7 +56,7 @@ def verify_file(path: str) -> int:
             hand["fairness"],
             button=hand["button"],
             hole_cards={player["seat"]: player["hole_cards"] for player in hand["players"]},
-            board=hand["board"],
+            board=_dealt_board(hand["board"], hand.get("second_board") or []),
             game=hand.get("game"),
         )
     except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError) as error:

@@ -111,12 +111,18 @@ def board_positions(player_count: int, cards_dealt: int, hole_card_count: int = 
     return range(first, first + cards_dealt)
 
 
+def dealt_board(state: HandState) -> tuple[int, ...]:
+    """Every board card in the order the deck dealt them: the board, then the cards
+    of a second run-out that the first did not have (rule 25), which follow it."""
+    return state.board + tuple([c for c in state.second_board if c not in state.board])
+
+
 def revealed_positions(state: HandState, viewer: Viewer) -> list[int]:
     """The positions whose cards ``viewer`` saw, in order: a seat, None for a spectator,
     or ``EVERY_CARD`` (staff settling a dispute: every card dealt)."""
     order = dealing_order(state.button, state.players)
     rounds = GAMES[state.game].hole_card_count
-    positions = list(board_positions(len(order), len(state.board), rounds))
+    positions = list(board_positions(len(order), len(dealt_board(state)), rounds))
     for seat in order:
         if viewer == EVERY_CARD or sees_hole_cards(state, viewer, seat):
             positions.extend(hole_positions(order, seat, rounds))
@@ -142,7 +148,9 @@ def verify(
     """What does not match in a hand's ``fairness`` object; an empty list when all does.
 
     ``hole_cards`` maps every seat dealt in to the cards the viewer saw there
-    (None where they saw none); ``board`` is the board as the hand shows it.
+    (None where they saw none); ``board`` is the board as the hand shows it,
+    followed, for a hand run twice, by the second board's own cards
+    (``dealt_board``).
     ``game`` is the hand's game code; without it the game is told by the
     number of hole cards shown (four: Omaha), and a hand that shows none is
     Hold'em, as every hand recorded before Omaha was.

@@ -16,16 +16,19 @@ export function dealingOrder(button, seats) {
   return [...sorted.filter((seat) => seat > button), ...sorted.filter((seat) => seat <= button)];
 }
 
-/** Deck position -> card, for every card this hand shows the viewer. */
+/** Deck position -> card, for every card this hand shows the viewer. Each player gets
+ * one card a round, two rounds (four in Omaha); the board follows, and a second
+ * run-out's own cards follow the first board (docs/fairness.md). */
 function cardsShown(hand) {
   const order = dealingOrder(hand.button, hand.players.map((player) => player.seat));
+  const rounds = hand.game === "plo" ? 4 : 2;
   const shown = new Map();
-  hand.board.forEach((card, index) => shown.set(2 * order.length + index, card));
+  const second = (hand.second_board || []).filter((card) => !hand.board.includes(card));
+  [...hand.board, ...second].forEach((card, index) => shown.set(rounds * order.length + index, card));
   for (const player of hand.players) {
     if (!player.hole_cards) continue;
     const index = order.indexOf(player.seat);
-    shown.set(index, player.hole_cards[0]);
-    shown.set(index + order.length, player.hole_cards[1]);
+    player.hole_cards.forEach((card, round) => shown.set(index + round * order.length, card));
   }
   return shown;
 }

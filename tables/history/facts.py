@@ -17,6 +17,7 @@ times that pot, minus what it put in.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from random import Random
 from typing import Any
 
 import engine
@@ -178,17 +179,24 @@ def allin_ev(state: engine.HandState) -> dict[int, float]:
     live = [s for s in state.players if not state.has_folded[s]]
     board = state.board[:board_at]
     expected = {seat: 0.0 for seat in live}
-    for pot in (e for e in state.events if isinstance(e, PotAwarded)):
-        contenders = [s for s in pot.eligible if s in expected]
+    pots: dict[int, tuple[int, tuple[int, ...]]] = {}  # a pot run twice is paid in two halves
+    for award in (e for e in state.events if isinstance(e, PotAwarded)):
+        paid, _ = pots.get(award.pot_index, (0, award.eligible))
+        pots[award.pot_index] = (paid + award.amount, award.eligible)
+    for amount, eligible in pots.values():
+        contenders = [s for s in eligible if s in expected]
         # The other face-up hands are known cards: out of this pot's run-outs.
         dead = [c for s in live if s not in contenders for c in state.holes[s]]
+        hands = [state.holes[s] for s in contenders]
+        # Exact wherever that is cheap (every Hold'em all-in); an Omaha all-in before
+        # the flop is sampled, with a fixed seed so the figure never changes.
         shares = (
-            engine.equity([state.holes[s] for s in contenders], board=board, dead=dead)
+            engine.estimate_equity(hands, board=board, dead=dead, rng=Random(0)).shares
             if len(contenders) > 1
             else (1.0,)
         )
         for seat, share in zip(contenders, shares, strict=True):
-            expected[seat] += share * pot.amount
+            expected[seat] += share * amount
     return {seat: expected[seat] - _put_in(state, seat) for seat in live}
 
 

@@ -118,6 +118,9 @@ def hand_detail(viewed: ViewedHand) -> dict[str, Any]:
         "table_name": hand.table.name,
         "kind": hand.table.kind,
         "number": hand.number,
+        "game": state.game,
+        "straddle_seat": state.straddle_seat,
+        "bomb_pot": state.bomb_pot,
         "started_at": hand.started_at,
         "ended_at": hand.ended_at,
         "level": hand.level + 1 if hand.table.tournament_id is not None else None,
@@ -127,6 +130,7 @@ def hand_detail(viewed: ViewedHand) -> dict[str, Any]:
         "button": hand.button,
         "seat_count": state.seat_count,
         "board": [engine.card_str(c) for c in state.board],
+        "second_board": [engine.card_str(c) for c in state.second_board],
         "pot": hand.pot,
         "viewer_seat": viewed.own_seat,
         "players": [_player(viewed, p) for p in viewed.players],
@@ -209,6 +213,7 @@ def _pots(state: engine.HandState) -> list[dict[str, Any]]:
             "eligible": list(e.eligible),
             "winners": [{"seat": s, "amount": chips} for s, chips in e.shares if chips],
             "hand": e.description,
+            "board": e.run + 1,
         }
         for e in state.events
         if isinstance(e, PotAwarded)

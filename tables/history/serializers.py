@@ -33,7 +33,8 @@ class HandListItemSerializer(serializers.ModelSerializer[HandPlayer]):
     )
     big_blind = serializers.IntegerField(source="hand.big_blind")
     hole_cards = serializers.ListField(
-        child=serializers.CharField(help_text=CARD_HELP), help_text="Your own two cards."
+        child=serializers.CharField(help_text=CARD_HELP),
+        help_text="Your own cards: two, or four in Omaha.",
     )
 
     class Meta:
@@ -102,6 +103,10 @@ class PotSerializer(serializers.Serializer[Any]):
     eligible = serializers.ListField(child=serializers.IntegerField())
     winners = PotWinnerSerializer(many=True)
     hand = serializers.CharField(allow_null=True, help_text="The winning hand; null uncontested.")
+    board = serializers.IntegerField(
+        help_text="The board this share of the pot was played on: 1, or 2 for the second"
+        " half of a pot run twice."
+    )
 
 
 class RevealedCardSerializer(serializers.Serializer[Any]):
@@ -129,6 +134,13 @@ class HandDetailSerializer(serializers.Serializer[Any]):
     table_name = serializers.CharField()
     kind = serializers.CharField(help_text="friends, practice or tournament.")
     number = serializers.IntegerField()
+    game = serializers.CharField(help_text="nlhe (No-Limit Hold'em) or plo (Pot-Limit Omaha).")
+    straddle_seat = serializers.IntegerField(
+        allow_null=True, help_text="The seat that straddled; null without a straddle."
+    )
+    bomb_pot = serializers.IntegerField(
+        help_text="Each player's stake when the hand was a bomb pot; 0 otherwise."
+    )
     started_at = serializers.DateTimeField()
     ended_at = serializers.DateTimeField()
     level = serializers.IntegerField(
@@ -140,6 +152,10 @@ class HandDetailSerializer(serializers.Serializer[Any]):
     button = serializers.IntegerField(help_text="The button's seat.")
     seat_count = serializers.IntegerField()
     board = serializers.ListField(child=serializers.CharField(help_text=CARD_HELP))
+    second_board = serializers.ListField(
+        child=serializers.CharField(help_text=CARD_HELP),
+        help_text="The second run-out's five cards when the hand was run twice, else empty.",
+    )
     pot = serializers.IntegerField()
     viewer_seat = serializers.IntegerField(allow_null=True, help_text="Your seat in the hand.")
     players = HandPlayerViewSerializer(many=True)

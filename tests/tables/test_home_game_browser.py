@@ -44,6 +44,16 @@ def open_home_game(page: Page, server_url: str, seats: int, **options: Any) -> s
     return page.url
 
 
+def replay_latest_hand(page: Page, server_url: str) -> None:
+    """Opens the newest hand in the replayer and steps to its end."""
+    page.goto(f"{server_url}/hands/")
+    page.locator("table.hands tbody tr").first.get_by_role("link").click()
+    expect(page.locator("[data-fairness]")).to_contain_text("Deck verified")
+    forward = page.get_by_role("button", name="Step forward")
+    while forward.is_enabled():
+        forward.click()
+
+
 def whose_turn(pages: list[Page], timeout: float = 20.0) -> Page:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -81,6 +91,9 @@ def test_two_players_play_pot_limit_omaha_with_four_cards_each(server_url: str, 
     play_the_hand_out(pages)
     for page in pages:
         expect(page.locator("[data-announce]")).to_contain_text(" wins ")
+    # The replayer shows four cards a seat, and the deck check places four rounds.
+    replay_latest_hand(guest, server_url)
+    expect(guest.locator("[data-seats] .seat.you .card.face")).to_have_count(4)
 
 
 def go_all_in(pages: list[Page]) -> None:
@@ -150,3 +163,6 @@ def test_straddles_run_it_twice_and_a_bomb_pot_at_a_holdem_table(server_url: str
         expect(page.locator("[data-log]")).to_contain_text("on the second board")
     others[0].screenshot(path=SCREENSHOTS / "felt-run-it-twice-phone.png")
     host.screenshot(path=SCREENSHOTS / "felt-run-it-twice-laptop.png")
+    # Both boards in the replayer, and the deck check covers the second board's cards.
+    replay_latest_hand(others[1], server_url)
+    expect(others[1].locator("[data-board] .board-run")).to_have_count(2)

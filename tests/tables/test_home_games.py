@@ -4,16 +4,22 @@ through the services a player's or host's socket command runs."""
 
 from __future__ import annotations
 
+import json
 from datetime import timedelta
 
 import pytest
 import time_machine
+from django.urls import reverse
 from django.utils import timezone
 from rest_framework.test import APIClient
 
 import engine
+from engine import __main__ as engine_cli
 from tables import services
 from tables.errors import BadOptions, IllegalMove, NotHost
+from tables.history import projection
+from tables.history.facts import allin_ev
+from tables.history.replay import replay_steps
 from tables.models import Hand, HandPlayer, Seat
 from tables.play import hand_state
 from tables.services.tables import BadTableSettings
@@ -308,3 +314,54 @@ def test_stats_are_asked_per_game(alice, bob):
     assert refused.status_code == 400 and refused.json()["parameters"] == ["game"]
     listed = api.get("/api/hands/", {"game": "plo"}).json()
     assert [hand["id"] for hand in listed["results"]] == [Hand.objects.get(table=omaha).pk]
+
+
+def run_twice_at(table, *users) -> Hand:
+    """An all-in before the flop that everyone asks to run twice; the stored hand."""
+    deal(table)
+    all_in_preflop(table)
+    for user in users:
+        services.runout_answer(table_id=table.pk, user=user, run_twice=True)
+    return Hand.objects.get(table=table, number=fresh(table).hand_number)
+
+
+def test_a_hand_run_twice_shows_both_boards_and_its_deck_verifies(alice, bob, tmp_path):
+    table = friends_table(alice, bob, offers_run_it_twice=True)
+    stored = run_twice_at(table, alice, bob)
+    api = APIClient()
+    api.force_authenticate(bob)
+    body = api.get(f"/api/hands/{stored.pk}/").json()
+    assert body["game"] == "nlhe" and len(body["second_board"]) == 5
+    assert sorted({pot["board"] for pot in body["pots"]}) == [1, 2]
+    assert sum(pot["amount"] for pot in body["pots"]) == stored.pot
+    # both boards' cards were sealed before the deal: the check passes, and fails
+    # when the second board is given wrong
+    (tmp_path / "hand.json").write_text(json.dumps(body))
+    assert engine_cli.main(["verify", str(tmp_path / "hand.json")]) == 0
+    wrong = {**body, "second_board": [*body["second_board"][:4], body["board"][4]]}
+    (tmp_path / "wrong.json").write_text(json.dumps(wrong))
+    assert engine_cli.main(["verify", str(tmp_path / "wrong.json")]) == 1
+
+
+def test_the_replayer_steps_through_the_choice_to_both_boards(alice, bob, client):
+    table = friends_table(alice, bob, offers_run_it_twice=True)
+    stored = run_twice_at(table, alice, bob)
+    viewed = projection.hand_for_viewer(user=alice, hand_id=stored.pk)
+    steps = replay_steps(viewed)
+    assert steps[-1]["label"].startswith("The players run it twice ·")  # then who won
+    last = steps[-1]["table"]["hand"]
+    assert last["is_over"] and len(last["board"]) == len(last["second_board"]) == 5
+    client.force_login(alice)
+    page = client.get(reverse("tables:hand_replayer", args=[stored.pk]))
+    assert page.status_code == 200 and b'"second_board"' in page.content
+
+
+def test_an_omaha_all_in_before_the_flop_has_an_all_in_ev_that_adds_up(alice, bob):
+    table = friends_table(alice, bob, game="plo")
+    deal(table)
+    state = all_in_preflop(table)
+    assert state.is_over
+    expected = allin_ev(state)
+    assert set(expected) == {0, 1}
+    assert abs(sum(expected.values())) < 1e-6  # what one expects to win the other loses
+    assert allin_ev(state) == expected  # the estimate's seed is fixed
