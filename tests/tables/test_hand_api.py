@@ -58,7 +58,7 @@ def test_a_player_sees_their_own_cards_and_cards_shown_but_not_a_mucked_hand(ali
     assert [p["username"] for p in body["players"]] == ["alice", "bob", "carol"]
     assert body["pots"] == [
         {"index": 0, "amount": 180, "eligible": [0, 1, 2], "winners": [{"seat": 0, "amount": 180}],
-         "hand": body["pots"][0]["hand"]},
+         "hand": body["pots"][0]["hand"], "board": 1},
     ]  # fmt: skip
     river = [a for a in body["actions"] if a["street"] == "river"]
     assert [(a["seat"], a["action"], a["total"]) for a in river][2] == (2, "bet", 40)
