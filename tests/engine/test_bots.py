@@ -102,11 +102,12 @@ def test_bots_choose_legal_actions_in_any_hand(state: HandState, seed: int) -> N
     play_with_bots(state, Random(seed))
 
 
-def test_a_decision_takes_well_under_20_ms() -> None:
+@pytest.mark.parametrize(("game", "hands"), [("nlhe", 30), ("plo", 20)])
+def test_a_decision_takes_well_under_20_ms(game: str, hands: int) -> None:
     rng = Random(3)
     durations = []
-    for _ in range(30):
-        state = new_hand([1000] * 6, 0, small_blind=10, big_blind=20, rng=rng)
+    for _ in range(hands):
+        state = new_hand([1000] * 6, 0, small_blind=10, big_blind=20, rng=rng, game=game)
         while not state.is_over:
             started = time.perf_counter()
             action = decide(state, rng)
@@ -282,11 +283,12 @@ def test_a_strong_hand_calls_when_it_may_not_raise() -> None:
     assert decide(state, Dice(NEVER)) == Call()
 
 
-def test_a_bot_wins_chips_from_players_who_act_at_random() -> None:
-    rng = Random(4)
+@pytest.mark.parametrize(("game", "seed", "hands"), [("nlhe", 4, 300), ("plo", 5, 150)])
+def test_a_bot_wins_chips_from_players_who_act_at_random(game: str, seed: int, hands: int) -> None:
+    rng = Random(seed)
     won = 0
-    for number in range(300):
-        state = new_hand([1000] * 6, number % 6, small_blind=10, big_blind=20, rng=rng)
+    for number in range(hands):
+        state = new_hand([1000] * 6, number % 6, small_blind=10, big_blind=20, rng=rng, game=game)
         while not state.is_over:
             if state.actor == 0:
                 action = decide(state, rng)

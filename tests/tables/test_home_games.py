@@ -136,40 +136,23 @@ def test_a_bomb_pot_every_third_hand(alice, bob):
     assert kinds == [0, 0, 20]
 
 
+def set_options(table, user, **chosen) -> int:
+    """The host's set_options with Omaha and nothing else unless ``chosen`` says so."""
+    options = {"allows_straddle": False, "offers_run_it_twice": False}
+    options |= {"bomb_pot_ante": 0, "bomb_pot_every": 0, **chosen}
+    return services.table_set_options(table_id=table.pk, user=user, game="plo", **options)
+
+
 def test_only_the_host_sets_the_options_and_bad_ones_change_nothing(alice, bob):
     table = friends_table(alice, bob)
     with pytest.raises(NotHost):
-        services.table_set_options(
-            table_id=table.pk,
-            user=bob,
-            game="plo",
-            allows_straddle=True,
-            offers_run_it_twice=True,
-            bomb_pot_ante=0,
-            bomb_pot_every=0,
-        )
+        set_options(table, bob, allows_straddle=True, offers_run_it_twice=True)
     with pytest.raises(BadOptions, match="bomb pot comes every 2 to 50 hands"):
-        services.table_set_options(
-            table_id=table.pk,
-            user=alice,
-            game="plo",
-            allows_straddle=False,
-            offers_run_it_twice=False,
-            bomb_pot_ante=40,
-            bomb_pot_every=1,
-        )
+        set_options(table, alice, bomb_pot_ante=40, bomb_pot_every=1)
     with pytest.raises(BadOptions, match="Set the bomb pot's stake first"):
         services.table_call_bomb_pot(table_id=table.pk, user=alice, on=True)
     assert fresh(table).game == "nlhe"
-    services.table_set_options(
-        table_id=table.pk,
-        user=alice,
-        game="plo",
-        allows_straddle=True,
-        offers_run_it_twice=True,
-        bomb_pot_ante=40,
-        bomb_pot_every=0,
-    )
+    set_options(table, alice, allows_straddle=True, offers_run_it_twice=True, bomb_pot_ante=40)
     options = snapshot_for(table)["options"]
     assert options == {
         "straddle": True,
