@@ -1,8 +1,11 @@
-"""Hand histories in PHH, the open Poker Hand History standard (variant ``NT``).
+"""Hand histories in PHH, the open Poker Hand History standard.
 
 ``to_phh(state)`` writes a hand from its event log; ``from_phh(text)`` plays
 a file through ``apply_action`` and returns the resulting state, so every
-rule the engine enforces applies to imported hands too.
+rule the engine enforces applies to imported hands too. A No-Limit Hold'em
+hand is variant ``NT``, a Pot-Limit Omaha hand variant ``PO`` (four cards in
+each ``d dh`` and ``sm``); a file of any other variant, or whose hole cards
+are not as many as its variant deals, is refused.
 
 Conventions (uoftcprg/phh-std):
 
@@ -59,6 +62,7 @@ from engine.events import (
     PotAwarded,
 )
 from engine.formats.phh_notation import (
+    VARIANTS,
     PhhAction,
     PhhError,
     PhhFile,
@@ -68,6 +72,7 @@ from engine.formats.phh_notation import (
     toml_value,
 )
 from engine.formats.phh_replay import PhhIllegalAction, PhhReplay
+from engine.games import GAMES, Game
 from engine.state import NO_SMALL_BLIND, HandState
 from engine.view import EVERY_CARD, sees_hole_cards
 
@@ -75,6 +80,7 @@ __all__ = ["EVERY_CARD", "PhhError", "PhhIllegalAction", "from_phh", "phh_order"
 
 _WRITTEN_FIELDS = frozenset({"seats", "seat_count", "finishing_stacks", "ante_trimming_status"})
 _PER_PLAYER_FIELDS = frozenset({"players", "winnings", "time_banks"})
+_VARIANT_OF = {game: variant for variant, game in VARIANTS.items()}
 
 
 # ---------------------------------------------------------------- writing
@@ -89,7 +95,8 @@ def to_phh(
     """The hand so far as PHH text (a finished hand also gets ``finishing_stacks``).
 
     ``viewer`` is the seat whose history this is (``None``: a spectator's):
-    hole cards it did not see (``engine.view``'s rule) are written ``????``.
+    hole cards it did not see (``engine.view``'s rule) are written ``??``
+    each (``????`` in Hold'em, ``????????`` in Omaha).
     By default every card is written. ``optional_fields`` are written as
     given: standard optional fields such as ``players`` (names in PHH order:
     ``[names[s] for s in phh_order(state)]``), ``event``, ``hand``, ``table``
@@ -108,7 +115,7 @@ def to_phh(
     if len(order) == 2:
         forced.reverse()  # the standard reverses forced bets heads-up
     lines = [
-        toml_line("variant", "NT"),
+        toml_line("variant", _VARIANT_OF[state.game]),
         toml_line("antes", [state.ante] * len(order)),
         toml_line("blinds_or_straddles", forced),
         toml_line("min_bet", state.big_blind),
@@ -156,10 +163,11 @@ def _action_texts(
     state: HandState, viewer: int | None | str, position: Mapping[int, int]
 ) -> list[str]:
     sees = _sees(state, viewer)
+    unseen = "??" * GAMES[state.game].hole_card_count
     texts = []
     for event in state.events:
         if isinstance(event, HoleCardsDealt):
-            hole = cards_str(event.cards) if sees(event.seat) else "????"
+            hole = cards_str(event.cards) if sees(event.seat) else unseen
             texts.append(f"d dh p{position[event.seat] + 1} {hole}")
         elif isinstance(event, BoardDealt):
             texts.append(f"d db {cards_str(event.cards)}")
@@ -235,6 +243,7 @@ def _start(phh: PhhFile, table: _Table, deck: tuple[int, ...]) -> HandState:
             small_blind_seat=table.small_blind_seat,
             big_blind_seat=table.big_blind_seat,
             deck=deck,
+            game=phh.game,
         )
     except ValueError as error:  # the table itself is impossible (e.g. too many seats)
         raise PhhError(str(error)) from None
@@ -295,21 +304,22 @@ def _seat_numbers(fields: Mapping[str, object], count: int) -> tuple[int, ...]:
 def _deck(phh: PhhFile) -> tuple[tuple[int, ...], frozenset[int]]:
     """The deck order that deals the file's cards, and the card positions we made up.
 
-    The engine deals one card to each player (p1 first), then a second round,
-    then the board with no burn cards; unknown cards are filled with unused
-    cards in ascending order.
+    The engine deals one card to each player (p1 first), then a second round
+    (and in Omaha a third and a fourth), then the board with no burn cards;
+    unknown cards are filled with unused cards in ascending order.
     """
-    holes: list[list[int | None]] = [[None, None] for _ in range(phh.player_count)]
+    game = GAMES[phh.game]
+    holes: list[list[int | None]] = [[None] * game.hole_card_count for _ in range(phh.player_count)]
     board: list[int | None] = []
     for action in phh.actions:
         if action.verb in ("dh", "sm"):
-            _merge_hole(holes, action)
+            _merge_hole(holes, action, game)
         elif action.verb == "db":
             board.extend(action.cards)
     if len(board) > 5:
         raise PhhError("the board has more than five cards")
-    slots = [hole[0] for hole in holes] + [hole[1] for hole in holes] + board
-    slots += [None] * (len(holes) * 2 + 5 - len(slots))
+    slots = [hole[round_] for round_ in range(game.hole_card_count) for hole in holes] + board
+    slots += [None] * (len(holes) * game.hole_card_count + 5 - len(slots))
     known = [c for c in slots if c is not None]
     if len(set(known)) != len(known):
         raise PhhError("a card is dealt twice")
@@ -319,12 +329,13 @@ def _deck(phh: PhhFile) -> tuple[tuple[int, ...], frozenset[int]]:
     return deck + tuple(spare), made_up
 
 
-def _merge_hole(holes: list[list[int | None]], action: PhhAction) -> None:
+def _merge_hole(holes: list[list[int | None]], action: PhhAction, game: Game) -> None:
     assert action.actor is not None
     if not action.cards:
         return
-    if len(action.cards) != 2:
-        raise PhhError("a hold'em hand is two cards", action.index, action.text)
+    if len(action.cards) != game.hole_card_count:
+        reason = f"a {game.name} hand is {game.hole_card_count} cards, not {len(action.cards)}"
+        raise PhhError(reason, action.index, action.text)
     hole = holes[action.actor]
     for slot, new in enumerate(action.cards):
         if new is not None and hole[slot] not in (None, new):
@@ -342,10 +353,10 @@ def _check_no_made_up_showdown(
     )
     if not contested:
         return
-    count = len(seats)
-    board_slots = range(2 * count, 2 * count + len(state.board))
+    count, rounds = len(seats), GAMES[state.game].hole_card_count
+    board_slots = range(rounds * count, rounds * count + len(state.board))
     for player, seat in enumerate(seats):
-        unknown = player in made_up or player + count in made_up
+        unknown = any(player + round_ * count in made_up for round_ in range(rounds))
         if unknown and state.is_live(seat):
             raise PhhError(f"p{player + 1}'s hole cards are unknown but decide the showdown")
     if any(slot in made_up for slot in board_slots):

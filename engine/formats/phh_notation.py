@@ -5,6 +5,8 @@ of fields plus an ``actions`` array written in a small notation
 (``"d dh p1 AsKd"``, ``"p2 cbr 600"``, ``"p3 cc"``, ``"p1 f"``, ``"p2 sm AsKd"``).
 This module parses that text into a frozen :class:`PhhFile` and writes TOML;
 :mod:`engine.formats.phh` turns a file into a hand and a hand into a file.
+Of the standard's variants it reads the two games the engine deals
+(``VARIANTS``): ``NT`` (No-Limit Hold'em) and ``PO`` (Pot-Limit Omaha).
 
 >>> parse_action(3, "p2 cbr 600  # a raise")
 PhhAction(index=3, text='p2 cbr 600  # a raise', actor=1, verb='cbr', cards=(), amount=600)
@@ -19,9 +21,10 @@ import re
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from engine.cards import card
+from engine.games import GAMES, NO_LIMIT_HOLDEM, POT_LIMIT_OMAHA
 
 # Fields the standard defines besides the required ones; anything else a
 # writer adds must start with "_" (a user-defined field).
@@ -57,7 +60,10 @@ OPTIONAL_FIELDS = frozenset(
         "time_banks",
     }
 )
-REQUIRED_NT_FIELDS = ("variant", "antes", "blinds_or_straddles", "min_bet", "starting_stacks")
+# NT and PO require the same fields.
+REQUIRED_FIELDS = ("variant", "antes", "blinds_or_straddles", "min_bet", "starting_stacks")
+VARIANTS: Final = {"NT": NO_LIMIT_HOLDEM, "PO": POT_LIMIT_OMAHA}
+"""The PHH variant codes Felt reads and writes, and the engine's game for each."""
 _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
 
 
@@ -96,13 +102,15 @@ class PhhAction:
 
 @dataclass(frozen=True)
 class PhhFile:
-    """The fields of a no-limit hold'em (``NT``) PHH file, checked for shape.
+    """The fields of an ``NT`` or ``PO`` PHH file, checked for shape.
 
+    ``game`` is the engine's code for the file's variant (``VARIANTS``).
     Per-player arrays are as written (for heads-up the standard lists the
     forced bets reversed: ``blinds_or_straddles = [1, 2]`` means p2, the
     button, posts 1).
     """
 
+    game: str
     antes: tuple[int, ...]
     blinds_or_straddles: tuple[int, ...]
     min_bet: int
@@ -121,11 +129,10 @@ def parse_phh(text: str) -> PhhFile:
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise PhhError(f"not valid TOML: {error}") from None
-    missing = [name for name in (*REQUIRED_NT_FIELDS, "actions") if name not in raw]
+    missing = [name for name in (*REQUIRED_FIELDS, "actions") if name not in raw]
     if missing:
         raise PhhError("missing required field(s): " + ", ".join(missing))
-    if raw["variant"] != "NT":
-        raise PhhError(f"variant {raw['variant']!r} is not supported: only 'NT' is")
+    game = _game(raw["variant"])
     stacks = _chip_array(raw, "starting_stacks", None)
     if len(stacks) < 2:
         raise PhhError("starting_stacks must list at least two players")
@@ -137,13 +144,22 @@ def parse_phh(text: str) -> PhhFile:
         raise PhhError("actions must be an array of strings")
     parsed = (parse_action(i, a) for i, a in enumerate(actions))
     return PhhFile(
+        game=game,
         antes=_chip_array(raw, "antes", count),
         blinds_or_straddles=_chip_array(raw, "blinds_or_straddles", count),
         min_bet=_chip_amount(raw["min_bet"], "min_bet"),
         starting_stacks=stacks,
         actions=tuple(_check_player(a, count) for a in parsed if a is not None),
-        fields={k: v for k, v in raw.items() if k not in REQUIRED_NT_FIELDS and k != "actions"},
+        fields={k: v for k, v in raw.items() if k not in REQUIRED_FIELDS and k != "actions"},
     )
+
+
+def _game(variant: object) -> str:
+    game = VARIANTS.get(variant) if isinstance(variant, str) else None
+    if game is None:
+        known = " and ".join(f"{code!r} ({GAMES[g].name})" for code, g in VARIANTS.items())
+        raise PhhError(f"variant {variant!r} is not supported: only {known} are")
+    return game
 
 
 def _chip_amount(value: object, name: str) -> int:

@@ -8,13 +8,14 @@ from __future__ import annotations
 
 from random import Random
 
-from pokerkit import Automation, HandHistory, Mode, NoLimitTexasHoldem, State
+from pokerkit import Automation, HandHistory, Mode, NoLimitTexasHoldem, PotLimitOmahaHoldem, State
 
 from engine.actions import Action, Call, Check, Fold, RaiseTo
 from engine.betting import apply_action, legal_actions
 from engine.cards import cards_str, new_deck
 from engine.deal import new_hand
 from engine.events import PotAwarded
+from engine.games import GAMES, NO_LIMIT_HOLDEM, POT_LIMIT_OMAHA
 from engine.state import NO_SMALL_BLIND, HandState
 from tests.engine.dealing import awkward_stacks
 
@@ -27,9 +28,15 @@ def awkward_stack(rng: Random, small_blind: int, big_blind: int, ante: int) -> i
 
 
 def random_hand(
-    rng: Random, *, ante: int | None = None, short_stacks: bool = True, max_players: int = 6
+    rng: Random,
+    *,
+    ante: int | None = None,
+    short_stacks: bool = True,
+    max_players: int = 6,
+    game: str = NO_LIMIT_HOLDEM,
 ) -> HandState:
-    """A finished hand: 2..max_players players at up to six seats, random decisions.
+    """A finished hand of ``game``: 2..max_players players at up to six seats, random
+    decisions.
 
     ``short_stacks=False`` keeps every stack above the big blind plus the
     ante (PokerKit and Felt differ on a short big blind, rule 9).
@@ -53,6 +60,7 @@ def random_hand(
         ante=ante,
         small_blind_seat=NO_SMALL_BLIND if dead_small_blind else None,
         deck=new_deck(rng),
+        game=game,
     )
     return play_randomly(state, rng)
 
@@ -85,6 +93,7 @@ def split_pot_count(state: HandState) -> int:
     )
 
 
+POKERKIT_GAMES = {NO_LIMIT_HOLDEM: NoLimitTexasHoldem, POT_LIMIT_OMAHA: PotLimitOmahaHoldem}
 POKERKIT_AUTOMATIONS = (
     Automation.ANTE_POSTING,
     Automation.BET_COLLECTION,
@@ -96,8 +105,11 @@ POKERKIT_AUTOMATIONS = (
 )
 
 
-def pokerkit_history(rng: Random, *, short_stacks: bool = True) -> tuple[str, list[int]]:
-    """A hand played in PokerKit with random decisions, dumped as PHH by PokerKit.
+def pokerkit_history(
+    rng: Random, *, short_stacks: bool = True, game: str = NO_LIMIT_HOLDEM
+) -> tuple[str, list[int]]:
+    """A hand of ``game`` played in PokerKit with random decisions, dumped as PHH by
+    PokerKit.
 
     A fifth of the stacks are awkward (``awkward_stack``) unless ``short_stacks``
     is False.
@@ -114,7 +126,7 @@ def pokerkit_history(rng: Random, *, short_stacks: bool = True) -> tuple[str, li
     ]
     if sum(chips > ante for chips in stacks) < 2:
         stacks[0] = BIG_BLIND + ante + 1 + rng.randint(0, 2000)  # someone must get past the ante
-    game = NoLimitTexasHoldem(
+    pokerkit_game = POKERKIT_GAMES[game](
         POKERKIT_AUTOMATIONS,
         True,
         ante,
@@ -122,9 +134,9 @@ def pokerkit_history(rng: Random, *, short_stacks: bool = True) -> tuple[str, li
         BIG_BLIND,
         mode=Mode.TOURNAMENT,
     )
-    state = game(stacks, count)
+    state = pokerkit_game(stacks, count)
     deck = iter(new_deck(rng))
-    for _ in range(count * 2):
+    for _ in range(count * GAMES[game].hole_card_count):
         state.deal_hole(cards_str([next(deck)]))
     while state.status:
         if state.can_burn_card():
@@ -134,7 +146,7 @@ def pokerkit_history(rng: Random, *, short_stacks: bool = True) -> tuple[str, li
             state.deal_board(cards_str([next(deck) for _ in range(size)]))
         else:
             _pokerkit_decision(state, rng)
-    history = HandHistory.from_game_state(game, state)
+    history = HandHistory.from_game_state(pokerkit_game, state)
     return history.dumps(), list(state.stacks)
 
 

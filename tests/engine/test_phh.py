@@ -1,6 +1,8 @@
 """PHH export and import (engine.to_phh / engine.from_phh), and PokerKit agreement.
 
-PokerKit differential tests, both directions:
+PokerKit differential tests, both directions and for both games (No-Limit
+Hold'em, variant ``NT``, against PokerKit's ``NoLimitTexasHoldem``; Pot-Limit
+Omaha, variant ``PO``, against its ``PotLimitOmahaHoldem``):
 - our ``to_phh`` text loads in PokerKit (``HandHistory.loads``) and replays
   there to the same finishing stacks;
 - hands PokerKit plays with random decisions and dumps (``HandHistory.dumps``)
@@ -39,10 +41,12 @@ from engine.cards import DECK, cards
 from engine.deal import new_hand
 from engine.formats.phh import PhhError, PhhIllegalAction, from_phh, phh_order, to_phh
 from engine.formats.phh_notation import parse_action, toml_value
+from engine.games import GAMES, NO_LIMIT_HOLDEM, POT_LIMIT_OMAHA
 from engine.state import NO_SMALL_BLIND, HandState
 from tests.engine.history_helpers import pokerkit_history, random_hand, split_pot_count
 
 DIFFERENTIAL_HANDS = int(os.environ.get("FELT_PHH_DIFFERENTIAL_HANDS", "300"))
+EVERY_GAME = pytest.mark.parametrize("game", list(GAMES))
 
 
 def _stacks(state: HandState) -> list[int]:
@@ -59,8 +63,10 @@ def _play(state: HandState, *actions: Action) -> HandState:
     return state
 
 
-def _three_handed() -> HandState:
-    return new_hand([1000, 1000, 1000], button=2, small_blind=10, big_blind=20, deck=DECK)
+def _three_handed(game: str = NO_LIMIT_HOLDEM) -> HandState:
+    return new_hand(
+        [1000, 1000, 1000], button=2, small_blind=10, big_blind=20, deck=DECK, game=game
+    )
 
 
 HEADER = """variant = "NT"
@@ -69,6 +75,8 @@ blinds_or_straddles = [10, 20, 0]
 min_bet = 20
 starting_stacks = [1000, 1000, 1000]
 """
+
+OMAHA_HEADER = HEADER.replace('"NT"', '"PO"')
 
 
 def _file(*actions: str, header: str = HEADER, extra: str = "") -> str:
@@ -97,6 +105,23 @@ def test_it_writes_the_required_fields_players_from_the_small_blind() -> None:
     ]
     assert fields["seats"] == [1, 2, 3]
     assert fields["finishing_stacks"] == [990, 980, 1030]
+
+
+def test_an_omaha_hand_is_variant_po_with_four_cards_dealt_to_each_player() -> None:
+    state = _play(_three_handed(POT_LIMIT_OMAHA), RaiseTo(70), Fold(), Fold())  # rule 22
+    fields = _fields(to_phh(state))
+    assert fields["variant"] == "PO"
+    assert fields["actions"] == [
+        "d dh p1 2c2s3h4d",
+        "d dh p2 2d3c3s4h",
+        "d dh p3 2h3d4c4s",
+        "p3 cbr 70",
+        "p1 f",
+        "p2 f",
+    ]
+    assert fields["finishing_stacks"] == [990, 980, 1030]
+    seen_by_p3 = ["d dh p1 ????????", "d dh p2 ????????", "d dh p3 2h3d4c4s"]
+    assert _dealt(to_phh(state, viewer=2)) == seen_by_p3
 
 
 def test_heads_up_p1_is_the_big_blind_and_forced_bets_are_written_reversed() -> None:
@@ -189,9 +214,10 @@ def test_it_refuses_values_toml_cannot_hold_and_bad_field_names() -> None:
 # ---------------------------------------------------------------- round trip
 
 
+@EVERY_GAME
 @pytest.mark.parametrize("seed", range(40))
-def test_a_random_hand_survives_the_round_trip(seed: int) -> None:
-    original = random_hand(Random(seed))
+def test_a_random_hand_survives_the_round_trip(seed: int, game: str) -> None:
+    original = random_hand(Random(seed), game=game)
     text = to_phh(original)
     copy = from_phh(text)
     assert copy.stacks == original.stacks
@@ -288,7 +314,12 @@ def test_an_illegal_action_names_its_index_text_and_reason() -> None:
     [
         ("variant = ", "not valid TOML"),
         ('variant = "NT"\n', "missing required field(s): antes, blinds_or_straddles"),
-        (HEADER.replace('"NT"', '"FT"') + "actions = []", "variant 'FT' is not supported"),
+        (
+            HEADER.replace('"NT"', '"FT"') + "actions = []",
+            "variant 'FT' is not supported: only 'NT' (No-Limit Hold'em)"
+            " and 'PO' (Pot-Limit Omaha) are",
+        ),
+        ("variant = 7\n" + HEADER.split("\n", 1)[1] + "actions = []", "variant 7 is not"),
         (HEADER.replace("[1000, 1000, 1000]", "[1000]") + "actions = []", "at least two"),
         (HEADER.replace("[1000, 1000, 1000]", "[1000, 0, 5]") + "actions = []", "positive"),
         (HEADER.replace("[1000, 1000, 1000]", "5") + "actions = []", "must be an array"),
@@ -333,7 +364,8 @@ def test_a_malformed_file_is_refused_with_a_reason(text: str, message: str) -> N
         (["p1 sm As Ah"], 0, "a player action is"),
         (["d dh p1 AsA"], 0, "each card is two characters"),
         (["d dh p1 AsAx"], 0, "is not a card"),
-        (["d dh p1 AsAhKh"], 0, "a hold'em hand is two cards"),
+        (["d dh p1 AsAhKh"], 0, "a No-Limit Hold'em hand is 2 cards, not 3"),
+        (["d dh p1 AsAhKsKd"], 0, "a No-Limit Hold'em hand is 2 cards, not 4"),
         (["d dh p1 AsAh", "d dh p2 7c2d", "d dh p3 KsKh", "p3 f", "p1 sm KdKh"], 4, "differ"),
         (["d dh p1 AsAh", "d dh p2 7c2d", "d dh p3 KsKh", "p3 f", "d dh p1 AsAh"], 4, "before"),
         (["d dh p1 AsAh", "d dh p2 7c2d", "d db Tc8d9h"], 2, "betting is still open: p3 is"),
@@ -351,6 +383,52 @@ def test_a_bad_action_is_refused_naming_it(actions: list[str], index: int, messa
         from_phh(_file(*actions))
     assert caught.value.action_index == index
     assert caught.value.action_text == actions[index]
+
+
+OMAHA_DEALT = ("d dh p1 AsAhAdAc", "d dh p2 Ks6d5c4h", "d dh p3 Tc9d4d3c")
+
+
+def test_a_po_file_is_played_as_pot_limit_omaha() -> None:
+    state = from_phh(_file(*OMAHA_DEALT, "p3 cbr 70", "p1 f", "p2 f", header=OMAHA_HEADER))
+    assert state.game == POT_LIMIT_OMAHA
+    assert state.hole_cards(0) == cards("AsAhAdAc")
+    assert _stacks(state) == [990, 980, 1030]
+
+
+def test_a_raise_over_the_pot_is_refused_in_a_po_file_only() -> None:
+    # rule 22: 30 in the blinds, 20 to call, so p3 may raise to 70 at most
+    over = ("p3 cbr 71", "p1 f", "p2 f")
+    with pytest.raises(PhhIllegalAction, match="more than the pot limit: the most is 70"):
+        from_phh(_file(*over, header=OMAHA_HEADER))
+    assert _stacks(from_phh(_file(*over))) == [990, 980, 1030]
+
+
+@pytest.mark.parametrize(
+    ("actions", "index", "message"),
+    [
+        (["d dh p1 AsAh"], 0, "a Pot-Limit Omaha hand is 4 cards, not 2"),
+        ([*OMAHA_DEALT, "p3 cbr 70", "p1 cc", "p2 f", "p3 sm Tc9d"], 6, "4 cards, not 2"),
+    ],
+)
+def test_a_po_file_with_other_than_four_hole_cards_is_refused(
+    actions: list[str], index: int, message: str
+) -> None:
+    with pytest.raises(PhhError, match=message) as caught:
+        from_phh(_file(*actions, header=OMAHA_HEADER))
+    assert (caught.value.action_index, caught.value.action_text) == (index, actions[index])
+
+
+def test_a_show_completes_omaha_cards_and_a_card_still_unknown_is_refused() -> None:
+    dealt = ("d dh p1 ????????", "d dh p2 Ks6d5c4h", "d dh p3 Tc9d4d3c", "p3 cbr 70", "p1 cc")
+    checked_down = ("p2 f", "d db QsJs8s", "p1 cc", "p3 cc", "d db 3s", "p1 cc", "p3 cc",
+                    "d db 2d", "p1 cc", "p3 cc")  # fmt: skip
+    shown = _file(*dealt, *checked_down, "p1 sm AsAhAdAc", "p3 sm Tc9d4d3c", header=OMAHA_HEADER)
+    state = from_phh(shown)
+    assert state.hole_cards(0) == cards("AsAhAdAc")
+    assert _stacks(state) == [930, 980, 1090]  # p3's straight beats p1's pair of aces (rule 21)
+    half_shown = shown.replace("AsAhAdAc", "AsAh??Ac")
+    with pytest.raises(PhhError, match="p1's hole cards are unknown"):
+        from_phh(half_shown)
 
 
 def test_a_board_with_too_many_cards_is_refused() -> None:
@@ -398,10 +476,11 @@ def _agree(ours: HandState, theirs: list[int]) -> bool:
 
 
 @pytest.mark.exhaustive
-def test_our_histories_replay_in_pokerkit_to_the_same_stacks() -> None:
+@EVERY_GAME
+def test_our_histories_replay_in_pokerkit_to_the_same_stacks(game: str) -> None:
     rng = Random(2026)
     for number in range(DIFFERENTIAL_HANDS):
-        state = random_hand(rng, short_stacks=False)
+        state = random_hand(rng, short_stacks=False, game=game)
         theirs = _pokerkit_stacks(to_phh(state))
         assert _agree(state, theirs), f"hand {number}: ours {_stacks(state)}, PokerKit {theirs}"
 
@@ -414,12 +493,13 @@ def _big_blind_was_short(text: str) -> bool:
     return stacks[big_blind_player] < fields["antes"][0] + fields["min_bet"]
 
 
-def pokerkit_import_outcome(seed: int) -> str:
-    """How a hand PokerKit played and dumped comes into Felt, classified by rule.
+def pokerkit_import_outcome(seed: int, game: str = NO_LIMIT_HOLDEM) -> str:
+    """How a hand of ``game`` PokerKit played and dumped comes into Felt, classified
+    by rule.
 
     Fails naming the seed when the hands differ in a way no documented rule explains.
     """
-    text, theirs = pokerkit_history(Random(seed))
+    text, theirs = pokerkit_history(Random(seed), game=game)
     try:
         state = from_phh(text)
     except PhhError as error:
@@ -436,8 +516,9 @@ def pokerkit_import_outcome(seed: int) -> str:
 
 
 @pytest.mark.exhaustive
-def test_pokerkit_histories_import_or_differ_only_by_a_named_rule() -> None:
-    outcomes = [pokerkit_import_outcome(seed) for seed in range(DIFFERENTIAL_HANDS)]
+@EVERY_GAME
+def test_pokerkit_histories_import_or_differ_only_by_a_named_rule(game: str) -> None:
+    outcomes = [pokerkit_import_outcome(seed, game) for seed in range(DIFFERENTIAL_HANDS)]
     assert outcomes.count("same stacks") > 0.8 * DIFFERENTIAL_HANDS
 
 
@@ -506,10 +587,11 @@ def test_folded_hands_are_unseen_by_everyone_but_their_owner() -> None:
     assert "KsKh" in to_phh(state)
 
 
-def test_a_viewers_history_replays_to_the_same_stacks_here_and_in_pokerkit() -> None:
+@EVERY_GAME
+def test_a_viewers_history_replays_to_the_same_stacks_here_and_in_pokerkit(game: str) -> None:
     rng = Random(12)
     for number in range(60):
-        state = random_hand(rng, short_stacks=False)
+        state = random_hand(rng, short_stacks=False, game=game)
         viewer = rng.choice([None, *state.players])
         text = to_phh(state, viewer=viewer)
         hidden = [

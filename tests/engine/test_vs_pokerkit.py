@@ -61,7 +61,7 @@ from random import Random
 from typing import Any
 
 import pytest
-from pokerkit import Mode, NoLimitTexasHoldem, PotLimitOmahaHoldem, State
+from pokerkit import Mode, State
 
 from engine.actions import Action, Call, Check, Fold, RaiseTo
 from engine.betting import NOT_REOPENED, apply_action, legal_actions, raise_refusal
@@ -71,7 +71,7 @@ from engine.events import BoardDealt, PotAwarded
 from engine.games import NO_LIMIT_HOLDEM, POT_LIMIT_OMAHA
 from engine.state import HandState
 from engine.streets import choose_runouts
-from tests.engine.history_helpers import POKERKIT_AUTOMATIONS, awkward_stack
+from tests.engine.history_helpers import POKERKIT_AUTOMATIONS, POKERKIT_GAMES, awkward_stack
 
 HANDS = int(os.environ.get("FELT_DIFFERENTIAL_HANDS", "3000"))
 
@@ -104,9 +104,6 @@ def _random_table(rng: Random) -> tuple[list[int | None], int, int, int, int]:
     # Heads-up, the button is on a player: that is how engine.positions seats them.
     button = rng.choice(sorted(occupied) if player_count == 2 else range(seat_count))
     return stacks, button, small_blind, big_blind, ante
-
-
-POKERKIT_GAMES = {NO_LIMIT_HOLDEM: NoLimitTexasHoldem, POT_LIMIT_OMAHA: PotLimitOmahaHoldem}
 
 
 def _home_options(
