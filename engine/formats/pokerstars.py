@@ -4,6 +4,9 @@
 header, table line, seats, antes and blinds, hole cards, streets, showdown
 and summary. Only cards the ``viewer`` may see appear: their own hole cards
 ("Dealt to") and cards shown at showdown; mucked and folded hands stay hidden.
+The header names the game as PokerStars does (``Hold'em No Limit``, ``Omaha
+Pot Limit``), and a shown hand is described by the game's own valuation: in
+Omaha, two hole cards with three of the board (rule 21).
 
 >>> from engine.betting import apply_action
 >>> from engine.actions import Fold
@@ -23,7 +26,7 @@ from dataclasses import dataclass, field
 from zoneinfo import ZoneInfo
 
 from engine.cards import card_str
-from engine.evaluator import describe, evaluate
+from engine.evaluator import describe
 from engine.events import (
     AntePosted,
     BlindPosted,
@@ -36,11 +39,13 @@ from engine.events import (
     PotAwarded,
     UncalledBetReturned,
 )
+from engine.games import GAMES, NO_LIMIT_HOLDEM, POT_LIMIT_OMAHA
 from engine.state import HandState
 
 __all__ = ["to_pokerstars"]
 
 _EASTERN = ZoneInfo("America/New_York")
+_GAME_NAMES = {NO_LIMIT_HOLDEM: "Hold'em No Limit", POT_LIMIT_OMAHA: "Omaha Pot Limit"}
 _NOT_IN_SCREEN_NAMES = str.maketrans(dict.fromkeys("()[]:", " "))
 _STREET_TITLES = {"flop": "FLOP", "turn": "TURN", "river": "RIVER"}
 _FOLDED_ON = {
@@ -80,13 +85,14 @@ class _Header:
 
     def lines(self, state: HandState) -> list[str]:
         blinds = f"({state.small_blind}/{state.big_blind})"
+        name = _GAME_NAMES[state.game]
         if self.tournament_id is None:
             # Cash-game headers have two spaces after the colon, as PokerStars writes them.
-            game = f" Hold'em No Limit {blinds}"
+            game = f" {name} {blinds}"
         else:
             stake = f" {self.buy_in}" if self.buy_in else ""
             stage = blinds if self.level is None else f"Level {_roman(self.level)} {blinds}"
-            game = f"Tournament #{self.tournament_id},{stake} Hold'em No Limit - {stage}"
+            game = f"Tournament #{self.tournament_id},{stake} {name} - {stage}"
         return [
             f"PokerStars Hand #{self.hand_id}: {game}{self.when()}",
             f"Table '{_quoted(self.table)}' {state.seat_count}-max"
@@ -286,7 +292,7 @@ class _Writer:
             self.pots.append(event)
         elif isinstance(event, CardsShown):
             self.shown[event.seat] = event.cards
-            hand = _describe(self.state.board, event.cards)
+            hand = _describe(self.state, event.cards)
             self.reveals.append(f"{self.names[event.seat]}: shows [{_cards(event.cards)}] ({hand})")
         else:
             self.mucked.add(event.seat)
@@ -327,7 +333,7 @@ class _Writer:
             return _FOLDED_ON[self.folded_on[seat]]
         if seat in self.shown:
             cards = self.shown[seat]
-            hand = _describe(self.state.board, cards)
+            hand = _describe(self.state, cards)
             result = f"won ({won})" if won else "lost"
             return f"showed [{_cards(cards)}] and {result} with {hand}"
         if seat in self.mucked:
@@ -335,8 +341,8 @@ class _Writer:
         return f"collected ({won})"
 
 
-def _describe(board: tuple[int, ...], hole: tuple[int, ...]) -> str:
-    return describe(evaluate(board + hole))
+def _describe(state: HandState, hole: tuple[int, ...]) -> str:
+    return describe(GAMES[state.game].value(hole, state.board))
 
 
 def _pot_name(index: int, count: int) -> str:
