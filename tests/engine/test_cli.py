@@ -16,6 +16,8 @@ ROOT = Path(__file__).parents[2]
 GOOD = HANDS / "rule11_side_pots_awarded_separately.phh"
 HEADS_UP = HANDS / "rule08_heads_up_button_posts_small_blind.phh"
 ILLEGAL = HANDS / "rule04_reraise_after_short_all_in_is_illegal.phh"
+OMAHA = HANDS / "rule21_omaha_plays_two_hole_cards_with_three_of_the_board.phh"
+OMAHA_OVER_THE_POT = HANDS / "rule22_raise_above_the_pot_is_illegal.phh"
 
 
 def test_it_prints_one_json_line_per_file_in_phh_player_order(
@@ -40,6 +42,19 @@ def test_an_illegal_action_names_the_file_index_text_and_reason(
         " full raise, so you can only call or fold (rule 4)\n"
     )
     assert json.loads(out)["file"] == str(GOOD)  # the other files are still replayed
+
+
+def test_it_replays_pot_limit_omaha_files_by_omaha_rules(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["replay", str(OMAHA), str(OMAHA_OVER_THE_POT)]) == 1
+    out, err = capsys.readouterr()
+    # rule 21: the straight wins against four aces and a lone spade on four spades
+    assert json.loads(out) == {"file": str(OMAHA), "finishing_stacks": [0, 0, 600]}
+    assert err == (
+        f"{OMAHA_OVER_THE_POT}: actions[4] 'p1 cbr 231': raise to 231 is more than the pot"
+        " limit: the most is 230\n"
+    )
 
 
 OUT_OF_TURN = """variant = "NT"
