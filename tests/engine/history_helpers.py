@@ -86,6 +86,15 @@ def random_action(state: HandState, rng: Random) -> Action:
     return Check() if legal.can_check else Call()
 
 
+def seed_part(hands: int, part: int, parts: int) -> range:
+    """Run ``part`` of the seeds 0..hands-1 cut into ``parts`` runs of consecutive seeds.
+
+    A long differential test split this way lets the test processes share its
+    hands, and keeps each part within the per-test timeout in the long run.
+    """
+    return range(hands * part // parts, hands * (part + 1) // parts)
+
+
 def split_pot_count(state: HandState) -> int:
     """How many pots were divided between tied winners."""
     return sum(
