@@ -238,7 +238,7 @@ def phh_fields(hand: Hand) -> dict[str, Any]:
 
 
 def hand_phh(viewed: ViewedHand) -> str:
-    """PHH text with ``????`` for every hole card the viewer did not see."""
+    """PHH text with every hole card the viewer did not see written as unknown (``??``)."""
     names = {p.seat: p.name for p in viewed.players}
     return engine.to_phh(
         viewed.state,
