@@ -379,7 +379,7 @@ def _hand_entry(table: Table, hand_view: dict[str, Any] | None) -> dict[str, Any
         "small_blind_seat": hand_view["small_blind_seat"],
         "big_blind_seat": hand_view["big_blind_seat"],
         "log": log,
-        "winners": _winners(log, hand_view) if hand_view["is_over"] else [],
+        "winners": hand_winners(log, hand_view) if hand_view["is_over"] else [],
         "names": table.hand_names or None,
     }
 
@@ -420,18 +420,19 @@ def your_hand(hand_view: dict[str, Any] | None, viewer: Seat | None) -> str | No
     return game.strength(_cards(played["cards"]), _cards(hand_view["board"]))
 
 
-def best_cards(hand_view: dict[str, Any], seat: int) -> list[str]:
+def best_cards(hand_view: dict[str, Any], seat: int, run: int = 0) -> list[str]:
     """The five cards a shown winning hand played (its hole cards and the board's;
-    in Omaha exactly two and three, rule 21)."""
+    in Omaha exactly two and three, rule 21), on the second board for ``run`` 1."""
     played = hand_view["seats"][seat]
-    if not played or not played["cards"] or len(hand_view["board"]) < 3:
+    board = hand_view["second_board"] if run else hand_view["board"]
+    if not played or not played["cards"] or len(board) < 3:
         return []
     game = engine.GAMES[hand_view["game"]]
-    best = game.best_five(_cards(played["cards"]), _cards(hand_view["board"]))
+    best = game.best_five(_cards(played["cards"]), _cards(board))
     return [engine.card_str(c) for c in best]
 
 
-def _winners(log: list[dict[str, Any]], hand_view: dict[str, Any]) -> list[dict[str, Any]]:
+def hand_winners(log: list[dict[str, Any]], hand_view: dict[str, Any]) -> list[dict[str, Any]]:
     """Chips won per seat over all pots, with the best hand that won them and, when
     shown down, the five cards it played."""
     won: dict[int, dict[str, Any]] = {}
@@ -445,7 +446,9 @@ def _winners(log: list[dict[str, Any]], hand_view: dict[str, Any]) -> list[dict[
                     "seat": share["seat"],
                     "amount": 0,
                     "description": event["description"],
-                    "cards": best_cards(hand_view, share["seat"]) if event["description"] else [],
+                    "cards": best_cards(hand_view, share["seat"], event.get("run", 0))
+                    if event["description"]
+                    else [],
                 },
             )
             entry["amount"] += share["amount"]

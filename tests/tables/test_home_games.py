@@ -23,7 +23,7 @@ from tables.history.replay import replay_steps
 from tables.models import Hand, HandPlayer, Seat
 from tables.play import hand_state
 from tables.services.tables import BadTableSettings
-from tables.snapshot import build_snapshot
+from tables.snapshot import build_snapshot, hand_winners
 from tests.tables.helpers import act, chips_on_table, deal, fresh, friends_table, state_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -348,3 +348,16 @@ def test_an_omaha_all_in_before_the_flop_has_an_all_in_ev_that_adds_up(alice, bo
     assert set(expected) == {0, 1}
     assert abs(sum(expected.values())) < 1e-6  # what one expects to win the other loses
     assert allin_ev(state) == expected  # the estimate's seed is fixed
+
+
+def test_a_winner_on_the_second_board_shows_the_five_cards_it_won_with_there():
+    deck = engine.cards("3c Ks As 8d Kh Ah 2h7d9hTc3s Kd2d7c8h4s")
+    hand = engine.new_hand([100, 100, 100], button=0, deck=deck, run_it_twice=True)
+    for action in ("raise 100", "fold", "call"):
+        hand = engine.apply_action(hand, engine.parse_action(action))
+    hand = engine.choose_runouts(hand, 2)
+    seen = engine.view(hand, None)
+    winners = {w["seat"]: w for w in hand_winners(seen["log"], seen)}
+    assert set(winners[0]["cards"]) <= {"As", "Ah", *seen["board"]}  # aces on the first
+    assert set(winners[2]["cards"]) <= {"Ks", "Kh", *seen["second_board"]}  # kings on the second
+    assert "Kd" in winners[2]["cards"]
