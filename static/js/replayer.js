@@ -25,7 +25,8 @@ let timer = null;
 function equityText(step) {
   const entries = Object.entries(step.equity || {});
   if (entries.length === 0) return "";
-  return "Equity: " + entries
+  // a sampled figure (an Omaha hand before the flop) is said to be one
+  return (step.equity_is_estimate ? "Equity (estimated): " : "Equity: ") + entries
     .map(([seat, percent]) => `${seatName(step.table, Number(seat))} ${percent}%`)
     .join(" · ");
 }

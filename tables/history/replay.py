@@ -131,23 +131,29 @@ def _winners(state: engine.HandState) -> list[dict[str, Any]]:
 
 
 def _add_equity(viewed: ViewedHand, steps: list[dict[str, Any]]) -> None:
-    """Each visible live hand's equity (percent) from the first step of each street."""
+    """Each visible live hand's equity (percent) from the first step of each street,
+    and whether it is an estimate (``equity_is_estimate``)."""
     final = viewed.state
     known = [s for s in final.players if viewed.sees(s)]
-    cache: dict[tuple[str, tuple[int, ...]], dict[int, float]] = {}
+    cache: dict[tuple[str, tuple[int, ...]], tuple[dict[int, float], bool]] = {}
     for step in steps:
         live = [s for s in step.pop("live") if s in known]
         board = tuple(engine.card(c) for c in step["table"]["hand"]["board"])
         key = (str(len(board)), tuple(live))
         if key not in cache:
             cache[key] = _equity(final, live, board)
-        step["equity"] = cache[key]
+        step["equity"], step["equity_is_estimate"] = cache[key]
 
 
-def _equity(state: engine.HandState, live: list[int], board: tuple[int, ...]) -> dict[int, float]:
+def _equity(
+    state: engine.HandState, live: list[int], board: tuple[int, ...]
+) -> tuple[dict[int, float], bool]:
     if not 2 <= len(live) <= engine.EQUITY_MAX_HANDS or len(board) == 5:
-        return {}
+        return {}, False
     hands = [state.hole_cards(s) for s in live]
     # exact where cheap; an Omaha hand before the flop is sampled (error well under 1%)
-    shares = engine.estimate_equity(hands, board=board, rng=Random(0)).shares
-    return {seat: round(share * 100, 1) for seat, share in zip(live, shares, strict=True)}
+    estimate = engine.estimate_equity(hands, board=board, rng=Random(0))
+    shares = {
+        seat: round(share * 100, 1) for seat, share in zip(live, estimate.shares, strict=True)
+    }
+    return shares, not estimate.exact

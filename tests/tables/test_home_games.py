@@ -361,3 +361,14 @@ def test_a_winner_on_the_second_board_shows_the_five_cards_it_won_with_there():
     assert set(winners[0]["cards"]) <= {"As", "Ah", *seen["board"]}  # aces on the first
     assert set(winners[2]["cards"]) <= {"Ks", "Kh", *seen["second_board"]}  # kings on the second
     assert "Kd" in winners[2]["cards"]
+
+
+def test_the_replayer_says_when_an_omaha_equity_is_an_estimate(alice, bob):
+    table = friends_table(alice, bob, game="plo")
+    deal(table)
+    all_in_preflop(table)
+    stored = Hand.objects.get(table=table)
+    steps = replay_steps(projection.hand_for_viewer(user=alice, hand_id=stored.pk))
+    before_the_flop = next(step for step in steps if step["equity"])
+    assert before_the_flop["equity_is_estimate"] is True
+    assert abs(sum(before_the_flop["equity"].values()) - 100) < 0.2
