@@ -95,8 +95,14 @@ class NewTableForm(forms.Form):
 
 
 class PracticeForm(forms.Form):
-    """How many bots to play against."""
+    """How many bots to play against, and at which game."""
 
     bots = forms.IntegerField(
         label="Number of bots", min_value=MIN_BOTS, max_value=MAX_BOTS, initial=MAX_BOTS
     )
+    game = forms.ChoiceField(
+        choices=Table.Game.choices, initial=Table.Game.NO_LIMIT_HOLDEM, required=False
+    )
+
+    def clean_game(self) -> str:
+        return self.cleaned_data.get("game") or Table.Game.NO_LIMIT_HOLDEM

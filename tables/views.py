@@ -58,7 +58,9 @@ def table_practice(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         try:
             table = services.table_create_practice(
-                user=signed_in_user(request), bots=form.cleaned_data["bots"]
+                user=signed_in_user(request),
+                bots=form.cleaned_data["bots"],
+                game=form.cleaned_data["game"],
             )
         except services.TooManyTables as error:
             add_to_form(form, error)

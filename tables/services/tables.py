@@ -155,8 +155,11 @@ def last_auto_rebuy(user: User) -> bool:
     return bool(latest.values_list("auto_rebuy", flat=True).first())
 
 
-def table_create_practice(*, user: User, bots: int, action_seconds: int = 20) -> Table:
-    """A table with ``user`` in seat 0 and 1 to 5 bots; the first hand starts at once."""
+def table_create_practice(
+    *, user: User, bots: int, action_seconds: int = 20, game: str = Table.Game.NO_LIMIT_HOLDEM
+) -> Table:
+    """A table with ``user`` in seat 0 and 1 to 5 bots, dealing ``game`` (the bots play
+    both, engine/bots.py); the first hand starts at once."""
     if not 1 <= bots <= PRACTICE_MAX_BOTS:
         raise BadTableSettings(f"Play against 1 to {PRACTICE_MAX_BOTS} bots.")
     with transaction.atomic():
@@ -170,6 +173,7 @@ def table_create_practice(*, user: User, bots: int, action_seconds: int = 20) ->
             starting_stack=PRACTICE_STACK,
             action_seconds=action_seconds,
             kind=Table.Kind.PRACTICE,
+            game=game,
         )
         table.auto_rebuy = is_auto_rebuy
         table.save(update_fields=["auto_rebuy"])

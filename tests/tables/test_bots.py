@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tables import services
+from tables.failures import failure_counts
 from tables.models import Hand, HandPlayer, Seat, Table
 from tables.play import hand_state
 from tables.services.bots import bot_name
@@ -15,9 +16,9 @@ pytestmark = pytest.mark.django_db
 HANDS = 200
 
 
-def bots_table(count: int = 6, stack: int = 1500) -> Table:
+def bots_table(count: int = 6, stack: int = 1500, game: str = "nlhe") -> Table:
     table = services.table_create(
-        owner=None, name="Bots", seat_count=count, starting_stack=stack, kind="practice"
+        owner=None, name="Bots", seat_count=count, starting_stack=stack, kind="practice", game=game
     )
     Seat.objects.bulk_create(
         Seat(table=table, number=n, is_bot=True, bot_name=bot_name(n), stack=stack)
@@ -58,6 +59,21 @@ def test_six_bots_play_two_hundred_hands_and_conserve_chips():
     assert Hand.objects.filter(table=table, ended_at__isnull=False).count() == HANDS
     assert HandPlayer.objects.filter(hand__table=table, vpip=True).exists()
     assert HandPlayer.objects.filter(hand__table=table, went_to_showdown=True).exists()
+
+
+def test_six_bots_play_pot_limit_omaha_within_its_limits_and_conserve_chips():
+    table = bots_table(game="plo")
+    failures = failure_counts()["bot_strategy"]
+    for _ in range(20):
+        hand = play_one_hand(table)
+        assert hand.game == "plo" and all(len(p.hole_cards) == 4 for p in hand.players.all())
+        assert sum(p.net for p in hand.players.all()) == 0
+    raised = [
+        e for h in Hand.objects.filter(table=table) for e in h.events if e.get("action") == "raise"
+    ]
+    assert raised  # the bots do bet and raise, within the pot
+    # a move the engine refused would have been noted and replaced by a check or fold
+    assert failure_counts()["bot_strategy"] == failures
 
 
 def test_a_practice_table_seats_the_user_and_bots_and_deals_at_once(alice):
