@@ -116,7 +116,8 @@ def to_phh(
         forced.reverse()  # the standard reverses forced bets heads-up
     lines = [
         toml_line("variant", _VARIANT_OF[state.game]),
-        toml_line("antes", [state.ante] * len(order)),
+        # a bomb pot's stake is everyone's ante, with no blinds (rule 24)
+        toml_line("antes", [state.bomb_pot or state.ante] * len(order)),
         toml_line("blinds_or_straddles", forced),
         toml_line("min_bet", state.big_blind),
         toml_line("starting_stacks", [state.starting_stacks[seat] for seat in order]),
@@ -126,8 +127,11 @@ def to_phh(
         toml_line("seats", [seat + 1 for seat in order]),
         toml_line("seat_count", state.seat_count),
     ]
-    if state.ante:
+    if state.ante or state.bomb_pot:
         lines.append(toml_line("ante_trimming_status", True))  # rule 10
+    if state.second_board:  # rule 25: PHH has no notation for a second run-out
+        lines.append(toml_line("_runouts", 2))
+        lines.append(toml_line("_second_board", cards_str(state.second_board)))
     if state.is_over:
         lines.append(toml_line("finishing_stacks", [state.stacks[seat] for seat in order]))
     lines.extend(toml_line(key, value) for key, value in optional_fields.items())
@@ -154,6 +158,10 @@ def phh_order(state: HandState) -> tuple[int, ...]:
 
 
 def _blind_of(state: HandState, seat: int) -> int:
+    if state.bomb_pot:
+        return 0  # rule 24: no blinds in a bomb pot
+    if seat == state.straddle_seat:
+        return 2 * state.big_blind  # rule 23: the straddle, the third forced bet
     if seat == state.big_blind_seat:
         return state.big_blind
     return state.small_blind if seat == state.small_blind_seat else 0
@@ -169,7 +177,7 @@ def _action_texts(
         if isinstance(event, HoleCardsDealt):
             hole = cards_str(event.cards) if sees(event.seat) else unseen
             texts.append(f"d dh p{position[event.seat] + 1} {hole}")
-        elif isinstance(event, BoardDealt):
+        elif isinstance(event, BoardDealt) and not event.run:  # the second: _second_board
             texts.append(f"d db {cards_str(event.cards)}")
         elif isinstance(event, PlayerActed):
             texts.append(f"p{position[event.seat] + 1} {_verb(event)}")
