@@ -244,6 +244,9 @@ class _Writer:
         if isinstance(event, AntePosted):
             return [f"{self.names[event.seat]}: posts the ante {event.amount}{_all_in(event)}"]
         if isinstance(event, BlindPosted):
+            if event.blind == "straddle":  # rule 23: raises are counted from the straddle
+                self.street_bet = 2 * self.state.big_blind
+                return [f"{self.names[event.seat]}: posts straddle {event.amount}"]
             self.street_bet = self.state.big_blind  # rule 9: the full big blind is owed
             posts = f"posts {event.blind} blind {event.amount}"
             return [f"{self.names[event.seat]}: {posts}{_all_in(event)}"]
@@ -282,9 +285,12 @@ class _Writer:
     def _board(self, event: BoardDealt) -> str:
         self.street_bet = 0
         dealt_before = {"flop": 0, "turn": 3, "river": 4}[event.street]
-        title = f"*** {_STREET_TITLES[event.street]} ***"
+        board = self.state.second_board if event.run else self.state.board
+        # rule 25: a hand run twice names its boards, as PokerStars does
+        which = ("SECOND " if event.run else "FIRST ") if self.state.second_board else ""
+        title = f"*** {which}{_STREET_TITLES[event.street]} ***"
         if dealt_before:
-            title += f" [{_cards(self.state.board[:dealt_before])}]"
+            title += f" [{_cards(board[:dealt_before])}]"
         return f"{title} [{_cards(event.cards)}]"
 
     def _record_end(self, event: CardsShown | CardsMucked | PotAwarded) -> None:

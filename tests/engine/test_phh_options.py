@@ -9,10 +9,12 @@ from random import Random
 import pytest
 from pokerkit import HandHistory
 
+from engine.actions import Fold, RaiseTo
 from engine.betting import apply_action
 from engine.cards import cards_str, new_deck
 from engine.deal import new_hand
 from engine.formats.phh import PhhError, from_phh, phh_order, to_phh
+from engine.formats.pokerstars import to_pokerstars
 from engine.state import HandState
 from engine.streets import choose_runouts
 from tests.engine.history_helpers import random_action
@@ -73,3 +75,19 @@ def test_a_second_board_is_written_beside_the_actions_not_in_them() -> None:
 def test_felt_refuses_to_read_a_straddle_back_rather_than_misread_it() -> None:
     with pytest.raises(PhhError, match="blinds_or_straddles must name a big blind"):
         from_phh(to_phh(played(Random(2), straddle=True)))
+
+
+def test_pokerstars_text_counts_raises_from_the_straddle_and_names_both_boards() -> None:
+    hand = new_hand([400, 300, 500, 250], 0, 5, 10, deck=new_deck(Random(3)), straddle=True)
+    hand = apply_action(hand, RaiseTo(60))
+    while not hand.is_over:  # everyone else folds
+        hand = apply_action(hand, Fold())
+    text = to_pokerstars(hand)
+    assert ": posts straddle 20" in text and ": raises 40 to 60" in text
+    for seed in range(200):
+        twice = played(Random(seed), run_it_twice=True)
+        if twice.second_board:
+            break
+    text = to_pokerstars(twice)
+    assert "*** SECOND RIVER ***" in text and "*** FIRST RIVER ***" in text
+    assert f"[{' '.join(cards_str((c,)) for c in twice.second_board[:4])}]" in text
