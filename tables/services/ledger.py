@@ -35,7 +35,7 @@ def record(table: Table, seat: Seat, kind: str, amount: int) -> None:
     """A movement of ``seat``'s player, when the table's kind keeps a ledger.
 
     Bumps ``table.ledger_version``, which the caller's ``commit`` saves with the
-    table: a snapshot's kept totals (``snapshot.ledger_summary``) are then read again.
+    table: a snapshot's kept totals (``tables.ledger_summary``) are then read again.
     """
     if kinds.of(table).keeps_ledger and not seat.is_bot:
         ChipMovement.objects.create(table=table, user_id=seat.user_id, kind=kind, amount=amount)

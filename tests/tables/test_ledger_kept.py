@@ -1,5 +1,5 @@
 """A snapshot's ledger, whose totals each process keeps between changes
-(``tables.snapshot.ledger_summary``): still exact after a new movement, a new
+(``tables.ledger_summary.ledger_summary``): still exact after a new movement, a new
 name or a deleted account. Committed for real, since totals read inside a
 transaction are never kept."""
 
