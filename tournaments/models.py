@@ -16,6 +16,7 @@ from django.db import models
 from django.db.models import Q
 
 import engine
+from config.adapters.json_field import JSONField
 
 SNG_SEATS = 6
 MAX_SEATS_PER_TABLE = 9  # a multi-table tournament's tables seat 2 to 9
@@ -136,14 +137,14 @@ class Tournament(models.Model):
     # Registration stays open until the end of this level (1 = the first); 0: until start.
     late_registration_levels = models.PositiveSmallIntegerField(default=0)
     # [{"small_blind", "big_blind", "ante", "minutes"}, ...] instead of ``structure``.
-    custom_levels = models.JSONField(null=True, blank=True)
-    payout_percentages = models.JSONField(null=True, blank=True)  # None: by field size
+    custom_levels = JSONField(null=True, blank=True)
+    payout_percentages = JSONField(null=True, blank=True)  # None: by field size
     # A break of ``break_minutes`` after every ``break_every_minutes`` of play (0: none).
     break_every_minutes = models.PositiveSmallIntegerField(default=0)
     break_minutes = models.PositiveSmallIntegerField(default=0)
     # Or breaks placed between levels: [{"after_level": 4, "minutes": 10}, ...] (1 = the
     # first level), as a club's level editor lists them. Never both kinds at once.
-    level_breaks = models.JSONField(null=True, blank=True)
+    level_breaks = JSONField(null=True, blank=True)
     # Whose points pay buy-ins, refunds and prizes: "site", or a club's ("club:<id>").
     points_scope = models.CharField(max_length=40, default="site")
     # A club's tournament is seen and played by its members only (its scope is the club's).

@@ -10,6 +10,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
+from config.adapters.json_field import JSONField
 from tables.models.table import Table
 
 
@@ -30,19 +31,19 @@ class Hand(models.Model):
     bomb_pot = models.PositiveIntegerField(default=0)  # everyone's stake; 0: not a bomb pot
     started_at = models.DateTimeField()
     ended_at = models.DateTimeField(null=True, blank=True)
-    board = models.JSONField(default=list, blank=True)
-    second_board = models.JSONField(default=list, blank=True)  # run twice (rule 25)
-    pots = models.JSONField(default=list, blank=True)  # pot_awarded events
-    events = models.JSONField(default=list, blank=True)
-    final_stacks = models.JSONField(null=True, blank=True)
+    board = JSONField(default=list, blank=True)
+    second_board = JSONField(default=list, blank=True)  # run twice (rule 25)
+    pots = JSONField(default=list, blank=True)  # pot_awarded events
+    events = JSONField(default=list, blank=True)
+    final_stacks = JSONField(null=True, blank=True)
     phh = models.TextField(blank=True)
     pot = models.PositiveIntegerField(default=0)  # every pot's chips together, once over
     # Provably fair dealing (engine.fairness): the deck's commitment and leaves, made
     # before the deal, and its 52 salts, which leave the server only for cards a
     # viewer saw.
     commitment = models.CharField(max_length=64, blank=True)
-    deck_leaves = models.JSONField(default=list, blank=True)
-    deck_salts = models.JSONField(default=list, blank=True)
+    deck_leaves = JSONField(default=list, blank=True)
+    deck_salts = JSONField(default=list, blank=True)
     # Its players' all-in EV is still their actual result, until filled in after
     # the hand's transaction (tables/history/allin_ev.py).
     allin_ev_pending = models.BooleanField(default=False)
@@ -96,7 +97,7 @@ class HandPlayer(models.Model):
     position = models.CharField(max_length=3, blank=True)  # tables/history/facts.py
     name = models.CharField(max_length=60)
     is_bot = models.BooleanField(default=False)
-    hole_cards = models.JSONField(default=list)
+    hole_cards = JSONField(default=list)
     starting_stack = models.PositiveIntegerField()
     final_stack = models.PositiveIntegerField()
     net = models.IntegerField()

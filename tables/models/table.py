@@ -11,6 +11,8 @@ from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
 
+from config.adapters.json_field import JSONField
+
 # What a table may be set to; the service (tables/services/tables.py) and the
 # form check against these, and nothing else defines them.
 MIN_SEATS = 2
@@ -73,11 +75,11 @@ class Table(models.Model):
     bomb_pot_next = models.BooleanField(default=False)
     # While the players all-in choose the run-outs: their answers so far by seat
     # (True: run it twice); the question closes at ``deadline``.
-    runout_answers = models.JSONField(default=dict, blank=True)
+    runout_answers = JSONField(default=dict, blank=True)
 
     # The live hand: its event log (engine.replay rebuilds the state), the
     # sequence number every command must name, and the clock.
-    hand_events = models.JSONField(default=list, blank=True)
+    hand_events = JSONField(default=list, blank=True)
     seq = models.PositiveIntegerField(default=0)
     # Counts the table's ChipMovement rows written (tables/services/ledger.py), so a
     # process may keep the ledger's totals while it is unchanged (tables/snapshot.py).
@@ -91,9 +93,9 @@ class Table(models.Model):
     wake_at = models.DateTimeField(null=True, blank=True, db_index=True)
     # The hand on display's players by seat, named as they were when it was dealt
     # (None for a seat not dealt in): its log and winners keep them after they leave.
-    hand_names = models.JSONField(default=list, blank=True)
+    hand_names = JSONField(default=list, blank=True)
     # Indices in ``hand_events`` of the actions the clock took (a timeout, not a choice).
-    timed_out_events = models.JSONField(default=list, blank=True)
+    timed_out_events = JSONField(default=list, blank=True)
     # The deck commitment of the hand on display (engine.fairness), in every snapshot.
     commitment = models.CharField(max_length=64, blank=True)
 
@@ -123,7 +125,7 @@ class Table(models.Model):
     is_rebuy_approved_by_host = models.BooleanField(default=False)
     is_seating_approved_by_host = models.BooleanField(default=False)
     # Users whose chat lines the host muted at this table.
-    muted_user_ids = models.JSONField(default=list, blank=True)
+    muted_user_ids = JSONField(default=list, blank=True)
     # The host ended the game: at the end of the hand in play (``closes_after_hand``),
     # then everyone is cashed out and no hand is dealt again (``closed_at``).
     closes_after_hand = models.BooleanField(default=False)

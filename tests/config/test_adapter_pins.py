@@ -22,7 +22,8 @@ WRITTEN_AGAINST = {
     # config/adapters/sqlite/base.py: the SQLite backend's (underscored) transaction hooks;
     # config/adapters/redis_cache.py: the Redis cache client's connection pools;
     # config/adapters/compiled_query.py: the SQL compiler's converters and column map;
-    # config/adapters/session_store.py: the database session store's row read.
+    # config/adapters/session_store.py: the database session store's row read;
+    # config/adapters/json_field.py: JSONField's reading and saving of a value.
     "django": ("5.2.",),
 }
 
