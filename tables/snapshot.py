@@ -138,6 +138,7 @@ def _viewer_snapshot(
         **spectators,
         "your_seat": viewer.number,
         "your_hand": your_hand(hand_view, viewer),
+        "your_hand_second_board": your_hand(hand_view, viewer, run=1),
         "seats": seat_entries,
         "hand": spectators["hand"] if is_spectators_hand else _hand_entry(table, hand_view),
         "legal": _legal(hand_view),
@@ -198,6 +199,7 @@ def _snapshot(
         "hand_number": table.hand_number,
         "your_seat": viewer.number if viewer else None,
         "your_hand": your_hand(hand_view, viewer),
+        "your_hand_second_board": your_hand(hand_view, viewer, run=1),
         "seats": [
             _seat_entry(table, number, seats.get(number), hand_view, state, viewer)
             for number in range(table.seat_count)
@@ -314,16 +316,20 @@ def _cards(texts: list[str]) -> tuple[int, ...]:
     return tuple([engine.card(c) for c in texts])
 
 
-def your_hand(hand_view: dict[str, Any] | None, viewer: Seat | None) -> str | None:
+def your_hand(hand_view: dict[str, Any] | None, viewer: Seat | None, run: int = 0) -> str | None:
     """What the viewer's own cards make with the board ("Pair of Nines"), while they
-    hold them; only ever in that viewer's own snapshot (``hand_view`` is theirs)."""
+    hold them; only ever in that viewer's own snapshot (``hand_view`` is theirs).
+    With ``run`` 1, on the second board of a hand run twice (rule 25), else None."""
     if hand_view is None or viewer is None:
         return None
     played = hand_view["seats"][viewer.number]
     if not played or not played["cards"] or played["has_folded"]:
         return None
+    board = hand_view["second_board"] if run else hand_view["board"]
+    if run and not board:
+        return None
     game = engine.GAMES[hand_view["game"]]
-    return game.strength(_cards(played["cards"]), _cards(hand_view["board"]))
+    return game.strength(_cards(played["cards"]), _cards(board))
 
 
 def best_cards(hand_view: dict[str, Any], seat: int, run: int = 0) -> list[str]:
@@ -340,25 +346,30 @@ def best_cards(hand_view: dict[str, Any], seat: int, run: int = 0) -> list[str]:
 
 def hand_winners(log: list[dict[str, Any]], hand_view: dict[str, Any]) -> list[dict[str, Any]]:
     """Chips won per seat over all pots, with the best hand that won them and, when
-    shown down, the five cards it played."""
-    won: dict[int, dict[str, Any]] = {}
+    shown down, the five cards it played; for a hand run twice (rule 25), per board
+    and seat, the first board's first, ``board`` saying which (1 or 2; None for a
+    hand run once)."""
+    ran_twice = bool(hand_view["second_board"])
+    won: dict[tuple[int, int], dict[str, Any]] = {}
     for event in log:
         if event["kind"] != "pot_awarded":
             continue
+        run = event.get("run", 0)
         for share in event["shares"]:
             entry = won.setdefault(
-                share["seat"],
+                (run, share["seat"]),
                 {
                     "seat": share["seat"],
                     "amount": 0,
                     "description": event["description"],
-                    "cards": best_cards(hand_view, share["seat"], event.get("run", 0))
+                    "cards": best_cards(hand_view, share["seat"], run)
                     if event["description"]
                     else [],
+                    "board": run + 1 if ran_twice else None,
                 },
             )
             entry["amount"] += share["amount"]
-    return sorted(won.values(), key=lambda entry: entry["seat"])
+    return [won[key] for key in sorted(won)]
 
 
 def _legal(hand_view: dict[str, Any] | None) -> dict[str, Any] | None:

@@ -102,7 +102,7 @@ function seatState(info, winnings) {
   return "";
 }
 
-function occupiedSeat(info, winnings, isHandOver, yourHand, count) {
+function occupiedSeat(info, winnings, isHandOver, yourHands, count) {
   const node = el("div", "seat occupied");
   node.setAttribute("role", "group");
   node.classList.toggle("you", Boolean(info.is_you));
@@ -126,8 +126,23 @@ function occupiedSeat(info, winnings, isHandOver, yourHand, count) {
   if (info.is_to_act) plate.append(clockElement());
   node.append(holeCards(info, isHandOver, count));
   // What the viewer's own cards make: only ever in the viewer's own snapshot.
-  if (info.is_you && yourHand) node.append(el("div", "strength", yourHand));
+  if (info.is_you && yourHands.length) node.append(strength(yourHands));
   node.append(plate);
+  return node;
+}
+
+/** The viewer's hand; on a hand run twice, a line per board, the first on top as
+ * the boards are drawn. */
+function strength([first, second]) {
+  const node = el("div", "strength");
+  if (!second) {
+    node.textContent = first;
+    return node;
+  }
+  node.classList.add("two");
+  node.append(el("span", "", `1: ${first}`), el("span", "", `2: ${second}`));
+  node.setAttribute("aria-label", `Your hand: ${first} on the first board, ${second} on the second`);
+  node.title = `First board: ${first}\nSecond board: ${second}`;
   return node;
 }
 
@@ -183,6 +198,10 @@ function betChip(table, info) {
   return chip;
 }
 
+function yourHands(table) {
+  return [table.your_hand, table.your_hand_second_board].filter(Boolean);
+}
+
 /** Replaces the children of `container` with every seat and every bet in front. */
 export function renderSeats(container, table) {
   const won = winningsBySeat(table.hand);
@@ -191,7 +210,7 @@ export function renderSeats(container, table) {
   const nodes = [];
   for (const info of table.seats) {
     const node = info.occupied
-      ? occupiedSeat(info, won.get(info.seat), isHandOver, table.your_hand, holeCount(table.hand))
+      ? occupiedSeat(info, won.get(info.seat), isHandOver, yourHands(table), holeCount(table.hand))
       : emptySeat(table, info.seat);
     const [x, y] = positionOf(table, info.seat);
     node.style.left = `${x}%`;
@@ -283,11 +302,16 @@ export function potText(table) {
   return [total, ...pots].join(" · ");
 }
 
-/** "alice wins 120 with Straight, Nine High" for each winner of a finished hand. */
+/** "alice wins 120 with Straight, Nine High" for each winner of a finished hand; on a
+ * hand run twice, for each board: "... on board 2". */
 export function winnersText(table) {
   const hand = table.hand;
   if (!hand || !hand.is_over || !hand.winners) return "";
   return hand.winners
-    .map((w) => `${playerName(table, w.seat)} wins ${w.amount}${w.description ? ` with ${w.description}` : ""}`)
+    .map((w) => {
+      const how = w.description ? ` with ${w.description}` : "";
+      const where = w.board ? ` on board ${w.board}` : "";
+      return `${playerName(table, w.seat)} wins ${w.amount}${how}${where}`;
+    })
     .join(" · ");
 }

@@ -347,6 +347,8 @@ function tick() {
       `${Math.ceil(left)} s${table.is_time_bank ? " · time bank" : ""}`;
   }
   parts.announce.textContent = announcement();
+  // A hand run twice names a winner per board: room for both.
+  parts.announce.classList.toggle("twice", Boolean(table.hand && table.hand.second_board.length));
   if (parts.nextLevel) {
     const left = table.level_ends_at ? Math.max(0, Math.ceil(secondsUntil(table.level_ends_at))) : null;
     parts.nextLevel.textContent =

@@ -119,15 +119,24 @@ def _seat(
 
 
 def _winners(state: engine.HandState) -> list[dict[str, Any]]:
-    won: dict[int, dict[str, Any]] = {}
+    """As the live table's (tables/snapshot.py): per seat, and per board (the
+    first's first) when the hand was run twice."""
+    ran_twice = bool(state.second_board)
+    won: dict[tuple[int, int], dict[str, Any]] = {}
     for event in state.events:
         if isinstance(event, engine.PotAwarded):
             for seat, chips in event.shares:
                 entry = won.setdefault(
-                    seat, {"seat": seat, "amount": 0, "description": event.description}
+                    (event.run, seat),
+                    {
+                        "seat": seat,
+                        "amount": 0,
+                        "description": event.description,
+                        "board": event.run + 1 if ran_twice else None,
+                    },
                 )
                 entry["amount"] += chips
-    return sorted(won.values(), key=lambda entry: entry["seat"])
+    return [won[key] for key in sorted(won)]
 
 
 def _add_equity(viewed: ViewedHand, steps: list[dict[str, Any]]) -> None:

@@ -161,6 +161,8 @@ def test_straddles_run_it_twice_and_a_bomb_pot_at_a_holdem_table(server_url: str
         expect(page.locator("[data-board] .board-run").nth(1).locator(".card")).to_have_count(5)
         expect(page.locator("[data-log]")).to_contain_text("The players run it twice")
         expect(page.locator("[data-log]")).to_contain_text("on the second board")
+        expect(page.locator("[data-announce]")).to_contain_text("on board 2")
+        expect(page.locator(".seat.you .strength.two span")).to_have_count(2)  # a hand per board
     others[0].screenshot(path=SCREENSHOTS / "felt-run-it-twice-phone.png")
     host.screenshot(path=SCREENSHOTS / "felt-run-it-twice-laptop.png")
     # Both boards in the replayer, and the deck check covers the second board's cards.

@@ -334,6 +334,7 @@ def test_the_replayer_steps_through_the_choice_to_both_boards(alice, bob, client
     assert steps[-1]["label"].startswith("The players run it twice ·")  # then who won
     last = steps[-1]["table"]["hand"]
     assert last["is_over"] and len(last["board"]) == len(last["second_board"]) == 5
+    assert sorted({w["board"] for w in last["winners"]}) == [1, 2]  # each board's winners
     client.force_login(alice)
     page = client.get(reverse("tables:hand_replayer", args=[stored.pk]))
     assert page.status_code == 200 and b'"second_board"' in page.content
@@ -361,6 +362,31 @@ def test_a_winner_on_the_second_board_shows_the_five_cards_it_won_with_there():
     assert set(winners[0]["cards"]) <= {"As", "Ah", *seen["board"]}  # aces on the first
     assert set(winners[2]["cards"]) <= {"Ks", "Kh", *seen["second_board"]}  # kings on the second
     assert "Kd" in winners[2]["cards"]
+    assert (winners[0]["board"], winners[2]["board"]) == (1, 2)
+
+
+def test_a_hand_run_twice_names_each_boards_winner_and_the_players_hand_on_each(alice, bob):
+    table = friends_table(alice, bob, offers_run_it_twice=True)
+    run_twice_at(table, alice, bob)
+    seen = snapshot_for(table, alice)
+    winners = seen["hand"]["winners"]
+    for board in (1, 2):  # each board's half of the pot is won by somebody, and said so
+        assert sum(w["amount"] for w in winners if w["board"] == board) > 0
+    hole = " ".join(seen["seats"][0]["cards"])
+    first = engine.strength(engine.cards(" ".join([hole, *seen["hand"]["board"]])))
+    second = engine.strength(engine.cards(" ".join([hole, *seen["hand"]["second_board"]])))
+    assert (seen["your_hand"], seen["your_hand_second_board"]) == (first, second)
+    assert snapshot_for(table)["your_hand_second_board"] is None  # a spectator holds nothing
+
+
+def test_a_hand_run_once_has_no_second_board_hand_nor_board_numbers(alice, bob):
+    table = friends_table(alice, bob, offers_run_it_twice=True)
+    deal(table)
+    all_in_preflop(table)
+    services.runout_answer(table_id=table.pk, user=alice, run_twice=False)
+    seen = snapshot_for(table, alice)
+    assert seen["your_hand"] and seen["your_hand_second_board"] is None
+    assert {w["board"] for w in seen["hand"]["winners"]} == {None}
 
 
 def test_the_replayer_says_when_an_omaha_equity_is_an_estimate(alice, bob):
