@@ -82,6 +82,8 @@ class PointsEntry(models.Model):
         BUY_IN = "buy_in", "Tournament buy-in"
         REFUND = "refund", "Buy-in refund"
         PRIZE = "prize", "Tournament prize"
+        REBUY = "rebuy", "Tournament rebuy"
+        ADD_ON = "add_on", "Tournament add-on"
         GRANT = "grant", "Admin's grant"
         ADJUSTMENT = "adjustment", "Club admin's adjustment"
 

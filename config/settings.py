@@ -228,6 +228,8 @@ TOURNAMENTS_ACTION_SECONDS = env_int("TOURNAMENTS_ACTION_SECONDS", 20)
 TOURNAMENTS_STRUCTURES = ("regular", "turbo", "hyper")
 TOURNAMENTS_BUY_INS = (0, 100, 1000)
 TOURNAMENTS_LEVEL_SECONDS = env_float("TOURNAMENTS_LEVEL_SECONDS", 0.0)
+# How long a player out of chips in a rebuy period has to rebuy before they are out.
+TOURNAMENTS_REBUY_OFFER_SECONDS = env_int("TOURNAMENTS_REBUY_OFFER_SECONDS", 20)
 # How often (seconds) a socket re-reads its session on its own (accounts/sessions.py).
 SOCKET_SESSION_RECHECK_SECONDS = 2.0
 

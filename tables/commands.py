@@ -177,6 +177,8 @@ COMMANDS: dict[str, tuple[Parser, str]] = {
     "sit_in": (_nothing, "seat_sit_in"),
     "stay": (_nothing, "seat_stay"),
     "rebuy": (_nothing, "seat_rebuy"),
+    "add_on": (_nothing, "seat_add_on"),
+    "decline_rebuy": (_nothing, "seat_decline_rebuy"),
     "auto_rebuy": (_auto_rebuy, "seat_auto_rebuy"),
     "act": (_act, "hand_act"),
     "run_it_twice": (_runout_answer, "runout_answer"),

@@ -102,6 +102,16 @@ class CannotRebuy(TableError):
     default_message = "No rebuys here: out of chips is out of the tournament."
 
 
+class CannotBuyChips(TableError):
+    code = "cannot_buy_chips"
+    default_message = "Only a tournament with rebuys sells chips at its tables."
+
+
+class NotEnoughPoints(TableError):
+    code = "not_enough_points"
+    default_message = "You do not have enough points for this."
+
+
 class NotBusted(TableError):
     code = "not_busted"
     default_message = "You still have chips: a rebuy is for when you are out of them."

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from tables.errors import BadSeat, GuestsRefused
+from tables.errors import BadSeat, CannotBuyChips, GuestsRefused
 from tables.models import Table
 
 if TYPE_CHECKING:
@@ -35,6 +35,8 @@ class TableBehaviour:
     allows_rebuys = True
     # The player may have a fresh stack dealt to them whenever they bust (Table.auto_rebuy).
     offers_auto_rebuy = False
+    # Sells chips for points (a tournament's rebuys and add-on): ``buy_chips``.
+    sells_chips = False
     # Guests (accounts/guests.py: a nickname, from the table's link) may watch and sit.
     admits_guests = True
 
@@ -96,6 +98,20 @@ class TableBehaviour:
 
     def after_hand(self, play: Play) -> None:
         """In the transaction that ends a hand, once the stacks are back on the seats."""
+
+    def buy_chips(self, play: Play, seat: Seat, what: str) -> None:
+        """``seat``'s player buys chips for points (a tournament's ``"rebuy"`` or
+        ``"add_on"``); refused here: a friends' table's rebuys are its own."""
+        raise CannotBuyChips()
+
+    def decline_rebuy(self, play: Play, seat: Seat) -> None:
+        """``seat``'s player, out of chips, says no to the rebuy offered them."""
+        raise CannotBuyChips()
+
+    def purchases(self, table: Table, seats: Mapping[int, Seat], now: datetime) -> dict[int, Any]:
+        """What each seated member (user id -> seat) may buy now: a tournament's
+        rebuy or add-on (the snapshot's ``your_purchases``). Nothing here."""
+        return {}
 
     def results(self, table: Table, viewers: Mapping[int, Seat | None]) -> dict[int, Any]:
         """How the game ended for those of ``viewers`` (user id -> their seat here, None

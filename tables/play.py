@@ -34,6 +34,7 @@ SEAT_FIELDS = [
     "time_bank",
     "hands_since_refill",
     "wants_straddle",
+    "chips_to_add",
 ]
 
 
@@ -122,8 +123,11 @@ class Play:
         return next((s for s in self.seats.values() if s.user_id == user.pk), None)
 
     def dealt_seats(self) -> list[int]:
-        """Seats that get cards in the next hand: chips and not leaving (sitting out too)."""
-        return sorted(n for n, s in self.seats.items() if s.stack > 0 and not s.is_leaving)
+        """Seats that get cards in the next hand: chips (or chips bought, which arrive
+        before it) and not leaving (sitting out too)."""
+        return sorted(
+            n for n, s in self.seats.items() if s.stack + s.chips_to_add > 0 and not s.is_leaving
+        )
 
     def active_seats(self) -> list[Seat]:
         """Seats dealt in next hand that are not sitting out."""

@@ -97,6 +97,7 @@ def build_snapshots(
     public_hand = hand_views.get(None)
     seated = {viewer.user_id: viewer for viewer in viewers if viewer and viewer.user_id}
     results = kinds.of(table).results(table, seated) if seated else {}
+    purchases = kinds.of(table).purchases(table, seated, now) if seated else {}
     spectators = {
         **_snapshot(table, seats, state, None, public_hand, now),
         "ledger": ledger_summary(table, seats),
@@ -104,10 +105,18 @@ def build_snapshots(
         **rebuy_fields(table),
         "waiting_for": waiting_for(table, seats, state, now),
         "your_result": None,
+        "your_purchases": None,
     }
     return [
         _viewer_snapshot(
-            spectators, public_hand, viewer, hand_views.get(seat), results, table, seats, state
+            spectators,
+            public_hand,
+            viewer,
+            hand_views.get(seat),
+            (results, purchases),
+            table,
+            seats,
+            state,
         )
         if viewer is not None
         else dict(spectators)
@@ -120,12 +129,14 @@ def _viewer_snapshot(
     public_hand: dict[str, Any] | None,
     viewer: Seat,
     hand_view: dict[str, Any] | None,
-    results: Mapping[int, Any],
+    kind_fields: tuple[Mapping[int, Any], Mapping[int, Any]],
     table: Table,
     seats: Mapping[int, Seat],
     state: engine.HandState | None,
 ) -> dict[str, Any]:
-    """The spectators' TABLE with what is ``viewer``'s own put in."""
+    """The spectators' TABLE with what is ``viewer``'s own put in (``kind_fields``:
+    the kind's results and purchases by user id)."""
+    results, purchases = kind_fields
     seat_entries = list(spectators["seats"])
     if 0 <= viewer.number < len(seat_entries):
         own = seats.get(viewer.number)
@@ -143,6 +154,7 @@ def _viewer_snapshot(
         "hand": spectators["hand"] if is_spectators_hand else _hand_entry(table, hand_view),
         "legal": _legal(hand_view),
         "your_result": results.get(viewer.user_id) if viewer.user_id else None,
+        "your_purchases": purchases.get(viewer.user_id) if viewer.user_id else None,
     }
 
 

@@ -19,10 +19,11 @@ class TournamentsConfig(AppConfig):
         stats.register_contributor(tournament_stats)
 
         from tournaments import tasks
-        from tournaments.services import schedule, start
+        from tournaments.services import rebuy_offers, schedule, start
 
         start.set_level_scheduler(tasks.queue_level_announcement)
         schedule.set_start_scheduler(tasks.queue_start)
+        rebuy_offers.set_offer_scheduler(tasks.queue_rebuy_offers_end)
 
         # A closed account's registrations to tournaments not yet started are refunded,
         # and the clubs it owns pass to another member.

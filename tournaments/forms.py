@@ -18,6 +18,8 @@ from tournaments.models import Tournament
 from tournaments.services.schedule import paying_club
 from tournaments.tournament_settings import TournamentSettings
 
+REBUY_FIELDS = ("rebuy_levels", "max_rebuys", "addon_chips", "addon_price")
+
 # Which form field a refusal's code belongs to.
 _FIELD_OF = {
     "bad_name": "name",
@@ -29,6 +31,8 @@ _FIELD_OF = {
     "bad_levels": "levels",
     "bad_starting_stack": "starting_stack",
     "bad_late_registration": "late_registration_levels",
+    "bad_rebuys": "rebuy_levels",
+    "bad_add_on": "addon_chips",
     "bad_breaks": "break_every_minutes",
     "bad_payouts": "payout_percentages",
     "bad_points_scope": "points_scope",
@@ -52,6 +56,14 @@ class ScheduleTournamentForm(forms.ModelForm):  # type: ignore[type-arg]
     )
     starting_stack = forms.IntegerField(required=False)
     late_registration_levels = forms.IntegerField(initial=0)
+    rebuy_levels = forms.IntegerField(
+        initial=0, required=False, help_text="Rebuys until this level ends (0: no rebuys)."
+    )
+    max_rebuys = forms.IntegerField(initial=0, required=False, help_text="Rebuys per player.")
+    addon_chips = forms.IntegerField(
+        initial=0, required=False, help_text="The add-on's chips (0: none)."
+    )
+    addon_price = forms.IntegerField(initial=0, required=False, help_text="In points.")
     break_every_minutes = forms.IntegerField(initial=0, help_text="0: no breaks.")
     break_minutes = forms.IntegerField(initial=0)
     payout_percentages = forms.CharField(
@@ -80,6 +92,8 @@ class ScheduleTournamentForm(forms.ModelForm):  # type: ignore[type-arg]
     def _given(self, data: dict[str, Any]) -> dict[str, Any] | None:
         """The settings' values from the cleaned fields (None: unreadable)."""
         given = {k: v for k, v in data.items() if k not in ("levels", "payout_percentages")}
+        for name in REBUY_FIELDS:  # left empty: none
+            given[name] = given.get(name) or 0
         try:
             if data.get("levels"):
                 given["levels"] = json.loads(data["levels"])

@@ -20,7 +20,7 @@ from tables.play import Play
 from tournaments.clubs.access import check_can_see
 from tournaments.errors import TournamentError
 from tournaments.histories import pokerstars_meta
-from tournaments.models import Tournament
+from tournaments.models import Entry, Tournament
 from tournaments.selectors import results_of
 
 _tournament_locked = CompiledQuery(
@@ -34,12 +34,22 @@ def tournament_of(table: Table) -> Tournament:
     return tournament
 
 
+def _offered_entries(play: Play, numbers: list[int]) -> set[int]:
+    """Of the entries at seats ``numbers`` (out of chips), those deciding on a rebuy."""
+    entry_ids = [e for n in numbers if (e := play.seats[n].entry_id) is not None]
+    if not entry_ids:
+        return set()
+    offered = Entry.objects.filter(pk__in=entry_ids, place=None, rebuy_offer_until__isnull=False)
+    return set(offered.values_list("pk", flat=True))
+
+
 class TournamentBehaviour(TableBehaviour):
     keeps_departed_seats = True  # its chips stay in play until blinded off, then it places
     keeps_ledger = False  # the entry fee and prizes are the tournament's own ledger
     admits_guests = False  # guests play at friends' tables only (accounts/guests.py)
     has_host = False  # the tournament's structure runs it
-    allows_rebuys = False  # out of chips is out of the tournament
+    allows_rebuys = False  # not a friends' table's: out of chips is out of the tournament,
+    sells_chips = True  # unless it has rebuys (tournaments/services/rebuys.py)
 
     def lock_first(self, table: dict[str, Any]) -> Tournament | None:
         # The tournament's row before its table's (docs/architecture.md, lock order).
@@ -67,8 +77,14 @@ class TournamentBehaviour(TableBehaviour):
             raise CannotLeave()
 
     def prepare_hand(self, play: Play) -> None:
-        for number, seat in list(play.seats.items()):  # out of the tournament: seat cleared
-            if seat.stack == 0:
+        for seat in play.seats.values():  # a rebuy or add-on bought since the last hand
+            if seat.chips_to_add:
+                seat.stack += seat.chips_to_add
+                seat.chips_to_add = 0
+        busted = [number for number, seat in play.seats.items() if seat.stack == 0]
+        offered = _offered_entries(play, busted)
+        for number in busted:  # out of the tournament: seat cleared (unless deciding)
+            if play.seats[number].entry_id not in offered:
                 play.removed.append(play.seats.pop(number))
         table = play.table
         tournament = tournament_of(table)
@@ -120,11 +136,33 @@ class TournamentBehaviour(TableBehaviour):
                 return "Hand for hand: waiting for every table to finish its hand"
             return "Waiting for the other tables' hands before the final table is drawn"
         dealt = len(play.dealt_seats())
+        if dealt <= 1:
+            busted = [n for n, seat in play.seats.items() if seat.stack + seat.chips_to_add == 0]
+            if _offered_entries(play, busted):
+                return "Waiting for a player out of chips to decide on a rebuy"
         if dealt == 0:
             return "This table has closed: its players play on at the other tables"
         if dealt == 1:
             return "Waiting for players to be moved to this table"
         return None
+
+    def buy_chips(self, play: Play, seat: Seat, what: str) -> None:
+        from tournaments.services.rebuys import buy_chips
+
+        buy_chips(play, tournament_of(play.table), seat, what)
+
+    def decline_rebuy(self, play: Play, seat: Seat) -> None:
+        from tournaments.services.rebuys import decline_rebuy
+
+        decline_rebuy(play, tournament_of(play.table), seat)
+
+    def purchases(self, table: Table, seats: Mapping[int, Seat], now: datetime) -> dict[int, Any]:
+        from tournaments.services.rebuys import purchases
+
+        tournament = tournament_of(table)
+        if not tournament.has_rebuys or tournament.status != Tournament.Status.RUNNING:
+            return {}  # no query at most tournaments' tables
+        return purchases(tournament, dict(seats), now)
 
     def after_hand(self, play: Play) -> None:
         from tournaments.services.multi_table import seating_after_hand

@@ -151,6 +151,14 @@ class Tournament(models.Model):
     club = models.ForeignKey(
         Club, null=True, blank=True, on_delete=models.PROTECT, related_name="tournaments"
     )
+    # Rebuys until the end of level ``rebuy_levels`` (1 = the first; 0: none), at most
+    # ``max_rebuys`` per entry, each the buy-in for the starting stack; then an add-on of
+    # ``addon_chips`` for ``addon_price`` (0 chips: none), once per player, until the end
+    # of the level after the rebuy period (docs/tournaments.md, "Rebuys and add-ons").
+    rebuy_levels = models.PositiveSmallIntegerField(default=0)
+    max_rebuys = models.PositiveSmallIntegerField(default=0)
+    addon_chips = models.PositiveIntegerField(default=0)
+    addon_price = models.PositiveIntegerField(default=0)
     # Tables between hands deal no more until every table is between hands: the players
     # left fit at one table (then the final table is drawn), or hand-for-hand play.
     is_waiting_for_tables = models.BooleanField(default=False)
@@ -214,6 +222,27 @@ class Tournament(models.Model):
             and not self.is_waiting_for_tables
             and self.level_at(moment)[0] < self.late_registration_levels
         )
+
+    @property
+    def has_rebuys(self) -> bool:
+        return self.rebuy_levels > 0 and self.max_rebuys > 0
+
+    def _level_index(self, moment: datetime) -> int | None:
+        if self.status != self.Status.RUNNING or self.started_at is None:
+            return None
+        return self.level_at(moment)[0]
+
+    def is_rebuy_open(self, moment: datetime) -> bool:
+        """Rebuys are taken until the end of level ``rebuy_levels``."""
+        index = self._level_index(moment)
+        return self.has_rebuys and index is not None and index < self.rebuy_levels
+
+    def is_addon_open(self, moment: datetime) -> bool:
+        """The add-on is taken from the end of the rebuy period to the end of the next
+        level: the break between them, when there is one, included (the clock stops
+        during a break, so the level in play is the next one all along)."""
+        index = self._level_index(moment)
+        return self.has_rebuys and self.addon_chips > 0 and index == self.rebuy_levels
 
     def prizes(self, entrants: int) -> tuple[int, ...]:
         """The pool split for 1st, 2nd, ...: the tournament's percentages, else by field."""
@@ -317,6 +346,12 @@ class Entry(models.Model):
     # Chips at the start of the hand they went out in (rule 19 compares these).
     chips_at_elimination = models.PositiveIntegerField(null=True, blank=True)
     eliminated_at = models.DateTimeField(null=True, blank=True)
+    # Rebuys and add-on bought (their points are in the prize pool and the ledger).
+    rebuys = models.PositiveSmallIntegerField(default=0)
+    has_added_on = models.BooleanField(default=False)
+    # Out of chips in the rebuy period with a rebuy left: not out yet, until this moment
+    # passes or the player says no (tournaments/services/rebuys.py).
+    rebuy_offer_until = models.DateTimeField(null=True, blank=True, db_index=True)
     # The hand that decided the place (went out in it, or won it): hand histories say so.
     final_hand = models.ForeignKey(
         "tables.Hand", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"

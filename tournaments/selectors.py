@@ -100,6 +100,8 @@ def players(tournament: Tournament) -> list[dict[str, Any]]:
                 "stack": stacks.get(entry.pk) if entry.place is None else None,
                 "place": entry.place,
                 "prize": entry.prize,
+                "rebuys": entry.rebuys,
+                "has_added_on": entry.has_added_on,
             }
         )
     rows.sort(key=lambda r: (r["place"] is not None, r["place"] or 0, -int(r["stack"] or 0)))
@@ -149,6 +151,7 @@ def summary(tournament: Tournament, now: datetime | None = None) -> dict[str, An
         "entrant_limit": tournament.entrant_limit,
         "starts_at": iso(tournament.starts_at),
         "registered": len(entries),
+        "rebuys": rebuy_facts(tournament, entries, now),
         "players_left": left if tournament.started_at else None,
         "prize_pool": tournament.prize_pool,
         "payouts": payouts_of(tournament),
@@ -165,6 +168,26 @@ def summary(tournament: Tournament, now: datetime | None = None) -> dict[str, An
         "seating": tables if tournament.is_multi_table else [],
         "average_stack": chips // left if tables and left else None,
         "url": reverse("tournaments:tournament_detail", args=[tournament.pk]),
+    }
+
+
+def rebuy_facts(
+    tournament: Tournament, entries: list[Entry], now: datetime
+) -> dict[str, Any] | None:
+    """A tournament with rebuys: its terms, what is sold now, and how many were bought."""
+    if not tournament.has_rebuys:
+        return None
+    return {
+        "until_level": tournament.rebuy_levels,
+        "most_per_player": tournament.max_rebuys,
+        "price": tournament.buy_in,
+        "chips": tournament.blind_structure.starting_stack,
+        "addon_chips": tournament.addon_chips,
+        "addon_price": tournament.addon_price,
+        "is_rebuy_open": tournament.is_rebuy_open(now),
+        "is_addon_open": tournament.is_addon_open(now),
+        "rebuys": sum(entry.rebuys for entry in entries),
+        "add_ons": sum(1 for entry in entries if entry.has_added_on),
     }
 
 

@@ -60,6 +60,10 @@ SCHEDULE_CODES = {
     "break_minutes": "bad_breaks",
     "breaks": "bad_breaks",
     "payout_percentages": "bad_payouts",
+    "rebuy_levels": "bad_rebuys",
+    "max_rebuys": "bad_rebuys",
+    "addon_chips": "bad_add_on",
+    "addon_price": "bad_add_on",
 }
 
 
@@ -127,6 +131,30 @@ class TournamentScheduleSerializer(serializers.Serializer[Any]):
         required=False,
         help_text="Adding up to 100, never more for a place than for the one above.",
     )
+    rebuy_levels = serializers.IntegerField(
+        min_value=0,
+        max_value=schedule_rules.MAX_LEVELS,
+        required=False,
+        default=0,
+        help_text="Rebuys until this level ends (0: none); before the last level.",
+    )
+    max_rebuys = serializers.IntegerField(
+        min_value=0,
+        max_value=schedule_rules.MAX_REBUYS,
+        required=False,
+        default=0,
+        help_text="Rebuys per player (the buy-in for the starting stack); with ``rebuy_levels``.",
+    )
+    addon_chips = serializers.IntegerField(
+        min_value=0,
+        max_value=MOST_CHIPS,
+        required=False,
+        default=0,
+        help_text="The add-on's chips after the rebuy period (0: none).",
+    )
+    addon_price = serializers.IntegerField(
+        min_value=0, max_value=MOST_CHIPS, required=False, default=0
+    )
     points_scope = TextField(
         required=False,
         default="site",
@@ -168,6 +196,23 @@ class EntrantSerializer(serializers.Serializer[Any]):
     )
     place = serializers.IntegerField(allow_null=True, help_text="Null while still in.")
     prize = serializers.IntegerField()
+    rebuys = serializers.IntegerField(help_text="Rebuys bought (0 without rebuys).")
+    has_added_on = serializers.BooleanField(help_text="Whether the add-on was bought.")
+
+
+class RebuysSerializer(serializers.Serializer[Any]):
+    until_level = serializers.IntegerField(help_text="Rebuys are sold until this level ends.")
+    most_per_player = serializers.IntegerField()
+    price = serializers.IntegerField(help_text="A rebuy's price: the buy-in.")
+    chips = serializers.IntegerField(help_text="A rebuy's chips: the starting stack.")
+    addon_chips = serializers.IntegerField(help_text="0: no add-on.")
+    addon_price = serializers.IntegerField()
+    is_rebuy_open = serializers.BooleanField()
+    is_addon_open = serializers.BooleanField(
+        help_text="From the end of the rebuy period to the end of the next level."
+    )
+    rebuys = serializers.IntegerField(help_text="Rebuys bought so far, by everyone.")
+    add_ons = serializers.IntegerField(help_text="Add-ons bought so far.")
 
 
 class SeatedSerializer(serializers.Serializer[Any]):
@@ -195,7 +240,8 @@ class TournamentSerializer(serializers.Serializer[Any]):
     seats = serializers.IntegerField(help_text="Seats per table.")
     entrant_limit = serializers.IntegerField()
     starts_at = serializers.DateTimeField(allow_null=True, help_text="Scheduled start; else null.")
-    registered = serializers.IntegerField()
+    registered = serializers.IntegerField(help_text="Entries.")
+    rebuys = RebuysSerializer(allow_null=True, help_text="Null without rebuys.")
     players_left = serializers.IntegerField(allow_null=True, help_text="Null before the start.")
     prize_pool = serializers.IntegerField()
     payouts = serializers.ListField(

@@ -1,9 +1,10 @@
-"""Timed work of tournaments: the level announcement per boundary, and the sweep.
+"""Timed work of tournaments: the level announcement per boundary, the end of
+rebuy offers, and the sweep.
 
 Tasks decide nothing: the services check the tournament's clock. The sweep
 (celery beat, CELERY_BEAT_SCHEDULE) starts any scheduled tournament whose start
-task was lost, announces any level whose task was lost and opens the lobby's
-missing SNGs.
+task was lost, announces any level whose task was lost, ends rebuy offers whose
+time passed and opens the lobby's missing SNGs.
 """
 
 from __future__ import annotations
@@ -46,6 +47,19 @@ def queue_start(tournament_id: int, at: datetime) -> None:
 
 
 @shared_task(ignore_result=True)
+def end_rebuy_offers(tournament_id: int) -> int:
+    return services.rebuy_offers_expire(tournament_id=tournament_id, now=timezone.now())
+
+
+def queue_rebuy_offers_end(tournament_id: int, at: datetime) -> None:
+    """The rebuy service's offer scheduler (``TournamentsConfig.ready``)."""
+    try:
+        end_rebuy_offers.apply_async((tournament_id,), eta=at)
+    except Exception:  # the beat sweep ends them anyway
+        log.exception("could not queue the end of tournament %s's rebuy offers", tournament_id)
+
+
+@shared_task(ignore_result=True)
 def sweep() -> int:
     """Start scheduled tournaments whose task was lost; announce levels that went
     unannounced; open missing SNGs. Returns levels announced."""
@@ -61,6 +75,11 @@ def sweep() -> int:
                 done += 1
         except Exception:
             log.exception("sweep: tournament %s failed to announce its level", tournament_id)
+    for tournament_id in services.rebuy_offers_due(now=timezone.now()):
+        try:
+            services.rebuy_offers_expire(tournament_id=tournament_id, now=timezone.now())
+        except Exception:
+            log.exception("sweep: tournament %s failed to end its rebuy offers", tournament_id)
     try:
         services.sngs_ensure_open()
     except Exception:

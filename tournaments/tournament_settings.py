@@ -23,6 +23,7 @@ MAX_LEVELS = 60
 MAX_LEVEL_MINUTES = 240
 MAX_BREAK_MINUTES = 60
 MAX_NAME = 80
+MAX_REBUYS = 20  # per player
 SCOPE_PATTERN = r"^(site|club:[1-9][0-9]*)$"
 _SCOPE = re.compile(SCOPE_PATTERN)
 
@@ -132,9 +133,12 @@ class TournamentSettings:
     ``levels`` (each ``small_blind``, ``big_blind``, optional ``ante``, ``minutes``)
     replace the built-in ``structure``; breaks of ``break_minutes`` come after every
     ``break_every_minutes`` of play (0: none), or ``breaks`` (each ``after_level``,
-    ``minutes``) come between the levels they name. ``points_scope`` is ``site`` or a
-    club's (a club's own tournament is always paid in its points). Once made, ``name``
-    is stripped and ``levels``, ``breaks`` and ``payout_percentages`` are as stored.
+    ``minutes``) come between the levels they name. Rebuys (each the buy-in for the
+    starting stack) are sold until the end of level ``rebuy_levels``, ``max_rebuys``
+    per player, then an add-on of ``addon_chips`` for ``addon_price``. ``points_scope``
+    is ``site`` or a club's (a club's own tournament is always paid in its points).
+    Once made, ``name`` is stripped and ``levels``, ``breaks`` and
+    ``payout_percentages`` are as stored.
     """
 
     name: str
@@ -152,11 +156,16 @@ class TournamentSettings:
     payout_percentages: Sequence[Any] | None = None
     points_scope: str = "site"
     level_seconds: float | None = None
+    rebuy_levels: int = 0
+    max_rebuys: int = 0
+    addon_chips: int = 0
+    addon_price: int = 0
 
     def __post_init__(self) -> None:
         self._check_basics()
         custom = clean_levels(self.levels) if self.levels is not None else None
         level_count = self._check_structure(custom)
+        self._check_rebuys(level_count)
         placed = self._check_breaks(level_count)
         percentages = clean_payouts(self.payout_percentages)
         if not isinstance(self.points_scope, str) or not _SCOPE.match(self.points_scope):
@@ -202,6 +211,22 @@ class TournamentSettings:
             "Late registration",
         )
         return level_count
+
+    def _check_rebuys(self, level_count: int) -> None:
+        """Rebuys for the buy-in until the end of a level before the last, a most per
+        player; an add-on only with rebuys (docs/tournaments.md, "Rebuys and add-ons")."""
+        _whole(self.rebuy_levels, 0, level_count - 1, "bad_rebuys", "The rebuy period's levels")
+        _whole(self.max_rebuys, 0, MAX_REBUYS, "bad_rebuys", "Rebuys per player")
+        if (self.rebuy_levels == 0) != (self.max_rebuys == 0):
+            raise BadSettings(
+                "bad_rebuys", "Give both the rebuy period's levels and the rebuys per player."
+            )
+        _whole(self.addon_chips, 0, 10**9, "bad_add_on", "The add-on's chips")
+        _whole(self.addon_price, 0, 10**9, "bad_add_on", "The add-on's price")
+        if self.addon_chips and not self.rebuy_levels:
+            raise BadSettings("bad_add_on", "An add-on comes at the end of a rebuy period.")
+        if self.addon_price and not self.addon_chips:
+            raise BadSettings("bad_add_on", "Give the add-on's chips with its price.")
 
     def _check_breaks(self, level_count: int) -> list[dict[str, int]] | None:
         """The breaks placed between levels, as stored (None: none, or every so often)."""

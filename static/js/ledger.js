@@ -38,7 +38,8 @@ export function renderBusted(panel, table) {
   if (table.your_result) knownResult = table.your_result;
   const you = bustedSeat(table);
   const result = knownResult;
-  panel.hidden = you === null && result === null;
+  const isOffered = Boolean(table.your_purchases?.rebuy?.until); // the purchases panel asks
+  panel.hidden = (you === null && result === null) || (result === null && isOffered);
   if (panel.hidden) return;
   const show = (selector, isShown) => {
     const node = panel.querySelector(selector);

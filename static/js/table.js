@@ -8,6 +8,7 @@ import { CLOSE, followsMove, showNotice } from "./live.js";
 import { logLines } from "./handlog.js";
 import { addChat, wireChat } from "./chat.js";
 import { renderBusted, renderLedger, renderSeatEnd, showRemoved } from "./ledger.js";
+import { renderPurchases } from "./purchases.js";
 import { isHost, markClicked, renderHost, showSetting, wireHost } from "./host.js";
 import { CLOCK_WARNING_SECONDS, play, playAll, soundsFor, wireSoundButton } from "./sounds.js";
 import { icon } from "./icons.js";
@@ -64,6 +65,7 @@ const parts = {
   toast: find("[data-toast]"),
   seatControls: find("[data-seat-controls]"),
   busted: find("[data-busted]"),
+  purchases: find("[data-purchases]"),
   removed: find("[data-removed]"),
   ledger: find("[data-ledger]"),
   chat: find("[data-chat]"),
@@ -225,6 +227,7 @@ function render() {
   document.title = `${isYourTurn ? "Your turn · " : ""}${pageTitle}`;
   renderSeatControls();
   renderBusted(parts.busted, table);
+  if (parts.purchases) renderPurchases(parts.purchases, table, secondsUntil);
   renderSeatEnd(parts.seatControls, parts.removed, table);
   if (parts.ledger) renderLedger(parts.ledger, table);
   if (parts.host) renderHost(parts.host, table, userId);
@@ -327,6 +330,7 @@ function warnIfYourClockRunsOut(left, total) {
 /** Runs a few times a second: the action clock and the next-hand countdown. */
 function tick() {
   if (!table) return;
+  if (parts.purchases && table.your_purchases) renderPurchases(parts.purchases, table, secondsUntil);
   if (connection.state === "waiting") parts.status.textContent = connectionText(); // the countdown
   const clock = parts.seats.querySelector("[data-clock]");
   const isLive = connection.state === "live";
@@ -414,6 +418,9 @@ function wirePage() {
     button.addEventListener("click", () => send({ type: button.dataset.command }));
   });
   parts.busted.querySelector('[data-command="rebuy"]').addEventListener("click", () => send({ type: "rebuy" }));
+  parts.purchases?.querySelectorAll("[data-command]").forEach((button) => {
+    button.addEventListener("click", () => send({ type: button.dataset.command }));
+  });
   const autoRebuy = parts.seatControls.querySelector("[data-auto-rebuy]");
   autoRebuy?.addEventListener("change", () => {
     markClicked(autoRebuy);

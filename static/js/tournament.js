@@ -28,6 +28,7 @@ function update(t) {
   setText("[data-average-stack]", t.average_stack === null ? "—" : String(t.average_stack));
   const seating = find("[data-seating]");
   if (seating && t.seating.length) seating.replaceChildren(...t.seating.map(tableBox));
+  if (t.rebuys) setText("[data-rebuy-count]", rebuyCount(t.rebuys));
   setText("[data-pool]", `${t.prize_pool} points`);
   setText("[data-payouts]", t.payouts.map((prize, i) => `${i + 1}. ${prize}`).join(" · "));
   if (t.level) {
@@ -43,7 +44,8 @@ function update(t) {
   }
   const rows = t.players.map((p) => {
     const tr = document.createElement("tr");
-    for (const value of [p.name, p.stack ?? "", p.place ?? "", p.prize || ""]) {
+    const bought = t.rebuys ? [`${p.rebuys}${p.has_added_on ? " + add-on" : ""}`] : [];
+    for (const value of [p.name, p.stack ?? "", ...bought, p.place ?? "", p.prize || ""]) {
       const td = document.createElement("td");
       td.textContent = String(value);
       tr.append(td);
@@ -51,6 +53,16 @@ function update(t) {
     return tr;
   });
   if (rows.length) find("[data-players]").replaceChildren(...rows);
+}
+
+/** "4 rebuys, 2 add-ons so far" (the add-ons where the tournament has one). */
+function rebuyCount(r) {
+  const addOns = r.addon_chips ? `, ${counted(r.add_ons, "add-on")}` : "";
+  return `${counted(r.rebuys, "rebuy")}${addOns} so far`;
+}
+
+function counted(count, noun) {
+  return `${count} ${noun}${count === 1 ? "" : "s"}`;
 }
 
 /** One table of a multi-table tournament: its name (a link) and who sits where. */

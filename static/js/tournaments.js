@@ -64,7 +64,7 @@ function row(t, old) {
     tr.append(
       link(t.kind === "mtt" ? t.title : t.structure[0].toUpperCase() + t.structure.slice(1), t.url),
       cell(t.buy_in ? String(t.buy_in) : "Freeroll"),
-      cell(`${t.registered}/${t.entrant_limit}`, "data-count"),
+      cell(`${t.registered}/${t.entrant_limit}${rebuys(t)}`, "data-count"),
       cell(String(t.prize_pool), "data-pool"),
       cell(t.payouts.join(" / "), "data-payouts"),
       registerCell(t, isRegistered),
@@ -80,7 +80,7 @@ function row(t, old) {
     tr.append(
       link(t.title, t.url),
       cell(t.announcement ? `${levelText(t.level)} — ${t.announcement}` : levelText(t.level), "data-level"),
-      cell(`${t.players_left}/${t.registered}`, "data-left"),
+      cell(`${t.players_left}/${t.registered}${rebuys(t)}`, "data-left"),
       cell(String(t.prize_pool)),
       watch,
     );
@@ -100,4 +100,11 @@ function update(t) {
   section.querySelectorAll(".empty-row").forEach((empty) => empty.remove());
   if (t.status === "registering") section.append(fresh);
   else section.prepend(fresh);
+}
+
+/** " · 5 rebuys" after the entries of a tournament with rebuys. */
+function rebuys(t) {
+  if (!t.rebuys) return "";
+  const count = t.rebuys.rebuys;
+  return ` · ${count} rebuy${count === 1 ? "" : "s"}`;
 }

@@ -194,6 +194,8 @@ class Seat(models.Model):
     joined_at_hand = models.PositiveIntegerField(default=0)
     # Straddles whenever under the gun, where the table allows straddles (rule 23).
     wants_straddle = models.BooleanField(default=False)
+    # Chips bought during a hand (a tournament's rebuy or add-on): added before the next deal.
+    chips_to_add = models.PositiveIntegerField(default=0)
 
     class Meta:
         ordering = ["table", "number"]

@@ -23,7 +23,9 @@ from tables.services.host import (
 from tables.services.options import seat_straddle, table_call_bomb_pot, table_set_options
 from tables.services.runouts import runout_answer, runout_timeout
 from tables.services.seats import (
+    seat_add_on,
     seat_auto_rebuy,
+    seat_decline_rebuy,
     seat_leave,
     seat_rebuy,
     seat_sit_in,
@@ -63,7 +65,9 @@ __all__ = [
     "hand_act",
     "hand_start",
     "hand_timeout",
+    "seat_add_on",
     "seat_auto_rebuy",
+    "seat_decline_rebuy",
     "seat_leave",
     "seat_rebuy",
     "seat_sit_in",

@@ -123,11 +123,18 @@ def seat_stay(*, table_id: int, user: User) -> int:
 
 def seat_rebuy(*, table_id: int, user: User) -> int:
     """A busted player buys the table's starting stack again (a ledger row with it);
-    where the host approves rebuys, anyone but the host asks instead (``wants_rebuy``)."""
+    where the host approves rebuys, anyone but the host asks instead (``wants_rebuy``).
+    At a tournament's table, the tournament's rebuy (``TableBehaviour.buy_chips``)."""
     with transaction.atomic():
         play = p.lock(table_id)
         seat = own_seat(play, user)
-        if not kinds.of(play.table).allows_rebuys:
+        behaviour = kinds.of(play.table)
+        if behaviour.sells_chips:
+            behaviour.buy_chips(play, seat, "rebuy")
+            p.plan_next_hand(play)
+            p.commit(play)
+            return play.table.seq
+        if not behaviour.allows_rebuys:
             raise CannotRebuy()
         if is_in_hand(play, seat):
             raise CannotRebuy("You are in this hand: rebuy once it is over, if you bust.")
@@ -137,6 +144,26 @@ def seat_rebuy(*, table_id: int, user: User) -> int:
             seat.wants_rebuy = True
         else:
             rebuy(play, seat)
+        p.commit(play)
+        return play.table.seq
+
+
+def seat_add_on(*, table_id: int, user: User) -> int:
+    """A tournament's add-on: its chips before the player's next hand."""
+    with transaction.atomic():
+        play = p.lock(table_id)
+        seat = own_seat(play, user)
+        kinds.of(play.table).buy_chips(play, seat, "add_on")
+        p.commit(play)
+        return play.table.seq
+
+
+def seat_decline_rebuy(*, table_id: int, user: User) -> int:
+    """Out of chips in a tournament's rebuy period, the player says no: out now."""
+    with transaction.atomic():
+        play = p.lock(table_id)
+        seat = own_seat(play, user)
+        kinds.of(play.table).decline_rebuy(play, seat)
         p.commit(play)
         return play.table.seq
 

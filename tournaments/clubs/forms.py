@@ -45,7 +45,14 @@ class ClubScheduleForm(ScheduleTournamentForm):
 
     BASIC = ("name", "starts_at", "buy_in", "seats_per_table", "max_entrants")
     PAYOUTS = ("payout_percentages",)
-    STRUCTURE = ("starting_stack", "late_registration_levels")
+    STRUCTURE = (
+        "starting_stack",
+        "late_registration_levels",
+        "rebuy_levels",
+        "max_rebuys",
+        "addon_chips",
+        "addon_price",
+    )
 
     def __init__(
         self,

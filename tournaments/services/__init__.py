@@ -4,6 +4,7 @@ tournament row first, then its tables in id order, then points accounts."""
 from tournaments.services.levels import levels_due, tournament_level_announce
 from tournaments.services.multi_table import mtt_start, mtts_due
 from tournaments.services.practice import practice_sng_start
+from tournaments.services.rebuys import rebuy_offers_due, rebuy_offers_expire
 from tournaments.services.registration import (
     sng_open,
     sngs_ensure_open,
@@ -18,6 +19,8 @@ __all__ = [
     "mtt_start",
     "mtts_due",
     "practice_sng_start",
+    "rebuy_offers_due",
+    "rebuy_offers_expire",
     "schedule_tournament",
     "sng_open",
     "sngs_ensure_open",

@@ -24,33 +24,56 @@ from tournaments import broadcast
 from tournaments.models import Entry, Tournament
 from tournaments.prizes import split_prizes
 from tournaments.selectors import place_text
+from tournaments.services.rebuy_offers import offer_rebuys
 
 
 def hand_ended(play: Play, tournament: Tournament) -> None:
     state = play.state
     assert state is not None
     busted = [n for n in state.players if n in play.seats and play.seats[n].stack == 0]
+    busted = [n for n in busted if play.seats[n].chips_to_add == 0]  # bought back in already
     if busted:
         entries = {e.pk: e for e in tournament.entries.filter(place=None)}
-        players_left = len(entries)
-        starting = {n: state.starting_stacks[n] or 0 for n in busted}
-        places = engine.finishing_places(starting, players_left)  # rule 19
         out = {n: entries[play.seats[n].entry_id] for n in busted}  # type: ignore[index]
         hand = Hand.objects.get(table=play.table, number=play.table.hand_number)
-        for number, entry in out.items():
-            entry.final_hand = hand
-            entry.place = places[number]
-            entry.chips_at_elimination = starting[number]
-            entry.eliminated_at = play.now
-        order = _seat_order(state)
-        _award(tournament, {out[n]: places[n] for n in busted}, [out[n] for n in order if n in out])
-        if players_left - len(busted) == 1:
-            winner = next(e for e in entries.values() if e not in out.values())
-            winner.place, winner.final_hand = 1, hand
-            _award(tournament, {winner: 1}, [winner])
-            _finish(tournament, play)
-        _tell_places(tournament, list(out.values()))
+        starting = {n: state.starting_stacks[n] or 0 for n in busted}
+        offered = offer_rebuys(tournament, [out[n] for n in busted], play.now)
+        going = [n for n in busted if out[n] not in offered]
+        for number in busted:
+            out[number].final_hand = hand
+            out[number].chips_at_elimination = starting[number]
+        for entry in offered:
+            entry.save(update_fields=["rebuy_offer_until", "final_hand", "chips_at_elimination"])
+        if going:
+            order = [out[n] for n in _seat_order(state) if n in going]
+            eliminate(tournament, order, list(entries.values()), hand, play.now)
     broadcast.lobby_update(tournament.pk, is_stacks_only=not busted)
+
+
+def eliminate(
+    tournament: Tournament, out: list[Entry], still_in: list[Entry], hand: Hand | None, now: Any
+) -> None:
+    """``out`` (in seat order from the button's left: odd points, rule 12) are out of
+    the tournament together, each with ``chips_at_elimination`` set; ``still_in`` is
+    every entry without a place, ``out`` among them. Places by rule 19, prizes paid,
+    and the last player left wins."""
+    places = engine.finishing_places(
+        {entry: entry.chips_at_elimination or 0 for entry in out}, len(still_in)
+    )
+    for entry in out:
+        entry.place = places[entry]
+        entry.eliminated_at = now
+        entry.rebuy_offer_until = None
+    _award(tournament, places, out)
+    left = [entry for entry in still_in if entry not in places]
+    if len(left) == 1:
+        winner = left[0]
+        winner.place, winner.final_hand = 1, hand or winner.final_hand
+        _award(tournament, {winner: 1}, [winner])
+        tournament.status = Tournament.Status.FINISHED
+        tournament.ended_at = now
+        tournament.save(update_fields=["status", "ended_at"])
+    _tell_places(tournament, out)
 
 
 def _seat_order(state: engine.HandState) -> list[int]:
@@ -66,7 +89,14 @@ def _award(tournament: Tournament, places: dict[Entry, int], order: list[Entry])
     for entry, prize in prizes.items():
         entry.prize = prize
         entry.save(
-            update_fields=["place", "prize", "chips_at_elimination", "eliminated_at", "final_hand"]
+            update_fields=[
+                "place",
+                "prize",
+                "chips_at_elimination",
+                "eliminated_at",
+                "final_hand",
+                "rebuy_offer_until",
+            ]
         )
         if not prize:
             continue
@@ -85,12 +115,6 @@ def _award(tournament: Tournament, places: dict[Entry, int], order: list[Entry])
                 tournament=tournament,
                 scope=tournament.points_scope,
             )
-
-
-def _finish(tournament: Tournament, play: Play) -> None:
-    tournament.status = Tournament.Status.FINISHED
-    tournament.ended_at = play.now
-    tournament.save(update_fields=["status", "ended_at"])
 
 
 def _tell_places(tournament: Tournament, out: list[Entry]) -> None:

@@ -1,0 +1,130 @@
+"""A rebuy tournament in Chromium: two members move all in until one is out of
+chips, who rebuys from the offer on their table page (a phone), plays on, and
+both take the add-on once the rebuy period is over; the tournament's page counts
+it all (docs/tournaments.md, "Rebuys and add-ons")."""
+
+from __future__ import annotations
+
+import re
+import time
+from datetime import timedelta
+from typing import Any
+
+from django.utils import timezone
+from playwright.sync_api import Browser, Page, expect
+
+from tables.models import Seat
+from tests.support.live import (
+    BROWSER_TEST,
+    DESKTOP,
+    PHONE,
+    SCREENSHOTS,
+    outside_the_browser_loop,
+    sign_up,
+)
+from tests.support.table_pages import CAN_ACT
+from tournaments import services
+from tournaments.models import Tournament
+from tournaments.tournament_settings import TournamentSettings
+
+pytestmark = BROWSER_TEST
+
+SECONDS = 90
+
+
+def started_with_rebuys(usernames: list[str]) -> Tournament:
+    from accounts.models import User
+
+    tournament = services.schedule_tournament(
+        settings=TournamentSettings(
+            name="Rebuy Night",
+            starts_at=timezone.now() + timedelta(minutes=5),
+            buy_in=100,
+            seats_per_table=6,
+            rebuy_levels=1,
+            max_rebuys=2,
+            addon_chips=3000,
+            addon_price=50,
+        )
+    )
+    for user in User.objects.filter(username__in=usernames):
+        services.tournament_register(tournament_id=tournament.pk, user=user)
+    services.mtt_start(tournament_id=tournament.pk, now=timezone.now() + timedelta(minutes=6))
+    return Tournament.objects.get(pk=tournament.pk)
+
+
+def table_id_of(tournament_id: int) -> int:
+    return Seat.objects.filter(table__tournament_id=tournament_id).first().table_id  # type: ignore[union-attr]
+
+
+def to_the_add_on(tournament_id: int) -> None:
+    """The clock to the level after the rebuy period: 60-second levels, in the second."""
+    Tournament.objects.filter(pk=tournament_id).update(
+        started_at=timezone.now() - timedelta(seconds=61), level_seconds=60.0
+    )
+
+
+def move_in_until_an_offer(pages: list[Page]) -> Page:
+    """Whoever is to act moves all in or calls, until one page offers a rebuy."""
+    deadline = time.monotonic() + SECONDS
+    while True:
+        for page in pages:
+            if page.get_by_role("button", name="No, I'm out").is_visible():
+                return page
+        assert time.monotonic() < deadline, "nobody went out of chips"
+        for page in pages:
+            if page.evaluate(CAN_ACT):
+                all_in = page.get_by_role("button", name="All-in amount")
+                if all_in.is_visible():
+                    all_in.click()
+                    page.locator('[data-act="raise"]').click()
+                else:
+                    page.locator('[data-act="call"]').click()
+                break
+        time.sleep(0.2)
+
+
+def test_a_player_out_of_chips_rebuys_and_both_take_the_add_on(
+    server_url: str, browser: Browser, make_user: Any
+) -> None:
+    ann = sign_up(browser, server_url, "ann", PHONE)
+    ben = sign_up(browser, server_url, "ben", DESKTOP)
+    tournament = outside_the_browser_loop(started_with_rebuys, ["ann", "ben"])
+    table_id = outside_the_browser_loop(table_id_of, tournament.pk)
+    pages = [ann, ben]
+    for page in pages:
+        page.goto(f"{server_url}/tables/{table_id}/")
+        expect(page.locator("[data-connection-status]")).to_have_text("Live")
+        expect(page.locator("[data-purchases]")).to_contain_text("Rebuys are open (2 rebuys left)")
+
+    out = move_in_until_an_offer(pages)
+    panel = out.locator("[data-purchases]")
+    expect(panel).to_contain_text("You are out of chips: rebuy within")
+    expect(out.locator("[data-busted]")).to_be_hidden()  # the offer asks instead
+    out.screenshot(path=SCREENSHOTS / f"felt-rebuy-offer-{'phone' if out is ann else 'laptop'}.png")
+    out.get_by_role("button", name=re.compile(r"^Rebuy 1500 chips for 100 points")).click()
+    # dealt in again with the starting stack, one rebuy left
+    expect(out.locator(".seat.you .stack")).to_have_text(re.compile(r"^\d+$"), timeout=20_000)
+    expect(out.locator("[data-purchases]")).to_contain_text("1 rebuy left", timeout=20_000)
+
+    outside_the_browser_loop(to_the_add_on, tournament.pk)
+    for page in pages:  # the next snapshot (any action, or the next deal) offers it
+        add_on = page.get_by_role("button", name="Add-on: 3000 chips for 50 points")
+        deadline = time.monotonic() + SECONDS
+        while not add_on.is_visible():
+            assert time.monotonic() < deadline, "the add-on never came"
+            for each in pages:
+                if each.evaluate(CAN_ACT):
+                    each.locator('[data-act="call"]').click()
+                    break
+            time.sleep(0.2)
+        page.screenshot(
+            path=SCREENSHOTS / f"felt-add-on-{'phone' if page is ann else 'laptop'}.png"
+        )
+        add_on.click()
+        expect(add_on).to_be_hidden()
+
+    ben.goto(f"{server_url}/tournaments/{tournament.pk}/")
+    expect(ben.locator("[data-rebuys]")).to_contain_text("1 rebuy, 2 add-ons so far")
+    expect(ben.locator("[data-pool]")).to_have_text("400 points")  # 2 buy-ins, a rebuy, 2 add-ons
+    ben.screenshot(path=SCREENSHOTS / "felt-rebuy-tournament-page-laptop.png", full_page=True)
