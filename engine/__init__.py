@@ -7,6 +7,7 @@ re-exported here.
 from engine.actions import Action, Call, Check, Fold, IllegalAction, RaiseTo, parse_action
 from engine.betting import LegalActions, apply_action, legal_actions
 from engine.bots import choose_action
+from engine.bounties import knockouts, progressive_bounty, split_bounty
 from engine.cards import DECK, RANKS, SUITS, card, card_str, cards, cards_str, new_deck, shuffle
 from engine.deal import new_hand, under_the_gun
 from engine.equity import MAX_HANDS as EQUITY_MAX_HANDS
@@ -132,6 +133,7 @@ __all__ = [
     "finishing_places",
     "first_positions",
     "from_phh",
+    "knockouts",
     "legal_actions",
     "new_deck",
     "new_hand",
@@ -140,10 +142,12 @@ __all__ = [
     "payouts",
     "phh_order",
     "plan",
+    "progressive_bounty",
     "replay",
     "replay_onward",
     "sees_hole_cards",
     "shuffle",
+    "split_bounty",
     "to_phh",
     "to_pokerstars",
     "under_the_gun",
