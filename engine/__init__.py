@@ -41,6 +41,7 @@ from engine.fairness import DeckSeal, revealed, seal_deck
 from engine.formats.phh import EVERY_CARD, PhhError, PhhIllegalAction, from_phh, phh_order, to_phh
 from engine.formats.pokerstars import to_pokerstars
 from engine.games import GAMES, NO_LIMIT_HOLDEM, POT_LIMIT_OMAHA, Game, game_named
+from engine.icm import chip_chop_deal, chip_chop_equities, icm_deal, icm_equities
 from engine.omaha_batch import evaluate_omaha_batch
 from engine.positions import Positions, first_positions, next_positions
 from engine.pots import Pot
@@ -120,6 +121,8 @@ __all__ = [
     "category",
     "choose_action",
     "choose_runouts",
+    "chip_chop_deal",
+    "chip_chop_equities",
     "best_five",
     "describe",
     "draw",
@@ -133,6 +136,8 @@ __all__ = [
     "finishing_places",
     "first_positions",
     "from_phh",
+    "icm_deal",
+    "icm_equities",
     "knockouts",
     "legal_actions",
     "new_deck",
