@@ -7,6 +7,7 @@ re-exported here.
 from engine.actions import Action, Call, Check, Fold, IllegalAction, RaiseTo, parse_action
 from engine.betting import LegalActions, apply_action, legal_actions
 from engine.bots import choose_action
+from engine.bounties import knockouts, progressive_bounty, split_bounty
 from engine.cards import DECK, RANKS, SUITS, card, card_str, cards, cards_str, new_deck, shuffle
 from engine.deal import new_hand, under_the_gun
 from engine.equity import MAX_HANDS as EQUITY_MAX_HANDS
@@ -40,6 +41,7 @@ from engine.fairness import DeckSeal, revealed, seal_deck
 from engine.formats.phh import EVERY_CARD, PhhError, PhhIllegalAction, from_phh, phh_order, to_phh
 from engine.formats.pokerstars import to_pokerstars
 from engine.games import GAMES, NO_LIMIT_HOLDEM, POT_LIMIT_OMAHA, Game, game_named
+from engine.icm import chip_chop_deal, chip_chop_equities, icm_deal, icm_equities
 from engine.omaha_batch import evaluate_omaha_batch
 from engine.positions import Positions, first_positions, next_positions
 from engine.pots import Pot
@@ -119,6 +121,8 @@ __all__ = [
     "category",
     "choose_action",
     "choose_runouts",
+    "chip_chop_deal",
+    "chip_chop_equities",
     "best_five",
     "describe",
     "draw",
@@ -132,6 +136,9 @@ __all__ = [
     "finishing_places",
     "first_positions",
     "from_phh",
+    "icm_deal",
+    "icm_equities",
+    "knockouts",
     "legal_actions",
     "new_deck",
     "new_hand",
@@ -140,10 +147,12 @@ __all__ = [
     "payouts",
     "phh_order",
     "plan",
+    "progressive_bounty",
     "replay",
     "replay_onward",
     "sees_hole_cards",
     "shuffle",
+    "split_bounty",
     "to_phh",
     "to_pokerstars",
     "under_the_gun",
