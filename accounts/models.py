@@ -84,6 +84,7 @@ class PointsEntry(models.Model):
         PRIZE = "prize", "Tournament prize"
         REBUY = "rebuy", "Tournament rebuy"
         ADD_ON = "add_on", "Tournament add-on"
+        BOUNTY = "bounty", "Tournament bounty"
         GRANT = "grant", "Admin's grant"
         ADJUSTMENT = "adjustment", "Club admin's adjustment"
 

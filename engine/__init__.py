@@ -39,7 +39,7 @@ from engine.events import (
 )
 from engine.fairness import DeckSeal, revealed, seal_deck
 from engine.formats.phh import EVERY_CARD, PhhError, PhhIllegalAction, from_phh, phh_order, to_phh
-from engine.formats.pokerstars import to_pokerstars
+from engine.formats.pokerstars import BountyTaken, to_pokerstars
 from engine.games import GAMES, NO_LIMIT_HOLDEM, POT_LIMIT_OMAHA, Game, game_named
 from engine.icm import chip_chop_deal, chip_chop_equities, icm_deal, icm_equities
 from engine.omaha_batch import evaluate_omaha_batch
@@ -155,6 +155,7 @@ __all__ = [
     "split_bounty",
     "to_phh",
     "to_pokerstars",
+    "BountyTaken",
     "under_the_gun",
     "view",
     "views",

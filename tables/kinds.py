@@ -113,6 +113,11 @@ class TableBehaviour:
         rebuy or add-on (the snapshot's ``your_purchases``). Nothing here."""
         return {}
 
+    def public_fields(self, table: Table, seats: Mapping[int, Seat]) -> dict[str, Any]:
+        """The kind's own fields of every viewer's snapshot: a knockout tournament's
+        ``bounties`` by seat number (null here)."""
+        return {"bounties": None}
+
     def results(self, table: Table, viewers: Mapping[int, Seat | None]) -> dict[int, Any]:
         """How the game ended for those of ``viewers`` (user id -> their seat here, None
         without one) it has ended for, by user id: a tournament's place and prize

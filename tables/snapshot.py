@@ -103,6 +103,7 @@ def build_snapshots(
         "ledger": ledger_summary(table, seats),
         **host_fields(table),
         **rebuy_fields(table),
+        **kinds.of(table).public_fields(table, seats),
         "waiting_for": waiting_for(table, seats, state, now),
         "your_result": None,
         "your_purchases": None,

@@ -18,7 +18,7 @@ from tournaments.models import Tournament
 from tournaments.services.schedule import paying_club
 from tournaments.tournament_settings import TournamentSettings
 
-REBUY_FIELDS = ("rebuy_levels", "max_rebuys", "addon_chips", "addon_price")
+ZERO_WHEN_EMPTY = ("bounty", "rebuy_levels", "max_rebuys", "addon_chips", "addon_price")
 
 # Which form field a refusal's code belongs to.
 _FIELD_OF = {
@@ -32,6 +32,7 @@ _FIELD_OF = {
     "bad_starting_stack": "starting_stack",
     "bad_late_registration": "late_registration_levels",
     "bad_rebuys": "rebuy_levels",
+    "bad_bounty": "bounty",
     "bad_add_on": "addon_chips",
     "bad_breaks": "break_every_minutes",
     "bad_payouts": "payout_percentages",
@@ -56,6 +57,12 @@ class ScheduleTournamentForm(forms.ModelForm):  # type: ignore[type-arg]
     )
     starting_stack = forms.IntegerField(required=False)
     late_registration_levels = forms.IntegerField(initial=0)
+    bounty = forms.IntegerField(
+        initial=0, required=False, help_text="Of the buy-in, a bounty on each player (0: none)."
+    )
+    progressive_bounty = forms.BooleanField(
+        required=False, help_text="Half of each bounty taken goes onto the taker's own."
+    )
     rebuy_levels = forms.IntegerField(
         initial=0, required=False, help_text="Rebuys until this level ends (0: no rebuys)."
     )
@@ -92,7 +99,7 @@ class ScheduleTournamentForm(forms.ModelForm):  # type: ignore[type-arg]
     def _given(self, data: dict[str, Any]) -> dict[str, Any] | None:
         """The settings' values from the cleaned fields (None: unreadable)."""
         given = {k: v for k, v in data.items() if k not in ("levels", "payout_percentages")}
-        for name in REBUY_FIELDS:  # left empty: none
+        for name in ZERO_WHEN_EMPTY:  # left empty: none
             given[name] = given.get(name) or 0
         try:
             if data.get("levels"):

@@ -2,7 +2,8 @@
 
 ``pokerstars_meta(hand)`` gives ``engine.to_pokerstars`` the tournament
 header (``Tournament #<id>, <buy-in> Hold'em No Limit - Level <roman>``, in
-play-money points) and the places decided in the hand. The text itself is
+play-money points), the knockout bounties taken and the places decided in the
+hand. The text itself is
 built per viewer, from ``engine.replay(hand.events)`` and
 ``to_pokerstars(state, viewer=...)``: never from the stored log as it is.
 """
@@ -11,8 +12,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine import BountyTaken
 from tables.models import Hand
-from tournaments.models import Entry
+from tournaments.models import Entry, Knockout
 
 
 def buy_in_text(buy_in: int) -> str:
@@ -32,7 +34,9 @@ def pokerstars_meta(hand: Hand) -> dict[str, Any]:
         for e in decided
         if e.place is not None and (e.user_id, e.bot_name if e.is_bot else "") in seats
     }
+    bounties = _bounties(hand, seats) if tournament.bounty else []
     return {
+        "bounties": bounties,
         "tournament_id": tournament.pk,
         "buy_in": buy_in_text(tournament.buy_in),
         "level": hand.level + 1,
@@ -41,3 +45,20 @@ def pokerstars_meta(hand: Hand) -> dict[str, Any]:
         "time_zone": "UTC",
         "places": places,
     }
+
+
+def _bounties(hand: Hand, seats: dict[tuple[int | None, str], int]) -> list[BountyTaken]:
+    """The bounties taken in ``hand``, by the seats of the players who took and lost them."""
+    knockouts = list(Knockout.objects.filter(hand=hand).select_related("winner", "busted"))
+
+    def seat_of(entry: Entry) -> int | None:
+        return seats.get((entry.user_id, entry.bot_name if entry.is_bot else ""))
+
+    taken = []
+    for knockout in knockouts:
+        winner, busted = seat_of(knockout.winner), seat_of(knockout.busted)
+        if winner is not None and busted is not None:
+            taken.append(
+                BountyTaken(winner, busted, knockout.paid, knockout.added, knockout.bounty_after)
+            )
+    return taken

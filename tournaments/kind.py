@@ -156,6 +156,14 @@ class TournamentBehaviour(TableBehaviour):
 
         decline_rebuy(play, tournament_of(play.table), seat)
 
+    def public_fields(self, table: Table, seats: Mapping[int, Seat]) -> dict[str, Any]:
+        tournament = tournament_of(table)
+        if not tournament.bounty:
+            return {"bounties": None}  # no query at most tournaments' tables
+        by_entry = {seat.entry_id: number for number, seat in seats.items() if seat.entry_id}
+        bounties = Entry.objects.filter(pk__in=list(by_entry)).values_list("pk", "bounty")
+        return {"bounties": {by_entry[pk]: bounty for pk, bounty in bounties}}
+
     def purchases(self, table: Table, seats: Mapping[int, Seat], now: datetime) -> dict[int, Any]:
         from tournaments.services.rebuys import purchases
 

@@ -155,6 +155,11 @@ class Tournament(models.Model):
     # ``max_rebuys`` per entry, each the buy-in for the starting stack; then an add-on of
     # ``addon_chips`` for ``addon_price`` (0 chips: none), once per player, until the end
     # of the level after the rebuy period (docs/tournaments.md, "Rebuys and add-ons").
+    # Knockouts: this part of each buy-in is a bounty on the player's head, paid to
+    # whoever knocks them out (rule 26); progressive: half paid, half added to the
+    # winner's own bounty (rule 27). 0: no bounties.
+    bounty = models.PositiveIntegerField(default=0)
+    is_progressive_bounty = models.BooleanField(default=False)
     rebuy_levels = models.PositiveSmallIntegerField(default=0)
     max_rebuys = models.PositiveSmallIntegerField(default=0)
     addon_chips = models.PositiveIntegerField(default=0)
@@ -346,6 +351,11 @@ class Entry(models.Model):
     # Chips at the start of the hand they went out in (rule 19 compares these).
     chips_at_elimination = models.PositiveIntegerField(null=True, blank=True)
     eliminated_at = models.DateTimeField(null=True, blank=True)
+    # The bounty on this player's head (a knockout tournament's), and who knocked them
+    # out: [[entry id, chips they started that hand with], ...] from the button's left,
+    # kept from the hand until the player is out (after a rebuy offer, maybe later).
+    bounty = models.PositiveBigIntegerField(default=0)
+    knocked_out_by = JSONField(null=True, blank=True)
     # Rebuys and add-on bought (their points are in the prize pool and the ledger).
     rebuys = models.PositiveSmallIntegerField(default=0)
     has_added_on = models.BooleanField(default=False)
@@ -374,3 +384,25 @@ class Entry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} in {self.tournament_id}"
+
+
+class Knockout(models.Model):
+    """A bounty taken: ``winner`` knocked ``busted`` out and was paid ``paid`` points
+    (and, in a progressive knockout, ``added`` went onto their own bounty)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="knockouts")
+    hand = models.ForeignKey(
+        "tables.Hand", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    busted = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="+")
+    winner = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="knockouts_won")
+    paid = models.PositiveBigIntegerField()
+    added = models.PositiveBigIntegerField(default=0)
+    bounty_after = models.PositiveBigIntegerField(default=0)  # the winner's, once added
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["tournament", "created_at", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.winner_id} knocked out {self.busted_id} for {self.paid}"

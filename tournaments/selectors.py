@@ -90,6 +90,10 @@ def players(tournament: Tournament) -> list[dict[str, Any]]:
     if tournament.status == "running":
         seats = Seat.objects.filter(table__tournament=tournament)
         stacks = dict(seats.values_list("entry_id", "stack"))
+    won: dict[int, int] = {}
+    if tournament.bounty:
+        taken = tournament.knockouts.values("winner_id").annotate(total=Sum("paid"))
+        won = {row["winner_id"]: row["total"] for row in taken}
     rows = []
     for entry in tournament.entries.select_related("user"):
         rows.append(
@@ -102,6 +106,8 @@ def players(tournament: Tournament) -> list[dict[str, Any]]:
                 "prize": entry.prize,
                 "rebuys": entry.rebuys,
                 "has_added_on": entry.has_added_on,
+                "bounty": entry.bounty if tournament.bounty else None,
+                "bounties_won": won.get(entry.pk, 0),
             }
         )
     rows.sort(key=lambda r: (r["place"] is not None, r["place"] or 0, -int(r["stack"] or 0)))
@@ -152,6 +158,7 @@ def summary(tournament: Tournament, now: datetime | None = None) -> dict[str, An
         "starts_at": iso(tournament.starts_at),
         "registered": len(entries),
         "rebuys": rebuy_facts(tournament, entries, now),
+        "bounties": bounty_facts(tournament),
         "players_left": left if tournament.started_at else None,
         "prize_pool": tournament.prize_pool,
         "payouts": payouts_of(tournament),
@@ -188,6 +195,17 @@ def rebuy_facts(
         "is_addon_open": tournament.is_addon_open(now),
         "rebuys": sum(entry.rebuys for entry in entries),
         "add_ons": sum(1 for entry in entries if entry.has_added_on),
+    }
+
+
+def bounty_facts(tournament: Tournament) -> dict[str, Any] | None:
+    """A knockout tournament: the bounty on each entrant, and how many were taken."""
+    if not tournament.bounty:
+        return None
+    return {
+        "bounty": tournament.bounty,
+        "is_progressive": tournament.is_progressive_bounty,
+        "taken": tournament.knockouts.values("busted_id").distinct().count(),
     }
 
 

@@ -60,6 +60,8 @@ SCHEDULE_CODES = {
     "break_minutes": "bad_breaks",
     "breaks": "bad_breaks",
     "payout_percentages": "bad_payouts",
+    "bounty": "bad_bounty",
+    "progressive_bounty": "bad_bounty",
     "rebuy_levels": "bad_rebuys",
     "max_rebuys": "bad_rebuys",
     "addon_chips": "bad_add_on",
@@ -131,6 +133,16 @@ class TournamentScheduleSerializer(serializers.Serializer[Any]):
         required=False,
         help_text="Adding up to 100, never more for a place than for the one above.",
     )
+    bounty = serializers.IntegerField(
+        min_value=0,
+        max_value=MOST_CHIPS,
+        required=False,
+        default=0,
+        help_text="A knockout: this part of the buy-in is a bounty on each player (0: none).",
+    )
+    progressive_bounty = serializers.BooleanField(
+        required=False, default=False, help_text="Half of a bounty taken goes onto the taker's."
+    )
     rebuy_levels = serializers.IntegerField(
         min_value=0,
         max_value=schedule_rules.MAX_LEVELS,
@@ -198,6 +210,18 @@ class EntrantSerializer(serializers.Serializer[Any]):
     prize = serializers.IntegerField()
     rebuys = serializers.IntegerField(help_text="Rebuys bought (0 without rebuys).")
     has_added_on = serializers.BooleanField(help_text="Whether the add-on was bought.")
+    bounty = serializers.IntegerField(
+        allow_null=True, help_text="A knockout's bounty on the player now; null without bounties."
+    )
+    bounties_won = serializers.IntegerField(help_text="Points won from others' bounties.")
+
+
+class BountiesSerializer(serializers.Serializer[Any]):
+    bounty = serializers.IntegerField(help_text="Of each buy-in, the bounty on the entrant.")
+    is_progressive = serializers.BooleanField(
+        help_text="Half of a bounty taken is paid, half goes onto the taker's own (rule 27)."
+    )
+    taken = serializers.IntegerField(help_text="Players knocked out so far.")
 
 
 class RebuysSerializer(serializers.Serializer[Any]):
@@ -242,6 +266,7 @@ class TournamentSerializer(serializers.Serializer[Any]):
     starts_at = serializers.DateTimeField(allow_null=True, help_text="Scheduled start; else null.")
     registered = serializers.IntegerField(help_text="Entries.")
     rebuys = RebuysSerializer(allow_null=True, help_text="Null without rebuys.")
+    bounties = BountiesSerializer(allow_null=True, help_text="Null without bounties.")
     players_left = serializers.IntegerField(allow_null=True, help_text="Null before the start.")
     prize_pool = serializers.IntegerField()
     payouts = serializers.ListField(

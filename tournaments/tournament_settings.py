@@ -135,8 +135,10 @@ class TournamentSettings:
     ``break_every_minutes`` of play (0: none), or ``breaks`` (each ``after_level``,
     ``minutes``) come between the levels they name. Rebuys (each the buy-in for the
     starting stack) are sold until the end of level ``rebuy_levels``, ``max_rebuys``
-    per player, then an add-on of ``addon_chips`` for ``addon_price``. ``points_scope``
-    is ``site`` or a club's (a club's own tournament is always paid in its points).
+    per player, then an add-on of ``addon_chips`` for ``addon_price``. ``bounty`` of
+    the buy-in rides on each player's head (``progressive_bounty``: rule 27).
+    ``points_scope`` is ``site`` or a club's (a club's own tournament is always paid
+    in its points).
     Once made, ``name`` is stripped and ``levels``, ``breaks`` and
     ``payout_percentages`` are as stored.
     """
@@ -156,6 +158,8 @@ class TournamentSettings:
     payout_percentages: Sequence[Any] | None = None
     points_scope: str = "site"
     level_seconds: float | None = None
+    bounty: int = 0
+    progressive_bounty: bool = False
     rebuy_levels: int = 0
     max_rebuys: int = 0
     addon_chips: int = 0
@@ -166,6 +170,7 @@ class TournamentSettings:
         custom = clean_levels(self.levels) if self.levels is not None else None
         level_count = self._check_structure(custom)
         self._check_rebuys(level_count)
+        self._check_bounty()
         placed = self._check_breaks(level_count)
         percentages = clean_payouts(self.payout_percentages)
         if not isinstance(self.points_scope, str) or not _SCOPE.match(self.points_scope):
@@ -227,6 +232,14 @@ class TournamentSettings:
             raise BadSettings("bad_add_on", "An add-on comes at the end of a rebuy period.")
         if self.addon_price and not self.addon_chips:
             raise BadSettings("bad_add_on", "Give the add-on's chips with its price.")
+
+    def _check_bounty(self) -> None:
+        """A knockout's bounty is part of the buy-in (docs/rules.md, rules 26 and 27)."""
+        _whole(self.bounty, 0, self.buy_in, "bad_bounty", "The bounty")
+        if not isinstance(self.progressive_bounty, bool):
+            raise BadSettings("bad_bounty", "Say whether the knockout is progressive: yes or no.")
+        if self.progressive_bounty and not self.bounty:
+            raise BadSettings("bad_bounty", "A progressive knockout needs a bounty.")
 
     def _check_breaks(self, level_count: int) -> list[dict[str, int]] | None:
         """The breaks placed between levels, as stored (None: none, or every so often)."""

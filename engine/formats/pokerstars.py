@@ -126,6 +126,7 @@ def to_pokerstars(
     time: datetime.datetime | None = None,
     time_zone: str = "ET",
     places: Mapping[int, int] | None = None,
+    bounties: Sequence[BountyTaken] = (),
 ) -> str:
     """A finished hand as PokerStars hand-history text.
 
@@ -142,6 +143,10 @@ def to_pokerstars(
     quotes in the table's name are escaped (``\\'``). ``places`` maps the
     seats that finished a tournament in this hand to their places: "finished
     the tournament in 4th place", and "wins the tournament" for 1st.
+    ``bounties`` are the knockout bounties taken in the hand, written before the
+    places as PokerStars writes them: "wins the 20 bounty for eliminating", or in
+    a progressive knockout "wins 10 for eliminating ... and their own bounty
+    increases by 10 to 30".
     """
     if not state.is_over:
         raise ValueError("only a finished hand can be written as PokerStars text")
@@ -154,11 +159,35 @@ def to_pokerstars(
         *(f"Seat {s + 1}: {names[s]} ({state.starting_stacks[s]} in chips)" for s in state.players),
         *writer.lines,
         *writer.showdown_lines(),
+        *(_bounty_line(names, taken) for taken in bounties),
         *_finish_lines(names, places or {}),
         "*** SUMMARY ***",
         *writer.summary(),
     ]
     return "\n".join(lines) + "\n"
+
+
+@dataclass(frozen=True, slots=True)
+class BountyTaken:
+    """A knockout bounty taken in a hand: ``winner`` knocked ``busted`` out and was
+    paid ``paid``; in a progressive knockout ``added`` more went onto their own
+    bounty, which became ``bounty_after``."""
+
+    winner: int
+    busted: int
+    paid: int
+    added: int = 0
+    bounty_after: int = 0
+
+
+def _bounty_line(names: Sequence[str], taken: BountyTaken) -> str:
+    winner, busted = names[taken.winner], names[taken.busted]
+    if not taken.added:
+        return f"{winner} wins the {taken.paid} bounty for eliminating {busted}"
+    return (
+        f"{winner} wins {taken.paid} for eliminating {busted} and their own bounty "
+        f"increases by {taken.added} to {taken.bounty_after}"
+    )
 
 
 def _finish_lines(names: Sequence[str], places: Mapping[int, int]) -> list[str]:

@@ -57,11 +57,12 @@ export function playerName(table, seat) {
   return (names && names[seat]) || seatName(table, seat);
 }
 
-function badges(info) {
+function badges(info, bounty) {
   const box = el("span", "badges");
   if (info.is_small_blind) box.append(badge("SB", "blind", "Small blind"));
   if (info.is_big_blind) box.append(badge("BB", "blind", "Big blind"));
   if (info.is_straddle) box.append(badge("STR", "blind", "Straddle"));
+  if (bounty) box.append(badge(`KO ${bounty}`, "bounty", `Bounty: ${bounty} points for knocking ${info.name} out`));
   return box;
 }
 
@@ -102,7 +103,7 @@ function seatState(info, winnings) {
   return "";
 }
 
-function occupiedSeat(info, winnings, isHandOver, yourHands, count) {
+function occupiedSeat(info, winnings, isHandOver, yourHands, count, bounty) {
   const node = el("div", "seat occupied");
   node.setAttribute("role", "group");
   node.classList.toggle("you", Boolean(info.is_you));
@@ -116,7 +117,7 @@ function occupiedSeat(info, winnings, isHandOver, yourHands, count) {
   const title = el("div", "who");
   title.append(el("span", "name", info.name));
   if (info.is_bot) title.append(el("span", "bot-tag", "BOT"));
-  title.append(badges(info));
+  title.append(badges(info, bounty));
   if (info.is_button) plate.append(badge("D", "button", "Dealer button"));
   const stack = el("div", "stack", String(info.stack));
   stack.setAttribute("aria-label", `Stack ${info.stack}`);
@@ -198,6 +199,11 @@ function betChip(table, info) {
   return chip;
 }
 
+/** A knockout tournament's bounty on the player at `seat` (TABLE.bounties), else 0. */
+function bountyOf(table, seat) {
+  return (table.bounties && table.bounties[seat]) || 0;
+}
+
 function yourHands(table) {
   return [table.your_hand, table.your_hand_second_board].filter(Boolean);
 }
@@ -209,8 +215,9 @@ export function renderSeats(container, table) {
   const isHandOver = Boolean(table.hand && table.hand.is_over);
   const nodes = [];
   for (const info of table.seats) {
+    const bounty = bountyOf(table, info.seat);
     const node = info.occupied
-      ? occupiedSeat(info, won.get(info.seat), isHandOver, yourHands(table), holeCount(table.hand))
+      ? occupiedSeat(info, won.get(info.seat), isHandOver, yourHands(table), holeCount(table.hand), bounty)
       : emptySeat(table, info.seat);
     const [x, y] = positionOf(table, info.seat);
     node.style.left = `${x}%`;

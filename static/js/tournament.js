@@ -29,6 +29,7 @@ function update(t) {
   const seating = find("[data-seating]");
   if (seating && t.seating.length) seating.replaceChildren(...t.seating.map(tableBox));
   if (t.rebuys) setText("[data-rebuy-count]", rebuyCount(t.rebuys));
+  if (t.bounties) setText("[data-bounties-taken]", `${t.bounties.taken} taken`);
   setText("[data-pool]", `${t.prize_pool} points`);
   setText("[data-payouts]", t.payouts.map((prize, i) => `${i + 1}. ${prize}`).join(" · "));
   if (t.level) {
@@ -45,7 +46,8 @@ function update(t) {
   const rows = t.players.map((p) => {
     const tr = document.createElement("tr");
     const bought = t.rebuys ? [`${p.rebuys}${p.has_added_on ? " + add-on" : ""}`] : [];
-    for (const value of [p.name, p.stack ?? "", ...bought, p.place ?? "", p.prize || ""]) {
+    const bounties = t.bounties ? [p.bounty ?? "", p.bounties_won || ""] : [];
+    for (const value of [p.name, p.stack ?? "", ...bought, ...bounties, p.place ?? "", p.prize || ""]) {
       const td = document.createElement("td");
       td.textContent = String(value);
       tr.append(td);

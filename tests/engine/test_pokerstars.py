@@ -82,6 +82,23 @@ def test_players_going_out_are_told_their_place_and_the_winner_wins() -> None:
     assert not any("the tournament" in line for line in _lines(state, tournament_id=5))
 
 
+def test_bounties_taken_are_written_before_the_places() -> None:
+    state = _recorded("rule07_uncalled_bet_returned")
+    bounties = [
+        engine.BountyTaken(winner=0, busted=2, paid=20),
+        engine.BountyTaken(winner=0, busted=1, paid=10, added=10, bounty_after=30),
+    ]
+    lines = _lines(
+        state, players=["Ann", "Bob", "Cy"], tournament_id=5, places={2: 3}, bounties=bounties
+    )
+    summary = lines.index("*** SUMMARY ***")
+    assert lines[summary - 3 : summary] == [
+        "Ann wins the 20 bounty for eliminating Cy",
+        "Ann wins 10 for eliminating Bob and their own bounty increases by 10 to 30",
+        "Cy finished the tournament in 3rd place",
+    ]
+
+
 @pytest.mark.parametrize(
     ("number", "text"),
     [(1, "1st"), (2, "2nd"), (3, "3rd"), (4, "4th"), (11, "11th"), (13, "13th"), (21, "21st")],

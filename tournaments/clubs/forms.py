@@ -48,6 +48,8 @@ class ClubScheduleForm(ScheduleTournamentForm):
     STRUCTURE = (
         "starting_stack",
         "late_registration_levels",
+        "bounty",
+        "progressive_bounty",
         "rebuy_levels",
         "max_rebuys",
         "addon_chips",

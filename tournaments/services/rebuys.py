@@ -48,7 +48,7 @@ def buy_chips(play: Play, tournament: Tournament, seat: Seat, what: str) -> None
         price, chips = _check_rebuy(tournament, entry, seat, play.now)
         reason = PointsEntry.Reason.REBUY
         entry.rebuys += 1
-        entry.rebuy_offer_until = None
+        entry.rebuy_offer_until = entry.knocked_out_by = None  # back in: nobody took a bounty
     else:
         price, chips = _check_add_on(tournament, entry, seat, play.now)
         reason = PointsEntry.Reason.ADD_ON
@@ -66,7 +66,7 @@ def buy_chips(play: Play, tournament: Tournament, seat: Seat, what: str) -> None
             raise NotEnoughPoints(error.message) from None
     tournament.prize_pool += price
     tournament.save(update_fields=["prize_pool"])
-    entry.save(update_fields=["rebuys", "has_added_on", "rebuy_offer_until"])
+    entry.save(update_fields=["rebuys", "has_added_on", "rebuy_offer_until", "knocked_out_by"])
     if seat.stack == 0 and not _plays_on(tournament, play):
         # out of chips at a table that no longer deals (broken, or the final table
         # drawn without them): seated again as a late entry is

@@ -129,9 +129,13 @@ def tournament_register(*, tournament_id: int, user: Any) -> Tournament:
             except points.NotEnoughPoints as error:
                 raise NotEnoughPoints(error.message) from None
         entry = Entry.objects.create(
-            tournament=tournament, user=user, name=user.public_name, buy_in=tournament.buy_in
+            tournament=tournament,
+            user=user,
+            name=user.public_name,
+            buy_in=tournament.buy_in,
+            bounty=tournament.bounty,  # a knockout's part of the buy-in: on their head
         )
-        tournament.prize_pool += tournament.buy_in
+        tournament.prize_pool += tournament.buy_in - tournament.bounty
         tournament.save(update_fields=["prize_pool"])
         if tournament.status == Tournament.Status.RUNNING:  # late: a seat at once
             from tournaments.services.late import seat_late_entry
@@ -204,7 +208,7 @@ def _refund(tournament: Tournament, entry: Entry) -> None:
             tournament=tournament,
             scope=tournament.points_scope,
         )
-    tournament.prize_pool -= entry.buy_in
+    tournament.prize_pool -= entry.buy_in - tournament.bounty  # the bounty never was in it
 
 
 def tournament_cancel(*, tournament_id: int) -> Tournament:

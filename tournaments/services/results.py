@@ -24,6 +24,7 @@ from tournaments import broadcast
 from tournaments.models import Entry, Tournament
 from tournaments.prizes import split_prizes
 from tournaments.selectors import place_text
+from tournaments.services.bounties import pay_bounties, pay_own_bounty, record_knockouts
 from tournaments.services.rebuy_offers import offer_rebuys
 
 
@@ -42,8 +43,17 @@ def hand_ended(play: Play, tournament: Tournament) -> None:
         for number in busted:
             out[number].final_hand = hand
             out[number].chips_at_elimination = starting[number]
+        if tournament.bounty:
+            record_knockouts(play, state, out)
         for entry in offered:
-            entry.save(update_fields=["rebuy_offer_until", "final_hand", "chips_at_elimination"])
+            entry.save(
+                update_fields=[
+                    "rebuy_offer_until",
+                    "final_hand",
+                    "chips_at_elimination",
+                    "knocked_out_by",
+                ]
+            )
         if going:
             order = [out[n] for n in _seat_order(state) if n in going]
             eliminate(tournament, order, list(entries.values()), hand, play.now)
@@ -65,11 +75,13 @@ def eliminate(
         entry.eliminated_at = now
         entry.rebuy_offer_until = None
     _award(tournament, places, out)
+    pay_bounties(tournament, out, still_in, hand)
     left = [entry for entry in still_in if entry not in places]
     if len(left) == 1:
         winner = left[0]
         winner.place, winner.final_hand = 1, hand or winner.final_hand
         _award(tournament, {winner: 1}, [winner])
+        pay_own_bounty(tournament, winner)
         tournament.status = Tournament.Status.FINISHED
         tournament.ended_at = now
         tournament.save(update_fields=["status", "ended_at"])
@@ -96,6 +108,7 @@ def _award(tournament: Tournament, places: dict[Entry, int], order: list[Entry])
                 "eliminated_at",
                 "final_hand",
                 "rebuy_offer_until",
+                "knocked_out_by",
             ]
         )
         if not prize:

@@ -1,0 +1,133 @@
+"""Knockout bounties in a scheduled tournament: part of each buy-in rides on the
+player's head and goes to whoever knocks them out (rules 26 and 27), every point
+in the ledger; the seats, the PokerStars text and the tournament's facts show them."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.db.models import Sum
+from django.utils import timezone
+
+import engine
+from accounts.models import PointsEntry
+from tables.models import Hand, Seat
+from tables.play import hand_state
+from tables.snapshot import build_snapshot
+from tests.support.tournaments import registered, scheduled, started
+from tests.tournaments.helpers import members, moved_for
+from tests.tournaments.test_rebuys import shove_step, table
+from tournaments import services
+from tournaments.errors import BadSettings
+from tournaments.histories import pokerstars_meta
+from tournaments.models import Entry, Knockout, Tournament
+from tournaments.selectors import summary
+from tournaments.tournament_settings import TournamentSettings
+
+pytestmark = pytest.mark.django_db
+
+
+def knockout_tournament(make_user: Any, players: int = 4, **settings: Any) -> Tournament:
+    options = {"buy_in": 100, "bounty": 40, "seats_per_table": 6, **settings}
+    return started(registered(scheduled(**options), members(make_user, players)))
+
+
+def play_to_the_end(tournament: Tournament) -> Tournament:
+    at = table(tournament)
+    for _ in range(5000):
+        if Tournament.objects.get(pk=tournament.pk).status == "finished":
+            break
+        shove_step(at)
+    tournament.refresh_from_db()
+    assert tournament.status == "finished"
+    return tournament
+
+
+def test_the_bounty_is_kept_out_of_the_prize_pool_and_rides_on_each_player(make_user):
+    tournament = knockout_tournament(make_user)
+    assert tournament.prize_pool == 4 * 60
+    assert {e.bounty for e in tournament.entries.all()} == {40}
+    facts = summary(tournament)
+    assert facts["bounties"] == {"bounty": 40, "is_progressive": False, "taken": 0}
+
+
+def test_every_bounty_is_paid_to_whoever_took_it_and_the_winner_keeps_their_own(make_user):
+    tournament = play_to_the_end(knockout_tournament(make_user))
+
+    knockouts = list(Knockout.objects.filter(tournament=tournament))
+    out = [e for e in tournament.entries.all() if e.place != 1]
+    assert sorted(k.busted_id for k in knockouts) == sorted(e.pk for e in out)  # one each
+    assert sum(k.paid for k in knockouts) == 40 * len(out)
+    paid = PointsEntry.objects.filter(tournament=tournament, reason="bounty")
+    assert paid.aggregate(total=Sum("amount"))["total"] == 4 * 40  # the winner's own too
+    assert all(e.bounty == 0 for e in tournament.entries.all())
+    assert moved_for(tournament) == 0  # buy-ins in, prizes and bounties out, to the point
+    for knockout in knockouts:  # who took it won the pot the busted player's chips were in
+        hand = Hand.objects.get(pk=knockout.hand_id)
+        state = engine.replay([engine.event_from_dict(e) for e in hand.events])
+        seat_of = {p.user_id: p.seat for p in hand.players.all()}
+        busted = seat_of[knockout.busted.user_id]
+        assert seat_of[knockout.winner.user_id] in engine.knockouts(state)[busted]
+
+
+def test_a_progressive_bounty_pays_half_and_adds_half_to_the_winners_own(make_user):
+    tournament = play_to_the_end(knockout_tournament(make_user, progressive_bounty=True))
+
+    first = Knockout.objects.filter(tournament=tournament).order_by("pk").first()
+    assert first is not None and (first.paid, first.added) == (20, 20)
+    assert first.bounty_after >= 60  # their own 40 and the half of this one
+    paid = PointsEntry.objects.filter(tournament=tournament, reason="bounty")
+    assert paid.aggregate(total=Sum("amount"))["total"] == 4 * 40
+    assert moved_for(tournament) == 0
+
+
+def test_the_seats_show_each_players_bounty(make_user):
+    tournament = knockout_tournament(make_user)
+    at = table(tournament)
+    seats = {s.number: s for s in Seat.objects.filter(table=at).select_related("user")}
+
+    seen = build_snapshot(at, seats, hand_state(at), None, timezone.now())
+
+    assert seen["bounties"] == {number: 40 for number in seats}
+
+
+def test_the_pokerstars_text_says_who_won_whose_bounty(make_user):
+    tournament = play_to_the_end(knockout_tournament(make_user, players=2))
+    knockout = Knockout.objects.get(tournament=tournament)
+    hand = Hand.objects.get(pk=knockout.hand_id)
+    state = engine.replay([engine.event_from_dict(e) for e in hand.events])
+    names = [None] * state.seat_count
+    for player in hand.players.all():
+        names[player.seat] = player.name
+
+    text = engine.to_pokerstars(state, players=names, **pokerstars_meta(hand))
+
+    winner, busted = knockout.winner.name, knockout.busted.name
+    assert f"{winner} wins the 40 bounty for eliminating {busted}\n" in text
+    assert text.index("bounty for eliminating") < text.index("finished the tournament")
+
+
+@pytest.mark.parametrize(
+    ("given", "message"),
+    [
+        ({"buy_in": 100, "bounty": 101}, "The bounty must be a whole number from 0 to 100"),
+        ({"buy_in": 100, "progressive_bounty": True}, "A progressive knockout needs a bounty"),
+    ],
+)
+def test_a_bounty_is_part_of_the_buy_in(given, message):
+    with pytest.raises(BadSettings, match=message):
+        TournamentSettings(name="KO", starts_at=timezone.now() + timedelta(hours=1), **given)
+
+
+def test_players_unregistering_before_the_start_get_their_whole_buy_in_back(make_user):
+    tournament = registered(scheduled(buy_in=100, bounty=40), members(make_user, 2))
+    user = tournament.entries.first().user  # type: ignore[union-attr]
+
+    services.tournament_unregister(tournament_id=tournament.pk, user=user)
+
+    tournament.refresh_from_db()
+    assert tournament.prize_pool == 60  # the other player's buy-in, less their bounty
+    assert not Entry.objects.filter(tournament=tournament, user=user).exists()
+    assert moved_for(tournament) == -100
