@@ -157,7 +157,7 @@ class PhhReplay:
         try:
             state = apply_action(state, _engine_action(action, legal.can_check))
         except IllegalAction as error:
-            reason = str(error) + self._short_blind_note()
+            reason = str(error) + self._short_blind_note() + _straddle_note(state, action)
             raise PhhIllegalAction(reason, action.index, action.text) from None
         self.state = _run_twice_when_asked(state)
 
@@ -209,6 +209,17 @@ class PhhReplay:
         actor = self.state.actor  # called only while the hand is on: someone is to act
         assert actor is not None
         return f"p{self.seats.index(actor) + 1} is to act"
+
+
+def _straddle_note(state: HandState, action: PhhAction) -> str:
+    """Where a raise over a straddle is too small, the likely cause: Felt's smallest
+    raise adds the straddle (rule 23), some engines' (PokerKit's) one big blind."""
+    if action.verb != "cbr" or state.straddle_seat is None or state.street != "preflop":
+        return ""
+    minimum = legal_actions(state).min_raise_to
+    if minimum is None or (action.amount or 0) >= minimum:
+        return ""
+    return "; over a straddle Felt's smallest raise adds the straddle (rule 23)"
 
 
 def _run_twice_when_asked(state: HandState) -> HandState:

@@ -163,7 +163,12 @@ POKERKIT_AUTOMATIONS = (
 
 
 def pokerkit_history(
-    rng: Random, *, short_stacks: bool = True, game: str = NO_LIMIT_HOLDEM, bomb_pot: bool = False
+    rng: Random,
+    *,
+    short_stacks: bool = True,
+    game: str = NO_LIMIT_HOLDEM,
+    bomb_pot: bool = False,
+    straddle: bool = False,
 ) -> tuple[str, list[int]]:
     """A hand of ``game`` played in PokerKit with random decisions, dumped as PHH by
     PokerKit.
@@ -171,11 +176,13 @@ def pokerkit_history(
     A fifth of the stacks are awkward (``awkward_stack``) unless ``short_stacks``
     is False. ``bomb_pot=True`` plays a bomb pot as PokerKit can (rule 24): a
     stake of one to three big blinds as everyone's ante, no blinds, and every
-    player with chips checking before the flop.
+    player with chips checking before the flop. ``straddle=True`` has p3, the
+    player after the big blind, straddle two big blinds (rule 23), at three
+    players or more, with the chips to cover it.
 
     Returns the PHH text and PokerKit's finishing stacks.
     """
-    count = rng.randint(2, 6)  # heads-up as often as six-handed
+    count = rng.randint(3 if straddle else 2, 6)  # heads-up as often as six-handed
     ante = BIG_BLIND * rng.randint(1, 3) if bomb_pot else rng.choice([0, 0, 5])
     stacks = [
         awkward_stack(rng, SMALL_BLIND, BIG_BLIND, ante)
@@ -185,11 +192,14 @@ def pokerkit_history(
     ]
     if sum(chips > ante for chips in stacks) < 2:
         stacks[0] = BIG_BLIND + ante + 1 + rng.randint(0, 2000)  # someone must get past the ante
+    if straddle:
+        stacks[2] = max(stacks[2], ante + 2 * BIG_BLIND + rng.randint(0, 500))
+    forced = (SMALL_BLIND, BIG_BLIND, 2 * BIG_BLIND) if straddle else (SMALL_BLIND, BIG_BLIND)
     pokerkit_game = POKERKIT_GAMES[game](
         POKERKIT_AUTOMATIONS,
         True,
         ante,
-        (0, 0) if bomb_pot else (SMALL_BLIND, BIG_BLIND),
+        (0, 0) if bomb_pot else forced,
         BIG_BLIND,
         mode=Mode.TOURNAMENT,
     )

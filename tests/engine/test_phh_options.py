@@ -9,6 +9,7 @@ before the flop), and refuses the shapes Felt does not deal, saying why."""
 
 from __future__ import annotations
 
+from collections import Counter
 from random import Random
 
 import pytest
@@ -19,7 +20,7 @@ from engine.betting import apply_action
 from engine.cards import cards_str, new_deck
 from engine.deal import new_hand
 from engine.events import BoardDealt, Event, RunoutsChosen
-from engine.formats.phh import PhhError, from_phh, phh_order, to_phh
+from engine.formats.phh import PhhError, PhhIllegalAction, from_phh, phh_order, to_phh
 from engine.formats.phh_notation import toml_value
 from engine.formats.pokerstars import to_pokerstars
 from engine.games import GAMES
@@ -168,20 +169,30 @@ def test_pokerkit_s_checks_before_a_bomb_pot_s_flop_are_accepted_and_change_noth
 
 @pytest.mark.parametrize("game", list(GAMES))
 def test_bomb_pots_pokerkit_played_and_wrote_import_to_its_stacks(game: str) -> None:
-    outcomes = [pokerkit_bomb_pot_outcome(seed, game) for seed in range(100)]
+    outcomes = [pokerkit_option_outcome(seed, game, "bomb_pot") for seed in range(100)]
     assert outcomes.count("same stacks") > 80
 
 
-def pokerkit_bomb_pot_outcome(seed: int, game: str) -> str:
-    """A bomb pot PokerKit plays with random decisions and writes, read by Felt:
-    "same stacks", or a difference a documented rule explains (rule 4: PokerKit
-    reopens the betting after some short all-ins; rule 12: odd chips)."""
-    text, theirs = pokerkit_history(Random(seed), game=game, bomb_pot=True)
+@pytest.mark.parametrize("game", list(GAMES))
+def test_straddles_pokerkit_played_and_wrote_import_or_are_refused_by_rule_23(game: str) -> None:
+    outcomes = Counter(pokerkit_option_outcome(seed, game, "straddle") for seed in range(100))
+    assert outcomes["same stacks"] > 50
+    assert outcomes["refused by rule 23"] > 10  # PokerKit's raises to three big blinds
+
+
+def pokerkit_option_outcome(seed: int, game: str, option: str) -> str:
+    """A bomb pot or a straddled hand PokerKit plays with random decisions and
+    writes, read by Felt: "same stacks", or a difference a documented rule
+    explains: rule 4 (PokerKit reopens the betting after some short all-ins),
+    rule 9 (a short big blind), rule 12 (odd chips) or rule 23 (PokerKit's
+    smallest raise over a straddle adds one big blind, Felt's the straddle)."""
+    text, theirs = pokerkit_history(Random(seed), game=game, **{option: True})
     try:
         state = from_phh(text)
     except PhhError as error:
-        assert "(rule 4)" in error.reason, f"seed {seed}: {error}\n{text}"
-        return "refused by rule 4"
+        rule = next((r for r in ("rule 4", "rule 9", "rule 23") if f"({r})" in error.reason), None)
+        assert rule is not None, f"seed {seed}: {error}\n{text}"
+        return f"refused by {rule}"
     ours = [state.stacks[seat] for seat in phh_order(state)]
     if ours == theirs:
         return "same stacks"
@@ -323,3 +334,16 @@ def test_run_out_fields_that_say_nothing_a_hand_could_do_are_refused(
     with pytest.raises(PhhError) as caught:
         from_phh(RUN_ONCE + f"{runouts}\n{second}\n")
     assert (caught.value.action_index, caught.value.reason) == (None, reason)
+
+
+def test_a_raise_over_a_straddle_below_felt_s_minimum_is_refused_naming_rule_23() -> None:
+    with pytest.raises(PhhIllegalAction) as caught:
+        from_phh(_file(STRADDLED, [*DEALT, "p4 cbr 30"]))
+    assert caught.value.reason == (
+        "raise to 30 is below the minimum raise to 40; over a straddle Felt's smallest raise"
+        " adds the straddle (rule 23)"
+    )
+    omaha = STRADDLED.replace('"NT"', '"PO"')
+    with pytest.raises(PhhIllegalAction) as too_big:  # the pot limit, not the straddle
+        from_phh(_file(omaha, ["p4 cbr 200"]))
+    assert "rule 23" not in too_big.value.reason
