@@ -86,7 +86,7 @@ def test_a_second_board_is_written_beside_the_actions_not_in_them() -> None:
     HandHistory.loads(text)  # PokerKit reads the file
 
 
-def test_pokerstars_text_counts_raises_from_the_straddle_and_names_both_boards() -> None:
+def test_pokerstars_text_counts_raises_from_the_straddle_and_names_both_run_outs() -> None:
     hand = new_hand([400, 300, 500, 250], 0, 5, 10, deck=new_deck(Random(3)), straddle=True)
     hand = apply_action(hand, RaiseTo(60))
     while not hand.is_over:  # everyone else folds
@@ -100,6 +100,13 @@ def test_pokerstars_text_counts_raises_from_the_straddle_and_names_both_boards()
     text = to_pokerstars(twice)
     assert "*** SECOND RIVER ***" in text and "*** FIRST RIVER ***" in text
     assert f"[{' '.join(cards_str((c,)) for c in twice.second_board[:4])}]" in text
+    chosen = twice.events.index(RunoutsChosen(2))
+    for event in twice.events[:chosen]:  # streets both boards share keep their plain names
+        if isinstance(event, BoardDealt):
+            title = event.street.upper()
+            assert f"*** {title} ***" in text and f"*** FIRST {title} ***" not in text
+    run_out = {e.street.upper() for e in twice.events[chosen:] if isinstance(e, BoardDealt)}
+    assert all(f"*** FIRST {title} ***" in text for title in run_out)
 
 
 # ---------------------------------------------------------------- reading back
