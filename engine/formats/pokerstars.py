@@ -369,6 +369,8 @@ def _role(state: HandState, seat: int) -> str:
     roles = []
     if seat == state.button:
         roles.append(" (button)")
+    if state.bomb_pot:  # rule 24: nobody posted a blind
+        return "".join(roles)
     if seat == state.small_blind_seat:
         roles.append(" (small blind)")
     if seat == state.big_blind_seat:

@@ -86,6 +86,12 @@ def test_a_second_board_is_written_beside_the_actions_not_in_them() -> None:
     HandHistory.loads(text)  # PokerKit reads the file
 
 
+def test_a_bomb_pot_s_pokerstars_summary_names_no_blinds() -> None:
+    text = to_pokerstars(played(Random(1), bomb_pot=20))
+    summary = text.split("*** SUMMARY ***")[1]
+    assert "(button)" in summary and "blind)" not in summary
+
+
 def test_pokerstars_text_counts_raises_from_the_straddle_and_names_both_run_outs() -> None:
     hand = new_hand([400, 300, 500, 250], 0, 5, 10, deck=new_deck(Random(3)), straddle=True)
     hand = apply_action(hand, RaiseTo(60))
