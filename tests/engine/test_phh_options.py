@@ -50,17 +50,19 @@ def pokerkit_final_stacks(text: str) -> list[int]:
     return list(last.stacks)
 
 
-@pytest.mark.parametrize(
-    "options", [{"straddle": True}, {"bomb_pot": 20}], ids=["straddle", "bomb"]
-)
+@pytest.mark.parametrize("game", list(GAMES))
+@pytest.mark.parametrize("option", ["straddle", "bomb_pot"])
 def test_pokerkit_replays_felt_s_straddle_and_bomb_pot_files_to_the_same_stacks(
-    options: dict[str, object],
+    option: str, game: str
 ) -> None:
-    for seed in range(60):
-        hand = played(Random(seed), **options)
+    for seed in range(100):
+        hand = random_home_hand(Random(seed), option, game=game)
         text = to_phh(hand)
         ours = [hand.stacks[seat] for seat in phh_order(hand)]
-        assert pokerkit_final_stacks(text) == ours, f"seed {seed}\n{text}"
+        theirs = pokerkit_final_stacks(text)
+        if theirs != ours:  # rule 12: PokerKit may move an odd chip between tied winners
+            moved = sum(abs(a - b) for a, b in zip(ours, theirs, strict=True))
+            assert 0 < moved <= 2 * split_pot_count(hand), f"seed {seed}\n{text}"
 
 
 def test_a_straddle_is_the_third_forced_bet_and_a_bomb_pot_everyone_s_ante() -> None:
