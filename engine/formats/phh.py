@@ -274,7 +274,7 @@ def _second_board(phh: PhhFile) -> tuple[int, ...]:
     written = phh.fields.get("_second_board")
     if runouts is None and written is None:
         return ()
-    if runouts != 2 or not isinstance(written, str):
+    if type(runouts) is not int or runouts != 2 or not isinstance(written, str):
         raise PhhError("a hand run twice has _runouts = 2 and its _second_board, as Felt writes")
     board = parse_cards(written, lambda reason: PhhError(f"_second_board: {reason}"))
     if len(board) != 5 or None in board:

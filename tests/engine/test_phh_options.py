@@ -333,6 +333,7 @@ CARDS = '_second_board = "2c3c4c5c6c"'
         ("_runouts = 2", "", BOTH),
         ("", CARDS, BOTH),
         ("_runouts = 3", CARDS, BOTH),
+        ("_runouts = 2.0", CARDS, BOTH),
         ("_runouts = 2", '_second_board = "2c3c4c"', "_second_board must name five cards, not"
                                                       " '2c3c4c'"),
         ("_runouts = 2", '_second_board = "2c3c4c5c??"', "_second_board must name five cards,"
