@@ -24,19 +24,36 @@ Conventions (uoftcprg/phh-std):
 - On import every action must be the one the hand is waiting for: a decision
   names the player the engine asks, on a street the file has dealt; hole
   cards are dealt once each before anything else, and a board card once the
-  betting before it is closed (:mod:`engine.formats.phh_replay`). The one exception:
-  other engines ask a check (``cc``) of the last player with chips facing
-  only all-in players, where Felt has already ended the hand; that check,
-  on the street where the betting closed, is accepted and changes nothing.
-  Felt never writes one.
+  betting before it is closed (:mod:`engine.formats.phh_replay`). Two
+  exceptions, both checks other engines write where Felt asks nothing, and
+  both accepted without changing anything (Felt never writes them): the
+  check of the last player with chips facing only all-in players, where Felt
+  has already ended the hand, on the street where the betting closed; and
+  the checks before a bomb pot's flop, one from every player with chips in
+  turn from p1, which PokerKit writes because it deals a bomb pot's preflop.
 - Felt's rules are fixed, so on import ``ante_trimming_status`` is ignored
-  (a short ante only wins what it put in, rule 10), antes must be uniform and
-  straddles are refused. Unknown cards (``??``) are filled with unused cards,
-  which is refused when they would decide a showdown.
+  (a short ante only wins what it put in, rule 10) and antes must be
+  uniform. Unknown cards (``??``) are filled with unused cards, which is
+  refused when they would decide a showdown.
+- The home-game options (rules 23-25). A straddle is the third entry of
+  ``blinds_or_straddles``: two big blinds (``min_bet`` is the big blind)
+  posted by the player after the big blind; on import any other forced bet
+  above the big blind is refused, saying why
+  (:mod:`engine.formats.phh_table`). A bomb pot is written as everyone's
+  ante with every blind 0, and a file of that shape is read as a bomb pot of
+  that stake, starting on the flop. PHH has no notation for choosing two
+  run-outs, so a hand run twice writes its first board in ``actions`` and
+  the whole second board in the user-defined fields ``_runouts = 2`` and
+  ``_second_board``; on import the hand then offers two run-outs, takes
+  them when the engine asks (``choose_runouts``) and deals the second
+  board's own cards from the field. A file whose hand never asks, or whose
+  second board does not start with the cards dealt when it asked, is
+  refused. A run-out offered and declined leaves no trace in the file.
 - What a file cannot say comes back equivalent rather than identical: a dead
   button (on an empty seat) returns on the last player's seat, which plays
   the same, and a hand without a small blind gets half the big blind as its
-  nominal (unposted) small blind.
+  nominal (unposted) small blind, as does a bomb pot, whose blinds (never
+  posted) sit where ``new_hand`` puts them and whose ante is 0.
 
 >>> from engine.deal import new_hand
 >>> from engine.cards import DECK
@@ -48,7 +65,6 @@ blinds_or_straddles = [1, 2]
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import Literal
 
 from engine.cards import cards_str
@@ -67,13 +83,15 @@ from engine.formats.phh_notation import (
     PhhError,
     PhhFile,
     check_optional_field,
+    parse_cards,
     parse_phh,
     toml_line,
     toml_value,
 )
 from engine.formats.phh_replay import PhhIllegalAction, PhhReplay
+from engine.formats.phh_table import PhhTable, read_table
 from engine.games import GAMES, Game
-from engine.state import NO_SMALL_BLIND, HandState
+from engine.state import HandState
 from engine.view import EVERY_CARD, sees_hole_cards
 
 __all__ = ["EVERY_CARD", "PhhError", "PhhIllegalAction", "from_phh", "phh_order", "to_phh"]
@@ -205,18 +223,6 @@ def _verb(event: PlayerActed) -> str:
 # ---------------------------------------------------------------- reading
 
 
-@dataclass(frozen=True)
-class _Table:
-    """Where the file's players sit, and the hand's forced bets."""
-
-    seats: tuple[int, ...]  # 0-based seat of each PHH player
-    seat_count: int
-    small_blind: int
-    big_blind: int
-    small_blind_seat: int
-    big_blind_seat: int
-
-
 def from_phh(text: str) -> HandState:
     """Play a PHH file through the engine and return the resulting state.
 
@@ -227,17 +233,18 @@ def from_phh(text: str) -> HandState:
     (from 0: ``actions[0]`` is the first entry) and its text.
     """
     phh = parse_phh(text)
-    table = _table(phh)
-    deck, made_up = _deck(phh)
-    replay = PhhReplay(_start(phh, table, deck), table.seats)
+    table = read_table(phh)
+    second_board = _second_board(phh)
+    deck, made_up = _deck(phh, second_board)
+    replay = PhhReplay(_start(phh, table, deck, bool(second_board)), table.seats)
     for action in phh.actions:
         replay.apply(action)
     _check_no_made_up_showdown(replay.state, made_up, table.seats)
+    _check_second_board(replay.state, second_board)
     return replay.state
 
 
-def _start(phh: PhhFile, table: _Table, deck: tuple[int, ...]) -> HandState:
-    ante = _ante(phh)
+def _start(phh: PhhFile, table: PhhTable, deck: tuple[int, ...], twice: bool) -> HandState:
     stacks: list[int | None] = [None] * table.seat_count
     for player, seat in enumerate(table.seats):
         stacks[seat] = phh.starting_stacks[player]
@@ -247,73 +254,64 @@ def _start(phh: PhhFile, table: _Table, deck: tuple[int, ...]) -> HandState:
             button=table.seats[-1],
             small_blind=table.small_blind,
             big_blind=table.big_blind,
-            ante=ante,
+            ante=table.ante,
             small_blind_seat=table.small_blind_seat,
             big_blind_seat=table.big_blind_seat,
             deck=deck,
             game=phh.game,
+            straddle=table.straddle,
+            bomb_pot=table.bomb_pot,
+            run_it_twice=twice,
         )
     except ValueError as error:  # the table itself is impossible (e.g. too many seats)
         raise PhhError(str(error)) from None
 
 
-def _ante(phh: PhhFile) -> int:
-    if len(set(phh.antes)) != 1:
-        raise PhhError("only uniform antes are supported (antes must all be equal)")
-    return phh.antes[0]
+def _second_board(phh: PhhFile) -> tuple[int, ...]:
+    """The second run-out's board from ``_runouts = 2`` and ``_second_board`` (rule 25),
+    or ``()`` for a hand run once."""
+    runouts = phh.fields.get("_runouts")
+    written = phh.fields.get("_second_board")
+    if runouts is None and written is None:
+        return ()
+    if type(runouts) is not int or runouts != 2 or not isinstance(written, str):
+        raise PhhError("a hand run twice has _runouts = 2 and its _second_board, as Felt writes")
+    board = parse_cards(written, lambda reason: PhhError(f"_second_board: {reason}"))
+    if len(board) != 5 or None in board:
+        raise PhhError(f"_second_board must name five cards, not {written!r}")
+    return tuple(c for c in board if c is not None)
 
 
-def _table(phh: PhhFile) -> _Table:
-    count = phh.player_count
-    seats = _seat_numbers(phh.fields, count)
-    seat_count = phh.fields.get("seat_count", max(seats) + 1)
-    if isinstance(seat_count, bool) or not isinstance(seat_count, int):
-        raise PhhError(f"seat_count must be an integer, not {seat_count!r}")
-    if seat_count <= max(seats):
-        raise PhhError(f"seat_count {seat_count} is too small for seat {max(seats) + 1}")
-    forced = list(phh.blinds_or_straddles)
-    if count == 2:
-        forced.reverse()  # the standard reverses forced bets heads-up
-    posters = [player for player, amount in enumerate(forced) if amount]
-    amounts = sorted(forced[player] for player in posters)
-    if not 1 <= len(posters) <= 2:
-        raise PhhError("blinds_or_straddles must name a big blind and at most a small blind")
-    if phh.min_bet != amounts[-1]:
-        raise PhhError(f"min_bet {phh.min_bet} must equal the big blind {amounts[-1]}")
-    big = max(posters, key=lambda player: (forced[player], player))
-    small = [seats[player] for player in posters if player != big]
-    return _Table(
-        seats=seats,
-        seat_count=seat_count,
-        small_blind=amounts[0] if small else max(1, amounts[0] // 2),
-        big_blind=amounts[-1],
-        small_blind_seat=small[0] if small else NO_SMALL_BLIND,
-        big_blind_seat=seats[big],
+def _check_second_board(state: HandState, second_board: tuple[int, ...]) -> None:
+    if not second_board:
+        return
+    if not state.second_board:
+        raise PhhError(
+            "the file says the board was run twice (_runouts = 2), but the hand never"
+            " asked how many times to run it (rule 25)"
+        )
+    if state.second_board != second_board:
+        dealt = cards_str(state.second_board[: 5 - _new_cards(state)])
+        raise PhhError(
+            f"_second_board {cards_str(second_board)} does not fit the hand: the run-out was"
+            f" chosen when the board was [{dealt}], so the second board starts with those"
+            " cards and takes the others from the deck after the first board's"
+        )
+
+
+def _new_cards(state: HandState) -> int:
+    """How many cards of the second board were dealt for it, not shared with the first."""
+    return sum(
+        len(event.cards) for event in state.events if isinstance(event, BoardDealt) and event.run
     )
 
 
-def _seat_numbers(fields: Mapping[str, object], count: int) -> tuple[int, ...]:
-    """0-based seats of the players, checked to go clockwise from the button."""
-    raw = fields.get("seats", list(range(1, count + 1)))
-    if (
-        not isinstance(raw, list)
-        or len(raw) != count
-        or not all(type(seat) is int and seat >= 1 for seat in raw)
-        or len(set(raw)) != count
-    ):
-        raise PhhError(f"seats must list {count} different seat numbers from 1")
-    seats = tuple(seat - 1 for seat in raw)
-    start = seats.index(min(seats))
-    if list(seats[start:] + seats[:start]) != sorted(seats):
-        raise PhhError("seats must go clockwise from the first player to the button")
-    return seats
-
-
-def _deck(phh: PhhFile) -> tuple[tuple[int, ...], frozenset[int]]:
+def _deck(phh: PhhFile, second_board: tuple[int, ...]) -> tuple[tuple[int, ...], frozenset[int]]:
     """The deck order that deals the file's cards, and the card positions we made up.
 
     The engine deals one card to each player (p1 first), then a second round
-    (and in Omaha a third and a fourth), then the board with no burn cards;
+    (and in Omaha a third and a fourth), then the board with no burn cards,
+    then the cards a second board does not share with the first (rule 25);
     unknown cards are filled with unused cards in ascending order.
     """
     game = GAMES[phh.game]
@@ -328,6 +326,9 @@ def _deck(phh: PhhFile) -> tuple[tuple[int, ...], frozenset[int]]:
         raise PhhError("the board has more than five cards")
     slots = [hole[round_] for round_ in range(game.hole_card_count) for hole in holes] + board
     slots += [None] * (len(holes) * game.hole_card_count + 5 - len(slots))
+    # the second board repeats the first up to where the run-out was chosen
+    shared = next((i for i, c in enumerate(second_board) if i >= len(board) or board[i] != c), 5)
+    slots += second_board[shared:]
     known = [c for c in slots if c is not None]
     if len(set(known)) != len(known):
         raise PhhError("a card is dealt twice")

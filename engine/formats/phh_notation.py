@@ -189,10 +189,10 @@ def parse_action(index: int, text: str) -> PhhAction | None:
 
     if words[0] == "d":
         if words[1:2] == ["db"] and len(words) == 3:
-            return PhhAction(index, text, None, "db", _parse_cards(words[2], fail))
+            return PhhAction(index, text, None, "db", parse_cards(words[2], fail))
         if words[1:2] == ["dh"] and len(words) == 4:
             player = _parse_player(words[2], fail)
-            return PhhAction(index, text, player, "dh", _parse_cards(words[3], fail))
+            return PhhAction(index, text, player, "dh", parse_cards(words[3], fail))
         raise fail("a dealer action is 'd db CARDS' or 'd dh pN CARDS'")
     actor = _parse_player(words[0], fail)
     verb, arguments = (words[1] if len(words) > 1 else ""), words[2:]
@@ -205,7 +205,7 @@ def parse_action(index: int, text: str) -> PhhAction | None:
     if verb == "sm" and arguments == ["-"]:
         return PhhAction(index, text, actor, "sm-")
     if verb == "sm" and len(arguments) <= 1:
-        shown = _parse_cards(arguments[0], fail) if arguments else ()
+        shown = parse_cards(arguments[0], fail) if arguments else ()
         return PhhAction(index, text, actor, verb, shown)
     raise fail("a player action is 'pN f', 'pN cc', 'pN cbr AMOUNT' or 'pN sm [CARDS]'")
 
@@ -216,7 +216,9 @@ def _parse_player(word: str, fail: Any) -> int:
     return int(word[1:]) - 1
 
 
-def _parse_cards(word: str, fail: Any) -> tuple[int | None, ...]:
+def parse_cards(word: str, fail: Any) -> tuple[int | None, ...]:
+    """Cards written together (``"AsKd"``), ``None`` for each ``??``; ``fail(reason)``
+    makes the error raised for a malformed card."""
     if len(word) % 2:
         raise fail(f"{word!r} is not a list of cards: each card is two characters")
     chunks = [word[i : i + 2] for i in range(0, len(word), 2)]

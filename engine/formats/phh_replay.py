@@ -11,10 +11,14 @@ applied, so a file is either a hand the engine could have played, or refused:
   closed the betting before it;
 - a show or a muck (``sm``) only after a showdown, once, from a player still in.
 
-The one exception is the check other engines write for a player Felt asks
-nothing of (see ``_is_idle_check``). A refusal is a :class:`PhhError` whose
-``action_index`` counts the ``actions`` array from 0, blank and comment-only
-entries included.
+The exceptions are the checks other engines write where Felt asks nothing:
+the check of a player nobody could answer any more (see ``_is_idle_check``)
+and the checks before a bomb pot's flop, where Felt has no preflop betting
+(rule 24) and PokerKit has every player with chips check in turn from p1
+(``_bomb_pot_preflop_check``). A hand that offers two run-outs (a file with
+``_runouts = 2``) takes them as soon as the engine asks (rule 25). A refusal
+is a :class:`PhhError` whose ``action_index`` counts the ``actions`` array
+from 0, blank and comment-only entries included.
 
 >>> from engine.formats.phh import from_phh
 >>> from_phh('''variant = "NT"
@@ -38,6 +42,7 @@ from engine.betting import apply_action, legal_actions
 from engine.events import AntePosted, BlindPosted, Event, PlayerActed, PotAwarded
 from engine.formats.phh_notation import PhhAction, PhhError
 from engine.state import HandState
+from engine.streets import choose_runouts
 
 _BOARD_SIZES: Final = (3, 1, 1)
 
@@ -50,7 +55,7 @@ class PhhReplay:
     """Applies a file's actions one by one to ``state``, refusing any out of place."""
 
     def __init__(self, state: HandState, seats: tuple[int, ...]) -> None:
-        self.state = state
+        self.state = _run_twice_when_asked(state)
         self.seats = seats  # the seat of each PHH player, p1 first
         self.board_named = 0
         self.streets_named = 0
@@ -59,6 +64,9 @@ class PhhReplay:
         self.dealt: set[int] = set()
         self.revealed: set[int] = set()
         self.idle_checked: set[int] = set()
+        # a bomb pot's players with chips, who some writers have check before the flop
+        self.bomb_pot_checkers = [seat for seat in seats if state.bomb_pot and state.stacks[seat]]
+        self.bomb_pot_checked = 0
 
     def apply(self, action: PhhAction) -> None:
         """Check ``action`` against the state so far, then play it; raises :class:`PhhError`."""
@@ -100,6 +108,8 @@ class PhhReplay:
         size = _BOARD_SIZES[self.streets_named]
         if len(action.cards) != size:
             raise self.error(action, f"this street deals {size} board card(s)")
+        if 0 < self.bomb_pot_checked < len(self.bomb_pot_checkers):
+            raise self.error(action, self._bomb_pot_preflop_rule())
         if len(self.state.board) < self.board_named + size:
             if self.state.is_over:
                 raise self.error(action, "the hand ended before this street")
@@ -132,6 +142,9 @@ class PhhReplay:
             self.idle_checked.add(seat)
             return  # nothing to apply: Felt had no decision to ask of this player
         state = self.state
+        if state.bomb_pot and not self.board_named and not state.is_over:
+            self._bomb_pot_preflop_check(action, seat)
+            return  # nothing to apply: a bomb pot starts on the flop (rule 24)
         if state.is_over:
             raise self.error(action, "the hand is already over")
         if len(state.board) > self.board_named:
@@ -142,10 +155,31 @@ class PhhReplay:
             raise self.error(action, f"it is not p{action.actor + 1}'s turn: {self._whose_turn()}")
         self.board_at_last_decision = self.board_named
         try:
-            self.state = apply_action(state, _engine_action(action, legal.can_check))
+            state = apply_action(state, _engine_action(action, legal.can_check))
         except IllegalAction as error:
-            reason = str(error) + self._short_blind_note()
+            reason = str(error) + self._short_blind_note() + _straddle_note(state, action)
             raise PhhIllegalAction(reason, action.index, action.text) from None
+        self.state = _run_twice_when_asked(state)
+
+    def _bomb_pot_preflop_check(self, action: PhhAction, seat: int) -> None:
+        """Accept the next of the checks PokerKit writes before a bomb pot's flop, one
+        from each player with chips in turn from p1; refuse anything else there."""
+        checkers, done = self.bomb_pot_checkers, self.bomb_pot_checked
+        if action.verb != "cc" or done == len(checkers) or checkers[done] != seat:
+            raise self.error(action, self._bomb_pot_preflop_rule())
+        self.bomb_pot_checked += 1
+
+    def _bomb_pot_preflop_rule(self) -> str:
+        checkers, done = self.bomb_pot_checkers, self.bomb_pot_checked
+        waiting = (
+            f"p{self.seats.index(checkers[done]) + 1} is to check"
+            if done < len(checkers)
+            else "every player has checked: 'd db' comes first"
+        )
+        return (
+            "nobody bets before the flop of a bomb pot (rule 24); the file may only have every"
+            f" player with chips check there, in turn from p1, and {waiting}"
+        )
 
     def _is_idle_check(self, seat: int) -> bool:
         """A check other engines (PokerKit among them) ask of a player Felt asks nothing.
@@ -175,6 +209,23 @@ class PhhReplay:
         actor = self.state.actor  # called only while the hand is on: someone is to act
         assert actor is not None
         return f"p{self.seats.index(actor) + 1} is to act"
+
+
+def _straddle_note(state: HandState, action: PhhAction) -> str:
+    """Where a raise over a straddle is too small, the likely cause: Felt's smallest
+    raise adds the straddle (rule 23), some engines' (PokerKit's) one big blind."""
+    if action.verb != "cbr" or state.straddle_seat is None or state.street != "preflop":
+        return ""
+    minimum = legal_actions(state).min_raise_to
+    if minimum is None or (action.amount or 0) >= minimum:
+        return ""
+    return "; over a straddle Felt's smallest raise adds the straddle (rule 23)"
+
+
+def _run_twice_when_asked(state: HandState) -> HandState:
+    """A hand that offers two run-outs (only a file with ``_runouts = 2`` is dealt
+    so) runs the board twice when the engine asks (rule 25)."""
+    return choose_runouts(state, 2) if state.runout_pending else state
 
 
 def _engine_action(action: PhhAction, can_check: bool) -> Action:

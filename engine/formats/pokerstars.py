@@ -37,6 +37,7 @@ from engine.events import (
     HoleCardsDealt,
     PlayerActed,
     PotAwarded,
+    RunoutsChosen,
     UncalledBetReturned,
 )
 from engine.games import GAMES, NO_LIMIT_HOLDEM, POT_LIMIT_OMAHA
@@ -261,6 +262,7 @@ class _Writer:
     mucked: set[int] = field(default_factory=set)
     pots: list[PotAwarded] = field(default_factory=list)
     street_bet: int = 0
+    runs_twice: bool = False  # two run-outs chosen: the streets dealt since are named
 
     def write(self, events: Iterable[Event]) -> None:
         for event in events:
@@ -285,6 +287,9 @@ class _Writer:
             return [self._acted(event)]
         if isinstance(event, BoardDealt):
             return [self._board(event)]
+        if isinstance(event, RunoutsChosen):
+            self.runs_twice = event.count == 2
+            return []
         if isinstance(event, UncalledBetReturned):
             return [f"Uncalled bet ({event.amount}) returned to {self.names[event.seat]}"]
         return []
@@ -315,8 +320,9 @@ class _Writer:
         self.street_bet = 0
         dealt_before = {"flop": 0, "turn": 3, "river": 4}[event.street]
         board = self.state.second_board if event.run else self.state.board
-        # rule 25: a hand run twice names its boards, as PokerStars does
-        which = ("SECOND " if event.run else "FIRST ") if self.state.second_board else ""
+        # rule 25: the streets dealt once two run-outs are chosen are named by board;
+        # those dealt before belong to both boards and keep their plain names
+        which = ("SECOND " if event.run else "FIRST ") if self.runs_twice else ""
         title = f"*** {which}{_STREET_TITLES[event.street]} ***"
         if dealt_before:
             title += f" [{_cards(board[:dealt_before])}]"
@@ -392,6 +398,8 @@ def _role(state: HandState, seat: int) -> str:
     roles = []
     if seat == state.button:
         roles.append(" (button)")
+    if state.bomb_pot:  # rule 24: nobody posted a blind
+        return "".join(roles)
     if seat == state.small_blind_seat:
         roles.append(" (small blind)")
     if seat == state.big_blind_seat:

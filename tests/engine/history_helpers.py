@@ -7,16 +7,18 @@ seed and replays exactly.
 from __future__ import annotations
 
 from random import Random
+from typing import Any
 
 from pokerkit import Automation, HandHistory, Mode, NoLimitTexasHoldem, PotLimitOmahaHoldem, State
 
 from engine.actions import Action, Call, Check, Fold, RaiseTo
 from engine.betting import apply_action, legal_actions
 from engine.cards import cards_str, new_deck
-from engine.deal import new_hand
+from engine.deal import new_hand, under_the_gun
 from engine.events import PotAwarded
 from engine.games import GAMES, NO_LIMIT_HOLDEM, POT_LIMIT_OMAHA
 from engine.state import NO_SMALL_BLIND, HandState
+from engine.streets import choose_runouts
 from tests.engine.dealing import awkward_stacks
 
 SMALL_BLIND, BIG_BLIND = 10, 20
@@ -63,6 +65,52 @@ def random_hand(
         game=game,
     )
     return play_randomly(state, rng)
+
+
+def random_home_hand(rng: Random, option: str, *, game: str = NO_LIMIT_HOLDEM) -> HandState:
+    """A finished hand of ``game`` with one home-game option (rules 23-25), random
+    decisions: ``"straddle"`` (three to six players, the seat under the gun covering
+    it), ``"bomb_pot"`` (a stake of one to three big blinds) or ``"run_it_twice"``
+    (two run-outs chosen nine times in ten). Seats and stacks are as awkward as
+    ``random_hand``'s, a dead small blind included."""
+    player_count = rng.randint(3 if option == "straddle" else 2, 6)
+    seat_count = rng.randint(player_count, 6)
+    occupied = sorted(rng.sample(range(seat_count), player_count))
+    ante = rng.choice([0, 0, 5])
+    stacks: list[int | None] = [None] * seat_count
+    for seat in occupied:
+        roll = rng.random()
+        if roll < 0.2:
+            stacks[seat] = awkward_stack(rng, SMALL_BLIND, BIG_BLIND, ante)
+        else:
+            stacks[seat] = ante + BIG_BLIND + rng.randint(0, 300 if roll < 0.5 else 3000)
+    button = rng.choice(occupied if player_count == 2 else range(seat_count))
+    dead_small_blind = player_count > 2 and rng.random() < 0.1
+    no_sb = NO_SMALL_BLIND if dead_small_blind else None
+    options: dict[str, Any] = {option: True}
+    if option == "bomb_pot":
+        options[option] = BIG_BLIND * rng.randint(1, 3)
+    if option == "straddle":
+        positions = new_hand(stacks, button, SMALL_BLIND, BIG_BLIND, small_blind_seat=no_sb)
+        seat = under_the_gun(stacks, positions.big_blind_seat)
+        stacks[seat] = max(stacks[seat] or 0, ante + 2 * BIG_BLIND + rng.randint(0, 500))
+    state = new_hand(
+        stacks,
+        button,
+        small_blind=SMALL_BLIND,
+        big_blind=BIG_BLIND,
+        ante=ante,
+        small_blind_seat=no_sb,
+        deck=new_deck(rng),
+        game=game,
+        **options,
+    )
+    while not state.is_over:
+        if state.runout_pending:
+            state = choose_runouts(state, 2 if rng.random() < 0.9 else 1)
+        else:
+            state = apply_action(state, random_action(state, rng))
+    return state
 
 
 def play_randomly(state: HandState, rng: Random) -> HandState:
@@ -115,18 +163,27 @@ POKERKIT_AUTOMATIONS = (
 
 
 def pokerkit_history(
-    rng: Random, *, short_stacks: bool = True, game: str = NO_LIMIT_HOLDEM
+    rng: Random,
+    *,
+    short_stacks: bool = True,
+    game: str = NO_LIMIT_HOLDEM,
+    bomb_pot: bool = False,
+    straddle: bool = False,
 ) -> tuple[str, list[int]]:
     """A hand of ``game`` played in PokerKit with random decisions, dumped as PHH by
     PokerKit.
 
     A fifth of the stacks are awkward (``awkward_stack``) unless ``short_stacks``
-    is False.
+    is False. ``bomb_pot=True`` plays a bomb pot as PokerKit can (rule 24): a
+    stake of one to three big blinds as everyone's ante, no blinds, and every
+    player with chips checking before the flop. ``straddle=True`` has p3, the
+    player after the big blind, straddle two big blinds (rule 23), at three
+    players or more, with the chips to cover it.
 
     Returns the PHH text and PokerKit's finishing stacks.
     """
-    count = rng.randint(2, 6)  # heads-up as often as six-handed
-    ante = rng.choice([0, 0, 5])
+    count = rng.randint(3 if straddle else 2, 6)  # heads-up as often as six-handed
+    ante = BIG_BLIND * rng.randint(1, 3) if bomb_pot else rng.choice([0, 0, 5])
     stacks = [
         awkward_stack(rng, SMALL_BLIND, BIG_BLIND, ante)
         if short_stacks and rng.random() < 0.2
@@ -135,11 +192,14 @@ def pokerkit_history(
     ]
     if sum(chips > ante for chips in stacks) < 2:
         stacks[0] = BIG_BLIND + ante + 1 + rng.randint(0, 2000)  # someone must get past the ante
+    if straddle:
+        stacks[2] = max(stacks[2], ante + 2 * BIG_BLIND + rng.randint(0, 500))
+    forced = (SMALL_BLIND, BIG_BLIND, 2 * BIG_BLIND) if straddle else (SMALL_BLIND, BIG_BLIND)
     pokerkit_game = POKERKIT_GAMES[game](
         POKERKIT_AUTOMATIONS,
         True,
         ante,
-        (SMALL_BLIND, BIG_BLIND),
+        (0, 0) if bomb_pot else forced,
         BIG_BLIND,
         mode=Mode.TOURNAMENT,
     )
@@ -153,6 +213,8 @@ def pokerkit_history(
         elif state.can_deal_board():
             size = 3 if not state.board_cards else 1
             state.deal_board(cards_str([next(deck) for _ in range(size)]))
+        elif bomb_pot and state.street_index == 0:
+            state.check_or_call()  # nobody bets before a bomb pot's flop
         else:
             _pokerkit_decision(state, rng)
     history = HandHistory.from_game_state(pokerkit_game, state)

@@ -338,7 +338,7 @@ def test_an_illegal_action_names_its_index_text_and_reason() -> None:
         (HEADER + 'actions = "p1 f"', "actions must be an array of strings"),
         (HEADER.replace("antes = [0, 0, 0]", "antes = [0, 0, 5]") + "actions = []", "uniform"),
         (HEADER.replace("[10, 20, 0]", "[0, 0, 0]") + "actions = []", "big blind"),
-        (HEADER.replace("[10, 20, 0]", "[10, 20, 40]") + "actions = []", "big blind"),
+        (HEADER.replace("[10, 20, 0]", "[10, 20, 20]") + "actions = []", "big blind"),
         (HEADER.replace("min_bet = 20", "min_bet = 40") + "actions = []", "min_bet 40 must"),
         (HEADER + "actions = []\nseats = [1, 2]", "3 different seat numbers"),
         (HEADER + "actions = []\nseats = [1, 1, 2]", "3 different seat numbers"),

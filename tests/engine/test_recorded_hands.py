@@ -26,7 +26,9 @@ run this module.
 Omaha hands (variant ``PO``) are also replayed in PokerKit's
 ``PotLimitOmahaHoldem``, which must agree on the finishing stacks, or, for a
 refused raise (the last action of its file), on the largest raise allowed
-there.
+there. So are the recorded straddle and bomb pot (rules 23 and 24), which
+must end on the same stacks; PokerKit reads a hand run twice (rule 25) as run
+once, since PHH cannot say otherwise.
 """
 
 from __future__ import annotations
@@ -48,7 +50,7 @@ from engine.tournament import finishing_places
 
 HANDS = Path(__file__).parent / "hands"
 FILES = sorted(HANDS.glob("*.phh"))
-SINGLE_HAND_RULES = (*range(1, 17), 19, 21, 22)  # 17, 18 and 20 need several hands
+SINGLE_HAND_RULES = (*range(1, 17), 19, *range(21, 26))  # 17, 18 and 20 need several hands
 
 
 def _load(path: Path) -> tuple[str, dict[str, Any]]:
@@ -110,6 +112,19 @@ def test_pokerkit_plays_the_recorded_omaha_hand_as_felt_does(path: Path) -> None
     before = text.replace(f"  {toml_value(refused)},\n", "")
     largest = _pokerkit_end(before).max_completion_betting_or_raising_to_amount
     assert largest == legal_actions(from_phh(before)).max_raise_to
+
+
+HOME_OPTION_FILES = [
+    f
+    for f in FILES
+    if f.name.startswith(("rule23_", "rule24_")) and "_expected_error" not in _load(f)[1]
+]
+
+
+@pytest.mark.parametrize("path", HOME_OPTION_FILES, ids=lambda f: f.stem)
+def test_pokerkit_plays_the_recorded_straddle_and_bomb_pot_as_felt_does(path: Path) -> None:
+    text, fields = _load(path)
+    assert _pokerkit_end(text).stacks == fields["finishing_stacks"]
 
 
 def test_every_rule_a_single_hand_can_show_has_a_recorded_hand() -> None:
