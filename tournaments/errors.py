@@ -44,6 +44,11 @@ class AlreadyRegistered(TournamentError):
     default_message = "You are already registered for this sit-n-go."
 
 
+class NoReentriesLeft(TournamentError):
+    code = "no_reentries_left"
+    default_message = "You have used every re-entry of this tournament."
+
+
 class NotRegistered(TournamentError):
     code = "not_registered"
     default_message = "You are not registered for this sit-n-go."

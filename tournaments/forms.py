@@ -18,7 +18,14 @@ from tournaments.models import Tournament
 from tournaments.services.schedule import paying_club
 from tournaments.tournament_settings import TournamentSettings
 
-ZERO_WHEN_EMPTY = ("bounty", "rebuy_levels", "max_rebuys", "addon_chips", "addon_price")
+ZERO_WHEN_EMPTY = (
+    "bounty",
+    "max_reentries",
+    "rebuy_levels",
+    "max_rebuys",
+    "addon_chips",
+    "addon_price",
+)
 
 # Which form field a refusal's code belongs to.
 _FIELD_OF = {
@@ -33,6 +40,7 @@ _FIELD_OF = {
     "bad_late_registration": "late_registration_levels",
     "bad_rebuys": "rebuy_levels",
     "bad_bounty": "bounty",
+    "bad_reentries": "max_reentries",
     "bad_add_on": "addon_chips",
     "bad_breaks": "break_every_minutes",
     "bad_payouts": "payout_percentages",
@@ -62,6 +70,9 @@ class ScheduleTournamentForm(forms.ModelForm):  # type: ignore[type-arg]
     )
     progressive_bounty = forms.BooleanField(
         required=False, help_text="Half of each bounty taken goes onto the taker's own."
+    )
+    max_reentries = forms.IntegerField(
+        initial=0, required=False, help_text="Re-entries per player in late registration."
     )
     rebuy_levels = forms.IntegerField(
         initial=0, required=False, help_text="Rebuys until this level ends (0: no rebuys)."

@@ -51,17 +51,19 @@ def club_leaderboard(*, club: Club, season: str, now: datetime) -> list[dict[str
             user__isnull=False,
         )
         .values("user_id", "user__username", "user__display_name")
-        .annotate(
-            played=Count("pk"),
-            wins=Count("pk", filter=Q(place=1)),
-            cashes=Count("pk", filter=Q(prize__gt=0)),
-            paid=Sum("buy_in"),
+        .annotate(  # tournaments counted once: a re-entry is another entry of the same one
+            played=Count("tournament", distinct=True),
+            wins=Count("tournament", filter=Q(place=1), distinct=True),
+            cashes=Count("tournament", filter=Q(prize__gt=0), distinct=True),
+            paid=Sum("paid"),  # buy-ins, re-entries, rebuys and add-ons
             prizes=Sum("prize"),
+            bounties=Sum("bounties_won"),
         )
     )
     board: list[dict[str, Any]] = []
     for row in rows:
-        paid, won = int(row["paid"] or 0), int(row["prizes"] or 0) - int(row["paid"] or 0)
+        paid = int(row["paid"] or 0)
+        won = int(row["prizes"] or 0) + int(row["bounties"] or 0) - paid
         board.append(
             {
                 "username": row["user__username"],

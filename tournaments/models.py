@@ -160,6 +160,9 @@ class Tournament(models.Model):
     # winner's own bounty (rule 27). 0: no bounties.
     bounty = models.PositiveIntegerField(default=0)
     is_progressive_bounty = models.BooleanField(default=False)
+    # Re-entry (instead of rebuys): a player out of it may register again, as a new
+    # entry, during late registration, this many times (0: no re-entry).
+    max_reentries = models.PositiveSmallIntegerField(default=0)
     rebuy_levels = models.PositiveSmallIntegerField(default=0)
     max_rebuys = models.PositiveSmallIntegerField(default=0)
     addon_chips = models.PositiveIntegerField(default=0)
@@ -345,6 +348,10 @@ class Entry(models.Model):
     bot_name = models.CharField(max_length=40, blank=True)
     name = models.CharField(max_length=60)  # as shown when the entry was made
     buy_in = models.PositiveIntegerField(default=0)  # what was paid (refunded in full)
+    # Every point this entry put in (buy-in, rebuys, add-on) and won from bounties: the
+    # player's ROI counts them (selectors.tournament_stats, the club's leaderboard).
+    paid = models.PositiveBigIntegerField(default=0)
+    bounties_won = models.PositiveBigIntegerField(default=0)
     registered_at = models.DateTimeField(auto_now_add=True)
     place = models.PositiveSmallIntegerField(null=True, blank=True)
     prize = models.PositiveBigIntegerField(default=0)
@@ -371,10 +378,11 @@ class Entry(models.Model):
         ordering = ["tournament", "place", "registered_at", "pk"]
         verbose_name_plural = "entries"
         constraints = [
+            # One entry still in per member; out of it, a re-entry is another entry.
             models.UniqueConstraint(
                 fields=["tournament", "user"],
-                condition=Q(user__isnull=False),
-                name="tournaments_entry_one_per_user",
+                condition=Q(user__isnull=False, place__isnull=True),
+                name="tournaments_entry_one_live_per_user",
             ),
             models.CheckConstraint(
                 condition=Q(is_bot=False) | Q(user__isnull=True),

@@ -95,7 +95,11 @@ def players(tournament: Tournament) -> list[dict[str, Any]]:
         taken = tournament.knockouts.values("winner_id").annotate(total=Sum("paid"))
         won = {row["winner_id"]: row["total"] for row in taken}
     rows = []
-    for entry in tournament.entries.select_related("user"):
+    seen: set[int] = set()
+    for entry in tournament.entries.select_related("user").order_by("registered_at", "pk"):
+        is_reentry = entry.user_id is not None and entry.user_id in seen
+        if entry.user_id is not None:
+            seen.add(entry.user_id)
         rows.append(
             {
                 "name": entry.name,
@@ -108,6 +112,7 @@ def players(tournament: Tournament) -> list[dict[str, Any]]:
                 "has_added_on": entry.has_added_on,
                 "bounty": entry.bounty if tournament.bounty else None,
                 "bounties_won": won.get(entry.pk, 0),
+                "is_reentry": is_reentry,
             }
         )
     rows.sort(key=lambda r: (r["place"] is not None, r["place"] or 0, -int(r["stack"] or 0)))
@@ -157,6 +162,9 @@ def summary(tournament: Tournament, now: datetime | None = None) -> dict[str, An
         "entrant_limit": tournament.entrant_limit,
         "starts_at": iso(tournament.starts_at),
         "registered": len(entries),
+        "reentries": len(entries) - len({e.user_id or -e.pk for e in entries})
+        if tournament.max_reentries
+        else None,
         "rebuys": rebuy_facts(tournament, entries, now),
         "bounties": bounty_facts(tournament),
         "players_left": left if tournament.started_at else None,
@@ -219,9 +227,11 @@ def can_register(tournament: Tournament, now: datetime) -> bool:
 
 
 def entry_of(tournament: Tournament, user: Any) -> Entry | None:
+    """The member's entry still in, else their latest (a re-entry is a new entry)."""
     if user is None or not user.is_authenticated:
         return None
-    return tournament.entries.filter(user=user).first()
+    mine = tournament.entries.filter(user=user)
+    return mine.filter(place=None).first() or mine.order_by("-registered_at", "-pk").first()
 
 
 def tournament_stats(*, player: Any, shared_with: Any | None = None) -> dict[str, Any]:
@@ -233,13 +243,17 @@ def tournament_stats(*, player: Any, shared_with: Any | None = None) -> dict[str
         entries = entries.filter(
             tournament__in=Entry.objects.filter(user=shared_with).values("tournament")
         )
+    # A re-entry is another entry of the same tournament: tournaments are counted once,
+    # and every point paid in (buy-ins, rebuys, add-ons) and won (prizes, bounties).
     totals = entries.aggregate(
-        played=Count("pk"),
-        cashed=Count("pk", filter=Q(prize__gt=0)),
-        paid=Sum("buy_in"),
-        won=Sum("prize"),
+        played=Count("tournament", distinct=True),
+        cashed=Count("tournament", filter=Q(prize__gt=0), distinct=True),
+        paid=Sum("paid"),
+        prizes=Sum("prize"),
+        bounties=Sum("bounties_won"),
     )
-    paid, won = totals["paid"] or 0, totals["won"] or 0
+    paid = totals["paid"] or 0
+    won = (totals["prizes"] or 0) + (totals["bounties"] or 0)
     return {
         "roi": _ratio(won - paid, paid),
         "itm": _ratio(totals["cashed"], totals["played"]),
@@ -265,7 +279,10 @@ def place_text(entry: Entry, entrants: int, unit: str) -> str:
 def results_of(tournament: Tournament, user_ids: list[int]) -> dict[int, dict[str, Any]]:
     """Each of these members who has a place: place, entrants, prize, the sentence and
     the tournament's page (the table page's ``your_result``)."""
-    placed = tournament.entries.filter(user_id__in=user_ids, place__isnull=False)
+    still_in = tournament.entries.filter(user_id__in=user_ids, place=None).values("user_id")
+    placed = tournament.entries.filter(user_id__in=user_ids, place__isnull=False).exclude(
+        user_id__in=still_in  # re-entered: playing on
+    )
     entries = list(placed)
     if not entries:
         return {}

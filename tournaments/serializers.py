@@ -62,6 +62,7 @@ SCHEDULE_CODES = {
     "payout_percentages": "bad_payouts",
     "bounty": "bad_bounty",
     "progressive_bounty": "bad_bounty",
+    "max_reentries": "bad_reentries",
     "rebuy_levels": "bad_rebuys",
     "max_rebuys": "bad_rebuys",
     "addon_chips": "bad_add_on",
@@ -143,6 +144,13 @@ class TournamentScheduleSerializer(serializers.Serializer[Any]):
     progressive_bounty = serializers.BooleanField(
         required=False, default=False, help_text="Half of a bounty taken goes onto the taker's."
     )
+    max_reentries = serializers.IntegerField(
+        min_value=0,
+        max_value=schedule_rules.MAX_REBUYS,
+        required=False,
+        default=0,
+        help_text="Instead of rebuys: re-entries per player during late registration.",
+    )
     rebuy_levels = serializers.IntegerField(
         min_value=0,
         max_value=schedule_rules.MAX_LEVELS,
@@ -214,6 +222,7 @@ class EntrantSerializer(serializers.Serializer[Any]):
         allow_null=True, help_text="A knockout's bounty on the player now; null without bounties."
     )
     bounties_won = serializers.IntegerField(help_text="Points won from others' bounties.")
+    is_reentry = serializers.BooleanField(help_text="An entry after the player's first.")
 
 
 class BountiesSerializer(serializers.Serializer[Any]):
@@ -264,7 +273,10 @@ class TournamentSerializer(serializers.Serializer[Any]):
     seats = serializers.IntegerField(help_text="Seats per table.")
     entrant_limit = serializers.IntegerField()
     starts_at = serializers.DateTimeField(allow_null=True, help_text="Scheduled start; else null.")
-    registered = serializers.IntegerField(help_text="Entries.")
+    registered = serializers.IntegerField(help_text="Entries, re-entries included.")
+    reentries = serializers.IntegerField(
+        allow_null=True, help_text="Entries after a player's first; null without re-entry."
+    )
     rebuys = RebuysSerializer(allow_null=True, help_text="Null without rebuys.")
     bounties = BountiesSerializer(allow_null=True, help_text="Null without bounties.")
     players_left = serializers.IntegerField(allow_null=True, help_text="Null before the start.")

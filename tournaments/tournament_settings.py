@@ -137,6 +137,8 @@ class TournamentSettings:
     starting stack) are sold until the end of level ``rebuy_levels``, ``max_rebuys``
     per player, then an add-on of ``addon_chips`` for ``addon_price``. ``bounty`` of
     the buy-in rides on each player's head (``progressive_bounty``: rule 27).
+    Instead of rebuys, a player out may enter again ``max_reentries`` times
+    during late registration.
     ``points_scope`` is ``site`` or a club's (a club's own tournament is always paid
     in its points).
     Once made, ``name`` is stripped and ``levels``, ``breaks`` and
@@ -160,6 +162,7 @@ class TournamentSettings:
     level_seconds: float | None = None
     bounty: int = 0
     progressive_bounty: bool = False
+    max_reentries: int = 0
     rebuy_levels: int = 0
     max_rebuys: int = 0
     addon_chips: int = 0
@@ -232,6 +235,13 @@ class TournamentSettings:
             raise BadSettings("bad_add_on", "An add-on comes at the end of a rebuy period.")
         if self.addon_price and not self.addon_chips:
             raise BadSettings("bad_add_on", "Give the add-on's chips with its price.")
+        _whole(self.max_reentries, 0, MAX_REBUYS, "bad_reentries", "Re-entries per player")
+        if self.max_reentries and self.rebuy_levels:
+            raise BadSettings("bad_reentries", "Offer re-entries or rebuys, not both.")
+        if self.max_reentries and not self.late_registration_levels:
+            raise BadSettings(
+                "bad_reentries", "Players re-enter during late registration: give it levels."
+            )
 
     def _check_bounty(self) -> None:
         """A knockout's bounty is part of the buy-in (docs/rules.md, rules 26 and 27)."""

@@ -119,11 +119,14 @@ def practice_start(request: HttpRequest) -> HttpResponse:
 def _form_action(
     request: HttpRequest, tournament: Tournament, entry: Entry | None, now: datetime
 ) -> str | None:
-    """What the page's button does: "register", "unregister" (before the start), or None."""
+    """What the page's button does: "register", "unregister" (before the start),
+    "reenter" (out of a tournament with re-entries, in late registration), or None."""
     if not request.user.is_authenticated or not selectors.can_register(tournament, now):
         return None
     if entry is None:
         return "register"
+    if entry.place is not None and tournament.max_reentries:  # out of it: may enter again
+        return "reenter"
     return "unregister" if tournament.status == Tournament.Status.REGISTERING else None
 
 

@@ -29,6 +29,9 @@ function update(t) {
   const seating = find("[data-seating]");
   if (seating && t.seating.length) seating.replaceChildren(...t.seating.map(tableBox));
   if (t.rebuys) setText("[data-rebuy-count]", rebuyCount(t.rebuys));
+  if (t.reentries !== null) {
+    setText("[data-reentry-count]", `${t.reentries} re-entr${t.reentries === 1 ? "y" : "ies"} so far`);
+  }
   if (t.bounties) setText("[data-bounties-taken]", `${t.bounties.taken} taken`);
   setText("[data-pool]", `${t.prize_pool} points`);
   setText("[data-payouts]", t.payouts.map((prize, i) => `${i + 1}. ${prize}`).join(" · "));
@@ -47,7 +50,8 @@ function update(t) {
     const tr = document.createElement("tr");
     const bought = t.rebuys ? [`${p.rebuys}${p.has_added_on ? " + add-on" : ""}`] : [];
     const bounties = t.bounties ? [p.bounty ?? "", p.bounties_won || ""] : [];
-    for (const value of [p.name, p.stack ?? "", ...bought, ...bounties, p.place ?? "", p.prize || ""]) {
+    const name = p.is_reentry ? `${p.name} (re-entry)` : p.name;
+    for (const value of [name, p.stack ?? "", ...bought, ...bounties, p.place ?? "", p.prize || ""]) {
       const td = document.createElement("td");
       td.textContent = String(value);
       tr.append(td);

@@ -211,7 +211,7 @@ def test_the_leaderboard_counts_fields_of_four_or_more_by_season(club, make_user
         for place, (user, prize) in enumerate(zip(entrants, prizes, strict=True), start=1):
             Entry.objects.create(
                 tournament=tournament, user=user, name=user.public_name, buy_in=buy_in,
-                place=place, prize=prize,
+                paid=buy_in, place=place, prize=prize,
             )  # fmt: skip
 
     others = [make_user(f"p{n}") for n in range(3)]

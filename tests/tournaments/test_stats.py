@@ -19,6 +19,7 @@ def finished(buy_in: int, results: dict, status: str = "finished") -> Tournament
             user=user,
             name=user.username,
             buy_in=buy_in,
+            paid=buy_in,
             place=place,
             prize=prize,
         )

@@ -50,6 +50,7 @@ class ClubScheduleForm(ScheduleTournamentForm):
         "late_registration_levels",
         "bounty",
         "progressive_bounty",
+        "max_reentries",
         "rebuy_levels",
         "max_rebuys",
         "addon_chips",

@@ -97,6 +97,7 @@ def pay_own_bounty(tournament: Tournament, winner: Entry) -> None:
 def _pay(tournament: Tournament, entry: Entry, amount: int) -> None:
     if not amount:
         return
+    Entry.objects.filter(pk=entry.pk).update(bounties_won=F("bounties_won") + amount)
     if entry.user is not None:
         points.points_move(
             user=entry.user,

@@ -37,11 +37,28 @@ def seat_late_entry(tournament: Tournament, entry: Entry) -> None:
     """A late registration (tournament locked): the entry takes the worst free seat of
     the smallest table with one, with the starting stack, dealt in from its next hand."""
     plays = [p.lock(table_id) for table_id in _live_tables(tournament)]
+    for each in plays:  # a re-entry: the seat its player went out from, if still shown
+        gone = [
+            n
+            for n, seat in each.seats.items()
+            if entry.user_id is not None and seat.user_id == entry.user_id and seat.stack == 0
+        ]
+        for number in gone:
+            each.removed.append(each.seats.pop(number))
+            Seat.objects.filter(table=each.table, number=number).delete()  # now: seat it anew
     open_plays = [each for each in plays if arrival_seats(table_seating(each))]
-    if not open_plays:
+    target = min(
+        open_plays,
+        key=lambda each: (len(table_seating(each).players), each.table.pk),
+        default=None,
+    )
+    for each in plays:
+        if each.removed and each is not target:
+            p.plan_next_hand(each)
+            p.commit(each)
+    if target is None:
         _seat_at_a_new_table(tournament, entry)
         return
-    target = min(open_plays, key=lambda each: (len(table_seating(each).players), each.table.pk))
     number = worst_seat(table_seating(target), _rng)
     busted = target.seats.pop(number, None)
     if busted is not None:  # out of it, shown until the next deal: replaced

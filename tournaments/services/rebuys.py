@@ -66,7 +66,10 @@ def buy_chips(play: Play, tournament: Tournament, seat: Seat, what: str) -> None
             raise NotEnoughPoints(error.message) from None
     tournament.prize_pool += price
     tournament.save(update_fields=["prize_pool"])
-    entry.save(update_fields=["rebuys", "has_added_on", "rebuy_offer_until", "knocked_out_by"])
+    entry.paid += price
+    entry.save(
+        update_fields=["rebuys", "has_added_on", "rebuy_offer_until", "knocked_out_by", "paid"]
+    )
     if seat.stack == 0 and not _plays_on(tournament, play):
         # out of chips at a table that no longer deals (broken, or the final table
         # drawn without them): seated again as a late entry is

@@ -12,6 +12,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.db.models import F
 from django.utils import timezone
 
 from accounts import points
@@ -23,6 +24,7 @@ from tournaments.errors import (
     CannotCancel,
     Full,
     GuestsRefused,
+    NoReentriesLeft,
     NotEnoughPoints,
     NotRegistered,
     NotRegistering,
@@ -95,8 +97,15 @@ def closed_message(tournament: Tournament, message: str | None) -> str | None:
     return message.replace("sit-n-go", "tournament")
 
 
+IN_THE_MONEY = "Registration has closed: this tournament has reached the money."
+
+
 def _check_open(tournament: Tournament, now: datetime) -> None:
     if tournament.is_late_registration_open(now):
+        # A late entry finishes above everyone already out, moving their places down:
+        # never once a place has been paid.
+        if tournament.entries.filter(place__isnull=False, prize__gt=0).exists():
+            raise NotRegistering(IN_THE_MONEY)
         return
     if tournament.status != Tournament.Status.REGISTERING:
         raise NotRegistering(closed_message(tournament, _CLOSED.get(tournament.status)))
@@ -112,8 +121,7 @@ def tournament_register(*, tournament_id: int, user: Any) -> Tournament:
         _check_open(tournament, now)
         if tournament.kind == Tournament.Kind.PRACTICE:
             raise NotRegistering("A practice sit-n-go is its owner's alone.")
-        if tournament.entries.filter(user=user).exists():
-            raise AlreadyRegistered()
+        _check_may_enter(tournament, user)
         registered = tournament.entries.count()
         if registered >= tournament.entrant_limit:
             raise Full(closed_message(tournament, Full.default_message))
@@ -133,6 +141,7 @@ def tournament_register(*, tournament_id: int, user: Any) -> Tournament:
             user=user,
             name=user.public_name,
             buy_in=tournament.buy_in,
+            paid=tournament.buy_in,
             bounty=tournament.bounty,  # a knockout's part of the buy-in: on their head
         )
         tournament.prize_pool += tournament.buy_in - tournament.bounty
@@ -140,6 +149,8 @@ def tournament_register(*, tournament_id: int, user: Any) -> Tournament:
         if tournament.status == Tournament.Status.RUNNING:  # late: a seat at once
             from tournaments.services.late import seat_late_entry
 
+            # everyone already out finishes below the new entry (none was paid)
+            tournament.entries.filter(place__isnull=False).update(place=F("place") + 1)
             seat_late_entry(tournament, entry)
         if tournament.kind == Tournament.Kind.SNG and registered + 1 == tournament.seats:
             tournament_start(tournament=tournament, now=timezone.now())
@@ -147,6 +158,21 @@ def tournament_register(*, tournament_id: int, user: Any) -> Tournament:
             broadcast.lobby_update(fresh.pk)
         broadcast.lobby_update(tournament.pk)
         return tournament
+
+
+def _check_may_enter(tournament: Tournament, user: Any) -> None:
+    """One entry still in per member; out of it, another only as a re-entry, during
+    late registration, up to the tournament's re-entries."""
+    entries = list(tournament.entries.filter(user=user).values_list("place", flat=True))
+    if not entries:
+        return
+    if any(place is None for place in entries) or not tournament.max_reentries:
+        raise AlreadyRegistered(closed_message(tournament, AlreadyRegistered.default_message))
+    if len(entries) > tournament.max_reentries:
+        raise NoReentriesLeft(
+            f"You have re-entered {tournament.max_reentries} "
+            f"time{'s' if tournament.max_reentries > 1 else ''}: that is the most."
+        )
 
 
 def tournament_unregister(*, tournament_id: int, user: Any) -> Tournament:

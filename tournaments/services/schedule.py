@@ -58,6 +58,7 @@ def schedule_tournament(*, settings: TournamentSettings, club: Club | None = Non
             late_registration_levels=settings.late_registration_levels,
             bounty=settings.bounty,
             is_progressive_bounty=settings.progressive_bounty,
+            max_reentries=settings.max_reentries,
             rebuy_levels=settings.rebuy_levels,
             max_rebuys=settings.max_rebuys,
             addon_chips=settings.addon_chips,
