@@ -57,12 +57,11 @@ export function playerName(table, seat) {
   return (names && names[seat]) || seatName(table, seat);
 }
 
-function badges(info, bounty) {
+function badges(info) {
   const box = el("span", "badges");
   if (info.is_small_blind) box.append(badge("SB", "blind", "Small blind"));
   if (info.is_big_blind) box.append(badge("BB", "blind", "Big blind"));
   if (info.is_straddle) box.append(badge("STR", "blind", "Straddle"));
-  if (bounty) box.append(badge(`KO ${bounty}`, "bounty", `Bounty: ${bounty} points for knocking ${info.name} out`));
   return box;
 }
 
@@ -117,7 +116,9 @@ function occupiedSeat(info, winnings, isHandOver, yourHands, count, bounty) {
   const title = el("div", "who");
   title.append(el("span", "name", info.name));
   if (info.is_bot) title.append(el("span", "bot-tag", "BOT"));
-  title.append(badges(info, bounty));
+  title.append(badges(info));
+  // A knockout's bounty on this player: on the plate's lower corner, clear of the blinds.
+  if (bounty) plate.append(badge(`KO ${bounty}`, "bounty", `Bounty: ${bounty} points for knocking ${info.name} out`));
   if (info.is_button) plate.append(badge("D", "button", "Dealer button"));
   const stack = el("div", "stack", String(info.stack));
   stack.setAttribute("aria-label", `Stack ${info.stack}`);

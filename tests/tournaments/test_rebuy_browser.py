@@ -1,7 +1,8 @@
-"""A rebuy tournament in Chromium: two members move all in until one is out of
-chips, who rebuys from the offer on their table page (a phone), plays on, and
-both take the add-on once the rebuy period is over; the tournament's page counts
-it all (docs/tournaments.md, "Rebuys and add-ons")."""
+"""A rebuy knockout tournament in Chromium: two members move all in until one is
+out of chips, who rebuys from the offer on their table page (a phone), plays on,
+and both take the add-on once the rebuy period is over; the seats show the
+bounties and the tournament's page counts it all (docs/tournaments.md, "Rebuys
+and add-ons", "Knockout bounties")."""
 
 from __future__ import annotations
 
@@ -40,6 +41,7 @@ def started_with_rebuys(usernames: list[str]) -> Tournament:
             name="Rebuy Night",
             starts_at=timezone.now() + timedelta(minutes=5),
             buy_in=100,
+            bounty=40,
             seats_per_table=6,
             rebuy_levels=1,
             max_rebuys=2,
@@ -96,6 +98,7 @@ def test_a_player_out_of_chips_rebuys_and_both_take_the_add_on(
         page.goto(f"{server_url}/tables/{table_id}/")
         expect(page.locator("[data-connection-status]")).to_have_text("Live")
         expect(page.locator("[data-purchases]")).to_contain_text("Rebuys are open (2 rebuys left)")
+        expect(page.get_by_label("Bounty: 40 points for knocking ann out")).to_be_visible()
 
     out = move_in_until_an_offer(pages)
     panel = out.locator("[data-purchases]")
@@ -126,5 +129,7 @@ def test_a_player_out_of_chips_rebuys_and_both_take_the_add_on(
 
     ben.goto(f"{server_url}/tournaments/{tournament.pk}/")
     expect(ben.locator("[data-rebuys]")).to_contain_text("1 rebuy, 2 add-ons so far")
-    expect(ben.locator("[data-pool]")).to_have_text("400 points")  # 2 buy-ins, a rebuy, 2 add-ons
+    # two buy-ins less their bounties, a rebuy and two add-ons
+    expect(ben.locator("[data-pool]")).to_have_text("320 points")
+    expect(ben.locator("[data-bounties]")).to_contain_text("Knockout: 40 points")
     ben.screenshot(path=SCREENSHOTS / "felt-rebuy-tournament-page-laptop.png", full_page=True)
