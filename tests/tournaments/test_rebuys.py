@@ -239,7 +239,8 @@ def test_a_rebuy_tournament_played_to_its_end_pays_out_every_point_taken(make_us
     rebuys = sum(e.rebuys for e in tournament.entries.all())
     assert rebuys > 0 and tournament.prize_pool == 100 * (3 + rebuys)
     assert sum(e.prize for e in tournament.entries.all()) == tournament.prize_pool
-    assert sorted(e.place for e in tournament.entries.all()) == [1, 2, 3]
+    places = sorted(e.place for e in tournament.entries.all())
+    assert places in ([1, 2, 3], [1, 2, 2])  # two out in one hand with equal stacks: rule 19
     assert moved_for(tournament) == 0  # buy-ins, rebuys and prizes add up to nothing
     balances = PointsAccount.objects.aggregate(total=Sum("balance"))["total"]
     assert balances == balance_total() == before + 300  # the buy-ins came back as prizes

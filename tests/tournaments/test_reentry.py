@@ -47,12 +47,16 @@ def duel_step(at: Table) -> None:
         table_services.hand_start(table_id=at.pk, seq=at.seq)
         return
     legal = engine.legal_actions(state)
-    matched = sum(1 for seat in state.players if state.bets[seat] == state.current_bet)
+    engaged = sum(  # the all-in and whoever answered it, all in for less included
+        1
+        for seat in state.players
+        if state.stacks[seat] == 0 or state.bets[seat] == state.current_bet
+    )
     if state.current_bet <= state.big_blind and legal.max_raise_to is not None:
         action, amount = "raise", legal.max_raise_to
     elif legal.can_check:
         action, amount = "check", None
-    elif matched <= 1:
+    elif engaged <= 1:
         action, amount = "call", None
     else:
         action, amount = "fold", None
@@ -166,10 +170,13 @@ def test_re_entry_needs_late_registration_and_no_rebuys(given, message):
         TournamentSettings(name="Again", starts_at=timezone.now() + timedelta(hours=1), **given)
 
 
-def test_late_registration_closes_once_a_place_is_paid(make_user):
-    tournament = reentry_tournament(make_user)
-    out = until_someone_is_out(tournament)
-    Entry.objects.filter(pk=out.pk).update(prize=1)  # as if the money were reached
+def test_late_registration_closes_before_anyone_out_could_be_in_the_money(make_user):
+    # Four places paid: with three still in, a player out is in 4th place or lower,
+    # in the money; an entry now would move them down and out of it.
+    tournament = reentry_tournament(make_user, payout_percentages=[40, 30, 20, 10])
+    until_someone_is_out(tournament)
+    still_in = list(tournament.entries.filter(place=None))
+    Entry.objects.filter(pk=still_in[0].pk).update(place=4)  # three left now
 
     with pytest.raises(NotRegistering, match="reached the money"):
-        services.tournament_register(tournament_id=tournament.pk, user=out.user)
+        services.tournament_register(tournament_id=tournament.pk, user=still_in[0].user)

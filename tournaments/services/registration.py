@@ -102,9 +102,14 @@ IN_THE_MONEY = "Registration has closed: this tournament has reached the money."
 
 def _check_open(tournament: Tournament, now: datetime) -> None:
     if tournament.is_late_registration_open(now):
-        # A late entry finishes above everyone already out, moving their places down:
-        # never once a place has been paid.
-        if tournament.entries.filter(place__isnull=False, prize__gt=0).exists():
+        # A late entry finishes above everyone already out, moving their places down,
+        # and may make more places paid: it comes in only while the players still in
+        # fill every paid place, before it and with it.
+        # Nobody out has been paid, nor would be with the new entry.
+        entries = tournament.entries.count()
+        left = tournament.entries.filter(place=None).count()
+        paid_now, paid_then = len(tournament.prizes(entries)), len(tournament.prizes(entries + 1))
+        if left < paid_now or left + 1 < paid_then:
             raise NotRegistering(IN_THE_MONEY)
         return
     if tournament.status != Tournament.Status.REGISTERING:
