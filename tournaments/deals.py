@@ -167,25 +167,25 @@ def deal_view(deal: Deal, seats: Mapping[int, Seat]) -> dict[str, Any]:
     }
 
 
-def deals_of(tournament: Tournament) -> list[dict[str, Any]]:
-    """The tournament's accepted deal (at most one), for its page and the API: how it
-    was worked out and what each player was paid by it."""
+def deal_summary(tournament: Tournament) -> dict[str, Any] | None:
+    """The tournament's accepted deal, for its page and the API: how it was worked
+    out, the points kept for the winner and what each player was paid by it (the
+    bigger amount first). None without one (no query before the start)."""
+    if tournament.started_at is None:
+        return None
     deal = accepted_deal(tournament)
     if deal is None:
-        return []
-    names = dict(
-        Entry.objects.filter(pk__in=[int(k) for k in deal.amounts]).values_list("pk", "name")
-    )
-    shares = sorted(deal.amounts.items(), key=lambda item: -int(item[1]))
-    return [
-        {
-            "method": deal.method,
-            "method_name": deal.get_method_display(),
-            "kept_for_winner": deal.kept_for_winner,
-            "decided_at": iso(deal.decided_at),
-            "amounts": [
-                {"name": names.get(int(k), ""), "amount": int(v), "stack": deal.stacks.get(k, 0)}
-                for k, v in shares
-            ],
-        }
-    ]
+        return None
+    entries = Entry.objects.filter(pk__in=[int(k) for k in deal.amounts])
+    names = dict(entries.values_list("pk", "name"))
+    shares = sorted(deal.amounts.items(), key=lambda item: (-int(item[1]), int(item[0])))
+    return {
+        "method": deal.method,
+        "method_name": deal.get_method_display(),
+        "kept_for_winner": deal.kept_for_winner,
+        "decided_at": iso(deal.decided_at),
+        "amounts": [
+            {"name": names.get(int(k), ""), "amount": int(v), "stack": int(deal.stacks.get(k, 0))}
+            for k, v in shares
+        ],
+    }

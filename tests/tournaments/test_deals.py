@@ -319,3 +319,27 @@ def test_the_last_acceptance_racing_the_deals_end_pays_once_or_not_at_all(make_u
         assert paid.count() == 3 and paid.aggregate(t=Sum("amount"))["t"] == 300
         assert Tournament.objects.get(pk=tournament.pk).status == "finished"
     assert Entry.objects.filter(tournament=tournament, place=None).count() in (0, 3)
+
+
+def test_the_tournament_page_and_the_api_show_the_accepted_deal(make_user, client):
+    from rest_framework.test import APIClient
+
+    tournament = final_table(make_user, 3)
+    at = seats(tournament)
+    propose(at[0], kept_for_winner=30)
+    for seat in at[1:]:
+        answer(seat)
+    deal = Deal.objects.get(tournament=tournament)
+
+    api = APIClient()
+    api.force_authenticate(at[0].user)
+    shown = api.get(f"/api/tournaments/{tournament.pk}/").json()["deal"]
+    assert shown["method"] == "icm" and shown["kept_for_winner"] == 30
+    assert sum(share["amount"] for share in shown["amounts"]) == 270
+    assert {share["amount"] for share in shown["amounts"]} == set(deal.amounts.values())
+
+    client.force_login(at[0].user)
+    page = client.get(f"/tournaments/{tournament.pk}/").content.decode()
+    assert "data-deal" in page and "30 points kept for the winner" in page
+    for share in shown["amounts"]:
+        assert f"<td>{share['name']}</td>" in page
