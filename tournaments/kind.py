@@ -132,6 +132,9 @@ class TournamentBehaviour(TableBehaviour):
             return "The tournament was cancelled"
         if tournament.status != Tournament.Status.RUNNING:
             return "The tournament has not started yet"
+        dealt = len(play.dealt_seats())
+        if dealt <= MOST_PLAYERS and open_deal(tournament) is not None:
+            return "Waiting for the players to answer a deal"
         if tournament.break_ends_at(play.now) is not None:
             return "On a break: play resumes when it ends"
         if tournament.is_waiting_for_tables:
@@ -139,9 +142,6 @@ class TournamentBehaviour(TableBehaviour):
             if left > tournament.seats:  # more than one table's worth: hand-for-hand
                 return "Hand for hand: waiting for every table to finish its hand"
             return "Waiting for the other tables' hands before the final table is drawn"
-        dealt = len(play.dealt_seats())
-        if dealt <= MOST_PLAYERS and open_deal(tournament) is not None:
-            return "Waiting for the players to answer a deal"
         if dealt <= 1:
             busted = [n for n, seat in play.seats.items() if seat.stack + seat.chips_to_add == 0]
             if _offered_entries(play, busted):
