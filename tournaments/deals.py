@@ -61,6 +61,8 @@ def finalists(
         raise CannotDeal("A deal is made between hands: wait for this hand to end.")
     if open_deal(tournament) is not None:
         raise CannotDeal("A deal is already waiting for the players' answers.")
+    if accepted_deal(tournament) is not None:
+        raise CannotDeal("The players left have made their deal: they play on for the points kept.")
     with_chips = [seat for seat in seats.values() if seat.stack + seat.chips_to_add > 0]
     if not FEWEST_PLAYERS <= len(with_chips) <= MOST_PLAYERS:
         raise CannotDeal("Deals are made when 2 to 5 players are left.")
