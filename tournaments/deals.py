@@ -112,7 +112,7 @@ def table_deal(
     players or during a hand."""
     with_chips = [seat for seat in seats.values() if seat.stack + seat.chips_to_add > 0]
     if is_hand_running or not FEWEST_PLAYERS <= len(with_chips) <= MOST_PLAYERS:
-        return _NO_DEAL
+        return dict(_NO_DEAL)
     latest = tournament.deals.order_by("-created_at", "-pk").first()
     shown = None
     if latest is not None and (

@@ -120,6 +120,15 @@ function renderProposal(panel, table) {
   }
   const method = form.querySelector("[name=deal-method]:checked").value;
   panel.classList.toggle("custom", method === "custom");
+  if (method === "custom") {
+    let total = 0;
+    rows.querySelectorAll("[data-deal-seat]").forEach((input) => {
+      total += Number(input.value || 0);
+    });
+    const due = figures.to_pay - Number(form.querySelector("[data-deal-kept]").value || 0);
+    form.querySelector("[data-deal-sum]").textContent =
+      total === due ? `Your amounts add up to ${due}.` : `Your amounts add up to ${total}: they must add up to ${due}.`;
+  }
 }
 
 /** Fills the dock's deal panel; `secondsLeft(iso)` counts to a moment. */
@@ -173,6 +182,8 @@ export function wireDeal(panel, send, getTable, secondsLeft) {
   });
   const form = panel.querySelector("[data-deal-form]");
   form.addEventListener("change", rerender);
+  form.addEventListener("input", rerender);
+  rows.addEventListener("input", rerender);
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     const method = form.querySelector("[name=deal-method]:checked").value;

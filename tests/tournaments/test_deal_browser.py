@@ -98,6 +98,17 @@ def test_three_players_make_an_icm_deal_and_the_tournament_ends(
     expect(panel).to_contain_text("300 points are left to pay")
     panel.scroll_into_view_if_needed()
     ann.screenshot(path=SCREENSHOTS / "felt-deal-proposal-phone.png")
+    ann.get_by_label("Custom", exact=True).check()  # an input per player, filled with ICM's
+    expect(panel.get_by_label("Custom amount for ann")).to_be_visible()
+    expect(panel.locator("[data-deal-sum]")).to_have_text("Your amounts add up to 300.")
+    panel.get_by_label("Custom amount for ann").fill("150")
+    expect(panel.locator("[data-deal-sum]")).to_have_text(
+        "Your amounts add up to 350: they must add up to 300."
+    )
+    panel.scroll_into_view_if_needed()
+    ann.screenshot(path=SCREENSHOTS / "felt-deal-custom-phone.png")
+    ann.get_by_label("ICM", exact=True).check()
+    expect(panel.get_by_label("Custom amount for ann")).to_be_hidden()
     ben.get_by_role("button", name="Propose a deal").click()  # the laptop's view of it
     ben.screenshot(path=SCREENSHOTS / "felt-deal-proposal-laptop.png")
     ben.get_by_role("button", name="Cancel").click()
