@@ -230,6 +230,8 @@ TOURNAMENTS_BUY_INS = (0, 100, 1000)
 TOURNAMENTS_LEVEL_SECONDS = env_float("TOURNAMENTS_LEVEL_SECONDS", 0.0)
 # How long a player out of chips in a rebuy period has to rebuy before they are out.
 TOURNAMENTS_REBUY_OFFER_SECONDS = env_int("TOURNAMENTS_REBUY_OFFER_SECONDS", 20)
+# How long the players left have to answer a deal proposed at their final table.
+TOURNAMENTS_DEAL_SECONDS = env_int("TOURNAMENTS_DEAL_SECONDS", 30)
 # How often (seconds) a socket re-reads its session on its own (accounts/sessions.py).
 SOCKET_SESSION_RECHECK_SECONDS = 2.0
 

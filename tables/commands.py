@@ -24,6 +24,8 @@ Parser = Callable[[dict[str, Any]], dict[str, Any]]
 MAX_FRAME = 2048  # a command is a few dozen bytes
 MAX_DECISION = 40  # "<hand number>.<events so far>"
 ACTIONS = ("fold", "check", "call", "raise")
+DEAL_METHODS = ("icm", "chip_chop", "custom")
+MAX_DEAL_SEATS = 9
 
 
 class BadMessage(DomainError):
@@ -107,6 +109,34 @@ def _chat(message: dict[str, Any]) -> dict[str, Any]:
     return {"text": message["text"]}
 
 
+def _propose_deal(message: dict[str, Any]) -> dict[str, Any]:
+    example = '{"type": "propose_deal", "method": "icm", "kept_for_winner": 0}'
+    method = message.get("method")
+    if method not in DEAL_METHODS:
+        raise BadMessage("bad_message", f"Say the method, icm, chip_chop or custom: {example}.")
+    kept = _int({"kept_for_winner": message.get("kept_for_winner", 0)}, "kept_for_winner", example)
+    amounts = None
+    if method == "custom":
+        amounts = _deal_amounts(message.get("amounts"))
+    return {"method": method, "amounts": amounts, "kept_for_winner": kept}
+
+
+def _deal_amounts(given: Any) -> dict[int, int]:
+    example = '{"type": "propose_deal", "method": "custom", "amounts": {"0": 600, "3": 400}}'
+    if not isinstance(given, dict) or len(given) > MAX_DEAL_SEATS:
+        raise BadMessage("bad_message", f"Give the amounts by seat: {example}.")
+    amounts: dict[int, int] = {}
+    for seat, amount in given.items():
+        if not (isinstance(seat, str) and seat.isdigit() and len(seat) <= 2) or not is_int(amount):
+            raise BadMessage("bad_message", f"Give whole points by seat number: {example}.")
+        amounts[int(seat)] = amount
+    return amounts
+
+
+def _answer_deal(message: dict[str, Any]) -> dict[str, Any]:
+    return {"accept": _bool(message, "accept", '{"type": "answer_deal", "accept": true}')}
+
+
 # --- the host's (docs/protocol.md, "Host controls") ------------------------------------
 
 
@@ -184,6 +214,8 @@ COMMANDS: dict[str, tuple[Parser, str]] = {
     "run_it_twice": (_runout_answer, "runout_answer"),
     "straddle": (_switch('{"type": "straddle", "on": true}'), "seat_straddle"),
     "chat": (_chat, "chat_post"),
+    "propose_deal": (_propose_deal, "deal_propose"),
+    "answer_deal": (_answer_deal, "deal_answer"),
     "pause": (_nothing, "table_pause"),
     "resume": (_nothing, "table_resume"),
     "end_game": (_nothing, "table_close"),

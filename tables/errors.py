@@ -177,3 +177,23 @@ class TableClosed(TableError):
 class TablePaused(TableError):
     code = "paused"
     default_message = "The host paused the table: no hand is dealt until they resume."
+
+
+class CannotDeal(TableError):
+    """A deal proposed where or when none can be made (rule 28)."""
+
+    code = "cannot_deal"
+    default_message = "Deals are made at a tournament's final table of 2 to 5 players."
+
+
+class BadDeal(TableError):
+    """A deal whose figures are not possible: custom amounts that do not add up to
+    what is left to pay, or too many points kept for the winner."""
+
+    code = "bad_deal"
+    default_message = "That deal is not possible."
+
+
+class NoDeal(TableError):
+    code = "no_deal"
+    default_message = "No deal is waiting for your answer."

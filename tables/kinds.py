@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from tables.errors import BadSeat, CannotBuyChips, GuestsRefused
+from tables.errors import BadSeat, CannotBuyChips, CannotDeal, GuestsRefused, NoDeal
 from tables.models import Table
 
 if TYPE_CHECKING:
@@ -117,6 +117,25 @@ class TableBehaviour:
         """The kind's own fields of every viewer's snapshot: a knockout tournament's
         ``bounties`` by seat number (null here)."""
         return {"bounties": None}
+
+    def propose_deal(
+        self, play: Play, seat: Seat, method: str, amounts: dict[int, int] | None, kept: int
+    ) -> None:
+        """``seat``'s player proposes a deal sharing a tournament's prizes left (rule 28);
+        refused here: only a tournament's final table makes deals."""
+        raise CannotDeal()
+
+    def answer_deal(self, play: Play, seat: Seat, accept: bool) -> None:
+        """``seat``'s player accepts or refuses the deal waiting for their answer."""
+        raise NoDeal()
+
+    def deal_fields(
+        self, table: Table, seats: Mapping[int, Seat], is_hand_running: bool, now: datetime
+    ) -> dict[str, Any]:
+        """The snapshot's ``deal`` and ``deal_figures`` (public), and ``deal_proposers``
+        (the seats that may propose a deal now: each one's ``can_propose_deal``).
+        None here: only a tournament's final table makes deals."""
+        return {"deal": None, "deal_figures": None, "deal_proposers": ()}
 
     def results(self, table: Table, viewers: Mapping[int, Seat | None]) -> dict[int, Any]:
         """How the game ended for those of ``viewers`` (user id -> their seat here, None

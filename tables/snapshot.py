@@ -98,6 +98,8 @@ def build_snapshots(
     seated = {viewer.user_id: viewer for viewer in viewers if viewer and viewer.user_id}
     results = kinds.of(table).results(table, seated) if seated else {}
     purchases = kinds.of(table).purchases(table, seated, now) if seated else {}
+    is_running = state is not None and not state.is_over
+    deal = kinds.of(table).deal_fields(table, seats, is_running, now)
     spectators = {
         **_snapshot(table, seats, state, None, public_hand, now),
         "ledger": ledger_summary(table, seats),
@@ -107,6 +109,9 @@ def build_snapshots(
         "waiting_for": waiting_for(table, seats, state, now),
         "your_result": None,
         "your_purchases": None,
+        "deal": deal["deal"],
+        "deal_figures": deal["deal_figures"],
+        "can_propose_deal": False,
     }
     return [
         _viewer_snapshot(
@@ -114,7 +119,7 @@ def build_snapshots(
             public_hand,
             viewer,
             hand_views.get(seat),
-            (results, purchases),
+            (results, purchases, deal["deal_proposers"]),
             table,
             seats,
             state,
@@ -130,14 +135,14 @@ def _viewer_snapshot(
     public_hand: dict[str, Any] | None,
     viewer: Seat,
     hand_view: dict[str, Any] | None,
-    kind_fields: tuple[Mapping[int, Any], Mapping[int, Any]],
+    kind_fields: tuple[Mapping[int, Any], Mapping[int, Any], Sequence[int]],
     table: Table,
     seats: Mapping[int, Seat],
     state: engine.HandState | None,
 ) -> dict[str, Any]:
     """The spectators' TABLE with what is ``viewer``'s own put in (``kind_fields``:
-    the kind's results and purchases by user id)."""
-    results, purchases = kind_fields
+    the kind's results and purchases by user id, and the seats that may propose a deal)."""
+    results, purchases, proposers = kind_fields
     seat_entries = list(spectators["seats"])
     if 0 <= viewer.number < len(seat_entries):
         own = seats.get(viewer.number)
@@ -156,6 +161,7 @@ def _viewer_snapshot(
         "legal": _legal(hand_view),
         "your_result": results.get(viewer.user_id) if viewer.user_id else None,
         "your_purchases": purchases.get(viewer.user_id) if viewer.user_id else None,
+        "can_propose_deal": viewer.number in proposers,
     }
 
 

@@ -19,11 +19,12 @@ class TournamentsConfig(AppConfig):
         stats.register_contributor(tournament_stats)
 
         from tournaments import tasks
-        from tournaments.services import rebuy_offers, schedule, start
+        from tournaments.services import deals, rebuy_offers, schedule, start
 
         start.set_level_scheduler(tasks.queue_level_announcement)
         schedule.set_start_scheduler(tasks.queue_start)
         rebuy_offers.set_offer_scheduler(tasks.queue_rebuy_offers_end)
+        deals.set_deal_scheduler(tasks.queue_deal_end)
 
         # A closed account's registrations to tournaments not yet started are refunded,
         # and the clubs it owns pass to another member.

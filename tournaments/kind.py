@@ -18,6 +18,7 @@ from tables.kinds import TableBehaviour
 from tables.models import Hand, Seat, Table
 from tables.play import Play
 from tournaments.clubs.access import check_can_see
+from tournaments.deals import MOST_PLAYERS, open_deal, table_deal
 from tournaments.errors import TournamentError
 from tournaments.histories import pokerstars_meta
 from tournaments.models import Entry, Tournament
@@ -107,7 +108,10 @@ class TournamentBehaviour(TableBehaviour):
         running = tournament.status == Tournament.Status.RUNNING
         if tournament.is_waiting_for_tables:  # for the final table's draw, or hand-for-hand
             return False
-        return running and not play.is_hand_running and len(play.dealt_seats()) >= 2
+        dealt = len(play.dealt_seats())
+        if running and dealt <= MOST_PLAYERS and open_deal(tournament) is not None:
+            return False  # the players answer a deal (no query at a bigger table)
+        return running and not play.is_hand_running and dealt >= 2
 
     def resumes_at(self, play: Play) -> datetime | None:
         tournament = tournament_of(play.table)
@@ -128,6 +132,9 @@ class TournamentBehaviour(TableBehaviour):
             return "The tournament was cancelled"
         if tournament.status != Tournament.Status.RUNNING:
             return "The tournament has not started yet"
+        dealt = len(play.dealt_seats())
+        if dealt <= MOST_PLAYERS and open_deal(tournament) is not None:
+            return "Waiting for the players to answer a deal"
         if tournament.break_ends_at(play.now) is not None:
             return "On a break: play resumes when it ends"
         if tournament.is_waiting_for_tables:
@@ -135,7 +142,6 @@ class TournamentBehaviour(TableBehaviour):
             if left > tournament.seats:  # more than one table's worth: hand-for-hand
                 return "Hand for hand: waiting for every table to finish its hand"
             return "Waiting for the other tables' hands before the final table is drawn"
-        dealt = len(play.dealt_seats())
         if dealt <= 1:
             busted = [n for n, seat in play.seats.items() if seat.stack + seat.chips_to_add == 0]
             if _offered_entries(play, busted):
@@ -171,6 +177,30 @@ class TournamentBehaviour(TableBehaviour):
         if not tournament.has_rebuys or tournament.status != Tournament.Status.RUNNING:
             return {}  # no query at most tournaments' tables
         return purchases(tournament, dict(seats), now)
+
+    def propose_deal(
+        self, play: Play, seat: Seat, method: str, amounts: dict[int, int] | None, kept: int
+    ) -> None:
+        from tournaments.services.deals import propose_deal
+
+        propose_deal(
+            play,
+            tournament_of(play.table),
+            seat,
+            method=method,
+            amounts=amounts,
+            kept_for_winner=kept,
+        )
+
+    def answer_deal(self, play: Play, seat: Seat, accept: bool) -> None:
+        from tournaments.services.deals import answer_deal
+
+        answer_deal(play, tournament_of(play.table), seat, accept=accept)
+
+    def deal_fields(
+        self, table: Table, seats: Mapping[int, Seat], is_hand_running: bool, now: datetime
+    ) -> dict[str, Any]:
+        return table_deal(tournament_of(table), table, seats, is_hand_running, now)
 
     def after_hand(self, play: Play) -> None:
         from tournaments.services.multi_table import seating_after_hand

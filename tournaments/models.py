@@ -414,3 +414,52 @@ class Knockout(models.Model):
 
     def __str__(self) -> str:
         return f"{self.winner_id} knocked out {self.busted_id} for {self.paid}"
+
+
+class Deal(models.Model):
+    """A deal proposed at a final table of 2 to 5 (rule 28): what is left to pay,
+    shared by ICM, chip chop or a split of the players' own, and their answers.
+
+    Amounts, stacks and answers are keyed by entry id (as a string: JSON). Written
+    only by ``tournaments.services.deals``, with the tournament's row locked first;
+    kept once decided: the tournament's history shows it.
+    """
+
+    class Method(models.TextChoices):
+        ICM = "icm", "ICM"
+        CHIP_CHOP = "chip_chop", "Chip chop"
+        CUSTOM = "custom", "Custom"
+
+    class Status(models.TextChoices):
+        OPEN = "open", "Waiting for answers"
+        ACCEPTED = "accepted", "Accepted"
+        REFUSED = "refused", "Refused"
+        EXPIRED = "expired", "Not answered in time"
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="deals")
+    proposer = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="+")
+    method = models.CharField(max_length=10, choices=Method.choices)
+    # Points off the first prize the players play on for; the winner takes them.
+    kept_for_winner = models.PositiveBigIntegerField(default=0)
+    amounts = JSONField(default=dict)  # {"<entry id>": points}
+    stacks = JSONField(default=dict)  # {"<entry id>": chips when proposed}
+    answers = JSONField(default=dict)  # {"<entry id>": true (accept) or false}
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    hand_number = models.PositiveIntegerField(default=0)  # the table's hands dealt before it
+    created_at = models.DateTimeField(auto_now_add=True)
+    ends_at = models.DateTimeField(db_index=True)
+    decided_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["tournament", "created_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament"], condition=Q(status="open"), name="tournaments_one_open_deal"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_method_display()} deal in {self.tournament_id} ({self.status})"
+
+    def amount_of(self, entry_id: int) -> int:
+        return int(self.amounts.get(str(entry_id), 0))

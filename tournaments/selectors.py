@@ -17,6 +17,7 @@ from engine.formats.pokerstars import ordinal
 from tables.models import Seat
 from tables.snapshot import iso
 from tournaments.clubs.access import clubs_of
+from tournaments.deals import deal_summary
 from tournaments.models import Entry, Tournament
 
 
@@ -180,6 +181,7 @@ def summary(tournament: Tournament, now: datetime | None = None) -> dict[str, An
             if e.place is not None and e.prize > 0 or e.place == 1
         ],
         "players": players(tournament),
+        "deal": deal_summary(tournament),
         "seating": tables if tournament.is_multi_table else [],
         "average_stack": chips // left if tables and left else None,
         "url": reverse("tournaments:tournament_detail", args=[tournament.pk]),

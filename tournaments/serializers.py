@@ -18,7 +18,7 @@ import engine
 from config.platform.api_fields import TextField
 from tables.models import MAX_SEATS, MIN_SEATS
 from tournaments import tournament_settings as schedule_rules
-from tournaments.models import Tournament
+from tournaments.models import Deal, Tournament
 from tournaments.tournament_settings import TournamentSettings
 
 LISTED = (
@@ -261,6 +261,23 @@ class SeatingSerializer(serializers.Serializer[Any]):
     players = SeatedSerializer(many=True)
 
 
+class DealShareSerializer(serializers.Serializer[Any]):
+    name = serializers.CharField(help_text="The player, as named at the table.")
+    amount = serializers.IntegerField(help_text="Points paid to them by the deal.")
+    stack = serializers.IntegerField(help_text="Their chips when the deal was proposed.")
+
+
+class DealSerializer(serializers.Serializer[Any]):
+    method = serializers.ChoiceField(choices=Deal.Method.choices)
+    method_name = serializers.CharField(help_text='"ICM", "Chip chop" or "Custom".')
+    kept_for_winner = serializers.IntegerField(
+        help_text="Points kept back from the first prize: the winner of the play after "
+        "the deal takes them; 0: the deal ended the tournament."
+    )
+    decided_at = serializers.DateTimeField(help_text="When the last player accepted it.")
+    amounts = DealShareSerializer(many=True, help_text="Each player's share, biggest first.")
+
+
 class TournamentSerializer(serializers.Serializer[Any]):
     """One tournament's public facts (``tournaments.selectors.summary``)."""
 
@@ -290,6 +307,9 @@ class TournamentSerializer(serializers.Serializer[Any]):
     tables = serializers.ListField(child=serializers.IntegerField(), help_text="Table ids.")
     winners = WinnerSerializer(many=True)
     players = EntrantSerializer(many=True, help_text="Still in first (biggest stack), then out.")
+    deal = DealSerializer(
+        allow_null=True, help_text="The deal the players left accepted (rule 28); else null."
+    )
     seating = SeatingSerializer(many=True, help_text="A running multi-table tournament's tables.")
     average_stack = serializers.IntegerField(allow_null=True)
     url = serializers.CharField(help_text="The tournament's page.")

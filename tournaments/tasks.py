@@ -1,9 +1,9 @@
 """Timed work of tournaments: the level announcement per boundary, the end of
-rebuy offers, and the sweep.
+rebuy offers and of deals not answered in time, and the sweep.
 
 Tasks decide nothing: the services check the tournament's clock. The sweep
 (celery beat, CELERY_BEAT_SCHEDULE) starts any scheduled tournament whose start
-task was lost, announces any level whose task was lost, ends rebuy offers whose
+task was lost, announces any level whose task was lost, ends rebuy offers and deals whose
 time passed and opens the lobby's missing SNGs.
 """
 
@@ -60,6 +60,19 @@ def queue_rebuy_offers_end(tournament_id: int, at: datetime) -> None:
 
 
 @shared_task(ignore_result=True)
+def end_deal(tournament_id: int) -> int:
+    return services.deals_expire(tournament_id=tournament_id, now=timezone.now())
+
+
+def queue_deal_end(tournament_id: int, at: datetime) -> None:
+    """The deal service's scheduler (``TournamentsConfig.ready``)."""
+    try:
+        end_deal.apply_async((tournament_id,), eta=at)
+    except Exception:  # the beat sweep ends it anyway
+        log.exception("could not queue the end of tournament %s's deal", tournament_id)
+
+
+@shared_task(ignore_result=True)
 def sweep() -> int:
     """Start scheduled tournaments whose task was lost; announce levels that went
     unannounced; open missing SNGs. Returns levels announced."""
@@ -80,6 +93,11 @@ def sweep() -> int:
             services.rebuy_offers_expire(tournament_id=tournament_id, now=timezone.now())
         except Exception:
             log.exception("sweep: tournament %s failed to end its rebuy offers", tournament_id)
+    for tournament_id in services.deals_due(now=timezone.now()):
+        try:
+            services.deals_expire(tournament_id=tournament_id, now=timezone.now())
+        except Exception:
+            log.exception("sweep: tournament %s failed to end its deal", tournament_id)
     try:
         services.sngs_ensure_open()
     except Exception:

@@ -55,7 +55,9 @@ export function renderBusted(panel, table) {
   if (result !== null) {
     panel.setAttribute("aria-label", "Your result");
     title.textContent = sentence(result.text);
-    choices.textContent = result.place === 1 ? "" : "The others play on: watch from here, or leave.";
+    const isOver = table.waiting_for === "The tournament is over"; // a deal ended it, say
+    choices.textContent =
+      result.place === 1 || isOver ? "" : "The others play on: watch from here, or leave.";
     if (link && result.url) link.href = result.url;
     return;
   }

@@ -9,6 +9,7 @@ import { logLines } from "./handlog.js";
 import { addChat, wireChat } from "./chat.js";
 import { renderBusted, renderLedger, renderSeatEnd, showRemoved } from "./ledger.js";
 import { renderPurchases } from "./purchases.js";
+import { dealAnnouncement, renderDeal, wireDeal } from "./deal.js";
 import { isHost, markClicked, renderHost, showSetting, wireHost } from "./host.js";
 import { CLOCK_WARNING_SECONDS, play, playAll, soundsFor, wireSoundButton } from "./sounds.js";
 import { icon } from "./icons.js";
@@ -66,6 +67,7 @@ const parts = {
   seatControls: find("[data-seat-controls]"),
   busted: find("[data-busted]"),
   purchases: find("[data-purchases]"),
+  deal: find("[data-deal]"),
   removed: find("[data-removed]"),
   ledger: find("[data-ledger]"),
   chat: find("[data-chat]"),
@@ -228,6 +230,7 @@ function render() {
   renderSeatControls();
   renderBusted(parts.busted, table);
   if (parts.purchases) renderPurchases(parts.purchases, table, secondsUntil);
+  if (parts.deal) renderDeal(parts.deal, table, secondsUntil);
   renderSeatEnd(parts.seatControls, parts.removed, table);
   if (parts.ledger) renderLedger(parts.ledger, table);
   if (parts.host) renderHost(parts.host, table, userId);
@@ -331,6 +334,7 @@ function warnIfYourClockRunsOut(left, total) {
 function tick() {
   if (!table) return;
   if (parts.purchases && table.your_purchases) renderPurchases(parts.purchases, table, secondsUntil);
+  if (parts.deal && table.deal) renderDeal(parts.deal, table, secondsUntil);
   if (connection.state === "waiting") parts.status.textContent = connectionText(); // the countdown
   const clock = parts.seats.querySelector("[data-clock]");
   const isLive = connection.state === "live";
@@ -368,6 +372,8 @@ function announcement() {
   const lines = [];
   const winners = Date.now() < winnersShownAt ? "" : winnersText(table);
   if (winners) lines.push(winners);
+  const dealt = dealAnnouncement(table);
+  if (dealt) lines.push(dealt);
   const handRunning = table.hand && !table.hand.is_over;
   if (handRunning && table.hand.runout && table.deadline) {
     lines.push(runoutAnnouncement(table, secondsUntil(table.deadline)));
@@ -405,6 +411,7 @@ function wirePage() {
   wireChat(parts.chatForm, send);
   wireSoundButton(find("[data-sound]"));
   if (parts.host) wireHost(parts.host, send);
+  if (parts.deal) wireDeal(parts.deal, send, () => table, secondsUntil);
   wireHomeGame(root, send, () => table);
   parts.seats.addEventListener("click", (event) => {
     const button = event.target.closest("[data-sit]");

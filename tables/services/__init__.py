@@ -6,6 +6,7 @@ per-viewer snapshots and schedules the next wake-up (``tables.services.play``).
 """
 
 from tables.services.chat import chat_post
+from tables.services.deals import deal_answer, deal_propose
 from tables.services.hands import bot_act, hand_act, hand_start, hand_timeout, table_wake
 from tables.services.host import (
     chat_mute,
@@ -47,6 +48,8 @@ __all__ = [
     "bot_act",
     "chat_mute",
     "chat_post",
+    "deal_answer",
+    "deal_propose",
     "host_hand_over",
     "hosts_release",
     "rebuy_decide",

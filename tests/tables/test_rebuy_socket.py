@@ -53,3 +53,13 @@ async def test_a_busted_player_rebuys_and_everyone_sees_the_ledger(alice, bob, c
     assert (await seated.error({"type": "rebuy"}))["code"] == "not_busted", "only once"
     await seated.close()
     await spectator.close()
+
+
+async def test_a_deal_at_a_friends_table_is_refused_over_the_socket(alice, bob):
+    table = await sync_to_async(friends_table)(alice, bob, starting_stack=400)
+    seated = await Client.open(alice, table.pk)
+    proposal = {"type": "propose_deal", "method": "icm"}
+    assert (await seated.error(proposal))["code"] == "cannot_deal"
+    assert (await seated.error({"type": "answer_deal", "accept": True}))["code"] == "no_deal"
+    assert (await seated.error({"type": "propose_deal", "method": "x"}))["code"] == "bad_message"
+    await seated.close()

@@ -1,6 +1,7 @@
 """Every write of tournaments: each function owns its transaction and locks the
 tournament row first, then its tables in id order, then points accounts."""
 
+from tournaments.services.deals import deals_due, deals_expire
 from tournaments.services.levels import levels_due, tournament_level_announce
 from tournaments.services.multi_table import mtt_start, mtts_due
 from tournaments.services.practice import practice_sng_start
@@ -15,6 +16,8 @@ from tournaments.services.registration import (
 from tournaments.services.schedule import schedule_tournament
 
 __all__ = [
+    "deals_due",
+    "deals_expire",
     "levels_due",
     "mtt_start",
     "mtts_due",

@@ -21,6 +21,7 @@ from accounts.models import PointsEntry
 from tables.models import Hand
 from tables.play import Play
 from tournaments import broadcast
+from tournaments.deals import accepted_deal
 from tournaments.models import Entry, Tournament
 from tournaments.prizes import split_prizes
 from tournaments.selectors import place_text
@@ -85,7 +86,7 @@ def eliminate(
         tournament.status = Tournament.Status.FINISHED
         tournament.ended_at = now
         tournament.save(update_fields=["status", "ended_at"])
-    _tell_places(tournament, out)
+    tell_places(tournament, out)
 
 
 def _seat_order(state: engine.HandState) -> list[int]:
@@ -95,11 +96,16 @@ def _seat_order(state: engine.HandState) -> list[int]:
 
 
 def _award(tournament: Tournament, places: dict[Entry, int], order: list[Entry]) -> None:
-    """Save the places; pay each entry its share of the prizes into the ledger."""
+    """Save the places; pay each entry its share of the prizes into the ledger. After
+    an accepted deal, the places it covered were paid by it: the winner of the points
+    kept back takes them, the others nothing more (``payouts_after_deal``)."""
     payouts = tournament.prizes(tournament.entries.count())
+    deal = accepted_deal(tournament)
+    if deal is not None:
+        payouts = payouts_after_deal(payouts, len(deal.amounts), deal.kept_for_winner)
     prizes = split_prizes(payouts, places, order)
     for entry, prize in prizes.items():
-        entry.prize = prize
+        entry.prize = prize + (deal.amount_of(entry.pk) if deal is not None else 0)
         entry.save(
             update_fields=[
                 "place",
@@ -111,26 +117,41 @@ def _award(tournament: Tournament, places: dict[Entry, int], order: list[Entry])
                 "knocked_out_by",
             ]
         )
-        if not prize:
-            continue
-        if entry.user is not None:
-            points.points_move(
-                user=entry.user,
-                amount=prize,
-                reason=PointsEntry.Reason.PRIZE,
-                tournament=tournament,
-                scope=tournament.points_scope,
-            )
-        elif not entry.is_bot:  # a member deleted while playing: no one to pay
-            points.points_record_without_account(
-                amount=prize,
-                reason=PointsEntry.Reason.PRIZE,
-                tournament=tournament,
-                scope=tournament.points_scope,
-            )
+        pay_prize(tournament, entry, prize)
 
 
-def _tell_places(tournament: Tournament, out: list[Entry]) -> None:
+def payouts_after_deal(payouts: tuple[int, ...], dealt: int, kept: int) -> tuple[int, ...]:
+    """The prize table once a deal among ``dealt`` players paid their places: 1st is
+    the ``kept`` points, the other dealt places nothing, the places above unchanged.
+
+    >>> payouts_after_deal((50, 30, 20), 3, 10)
+    (10, 0, 0)
+    """
+    return (kept, *([0] * (dealt - 1)), *payouts[dealt:])
+
+
+def pay_prize(tournament: Tournament, entry: Entry, prize: int) -> None:
+    """``prize`` points into the ledger for ``entry`` (a PRIZE row); bots are not paid."""
+    if not prize:
+        return
+    if entry.user is not None:
+        points.points_move(
+            user=entry.user,
+            amount=prize,
+            reason=PointsEntry.Reason.PRIZE,
+            tournament=tournament,
+            scope=tournament.points_scope,
+        )
+    elif not entry.is_bot:  # a member deleted while playing: no one to pay
+        points.points_record_without_account(
+            amount=prize,
+            reason=PointsEntry.Reason.PRIZE,
+            tournament=tournament,
+            scope=tournament.points_scope,
+        )
+
+
+def tell_places(tournament: Tournament, out: list[Entry]) -> None:
     """Each member out of it (and the winner) hears their place on any open page."""
     lobby = reverse("tournaments:tournament_detail", args=[tournament.pk])
     notices: list[tuple[int, dict[str, Any]]] = []
