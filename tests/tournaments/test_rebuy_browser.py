@@ -1,8 +1,9 @@
 """A rebuy knockout tournament in Chromium: two members move all in until one is
 out of chips, who rebuys from the offer on their table page (a phone), plays on,
-and both take the add-on once the rebuy period is over; the seats show the
-bounties and the tournament's page counts it all (docs/tournaments.md, "Rebuys
-and add-ons", "Knockout bounties")."""
+and both take the add-on once the rebuy period is over; on the break after it
+the two make a deal that ends the tournament. The seats show the bounties and
+the tournament's page counts it all (docs/tournaments.md, "Rebuys and add-ons",
+"Knockout bounties", "A deal at the final table")."""
 
 from __future__ import annotations
 
@@ -63,6 +64,15 @@ def to_the_add_on(tournament_id: int) -> None:
     """The clock to the level after the rebuy period: 60-second levels, in the second."""
     Tournament.objects.filter(pk=tournament_id).update(
         started_at=timezone.now() - timedelta(seconds=61), level_seconds=60.0
+    )
+
+
+def to_a_break_after_the_add_on(tournament_id: int) -> None:
+    """Two 60-second levels played (the add-on's is over), then a 30-minute break."""
+    Tournament.objects.filter(pk=tournament_id).update(
+        started_at=timezone.now() - timedelta(seconds=125),
+        level_seconds=60.0,
+        level_breaks=[{"after_level": 2, "minutes": 30}],
     )
 
 
@@ -127,7 +137,26 @@ def test_a_player_out_of_chips_rebuys_and_both_take_the_add_on(
         add_on.click()
         expect(add_on).to_be_hidden()
 
+    # On the break after the add-on, the two left make an ICM deal (rule 28).
+    outside_the_browser_loop(to_a_break_after_the_add_on, tournament.pk)
+    deadline = time.monotonic() + SECONDS
+    while not ann.locator("[data-deal-open]").is_visible():
+        assert time.monotonic() < deadline, "the hand in play never ended"
+        for page in pages:
+            if page.evaluate(CAN_ACT):
+                page.locator('[data-act="call"]').click()  # check or call it down
+                break
+        time.sleep(0.2)
+    ann.get_by_role("button", name="Propose a deal").click()
+    ann.get_by_role("button", name="Propose this deal").click()
+    ben.get_by_role("button", name="Accept").click()
+    for page in pages:
+        expect(page.locator("[data-announce]")).to_contain_text("Deal accepted")
+    ann.screenshot(path=SCREENSHOTS / "felt-rebuy-deal-phone.png")
+
     ben.goto(f"{server_url}/tournaments/{tournament.pk}/")
+    expect(ben.locator("[data-status]")).to_have_text("Finished")
+    expect(ben.locator("[data-deal]")).to_contain_text("ICM, ending the tournament")
     expect(ben.locator("[data-rebuys]")).to_contain_text("1 rebuy, 2 add-ons so far")
     # two buy-ins less their bounties, a rebuy and two add-ons
     expect(ben.locator("[data-pool]")).to_have_text("320 points")
