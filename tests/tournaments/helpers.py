@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Callable
 from typing import Any
 
+from django.db import connections
 from django.db.models import Sum
 
 from accounts.models import PointsEntry
 from tests.tables.helpers import decision_of
 from tournaments import services
+from tournaments.errors import TournamentError
 from tournaments.models import Tournament
 
 
@@ -87,3 +91,28 @@ def play_to_the_end(tournament: Tournament, steps: int = 5000, push: bool = True
             return tournament
         play_one_step(tournament, push)
     raise AssertionError("the tournament did not finish")
+
+
+def at_once(
+    calls: list[Callable[[], Any]], errors: tuple[type[Exception], ...] = (TournamentError,)
+) -> list[Any]:
+    """Run every call in its own thread, released together; their results, or the
+    ``errors`` they raised."""
+    barrier = threading.Barrier(len(calls))
+    outcomes: list[Any] = [None] * len(calls)
+
+    def run(index: int) -> None:
+        barrier.wait()
+        try:
+            outcomes[index] = calls[index]()
+        except errors as error:
+            outcomes[index] = error
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(calls))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    return outcomes

@@ -4,12 +4,10 @@ of it in the ledger and the prize pool (docs/tournaments.md, "Rebuys and add-ons
 
 from __future__ import annotations
 
-import threading
 from datetime import timedelta
 from typing import Any
 
 import pytest
-from django.db import connections
 from django.db.models import Sum
 from django.utils import timezone
 
@@ -22,7 +20,7 @@ from tables.models import Seat, Table
 from tables.play import hand_state
 from tests.support.tournaments import registered, scheduled, started
 from tests.tables.helpers import decision_of
-from tests.tournaments.helpers import balance_total, members, moved_for
+from tests.tournaments.helpers import at_once, balance_total, members, moved_for
 from tournaments import services
 from tournaments.models import Entry, Tournament
 
@@ -246,28 +244,6 @@ def test_a_rebuy_tournament_played_to_its_end_pays_out_every_point_taken(make_us
     assert balances == balance_total() == before + 300  # the buy-ins came back as prizes
 
 
-def at_once(*calls: Any) -> list[Any]:
-    """Every call in its own thread, released together: their results or table errors."""
-    barrier = threading.Barrier(len(calls))
-    outcomes: list[Any] = [None] * len(calls)
-
-    def run(index: int) -> None:
-        barrier.wait()
-        try:
-            outcomes[index] = calls[index]()
-        except TableError as error:
-            outcomes[index] = error
-        finally:
-            connections.close_all()
-
-    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(calls))]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
-    return outcomes
-
-
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("round_", range(3))
 def test_a_rebuy_racing_the_end_of_its_offer_either_rebuys_or_is_out_never_both(make_user, round_):
@@ -277,10 +253,13 @@ def test_a_rebuy_racing_the_end_of_its_offer_either_rebuys_or_is_out_never_both(
     assert until is not None
 
     rebuy, ended = at_once(
-        lambda: table_services.seat_rebuy(table_id=busted.table_id, user=busted.user),
-        lambda: services.rebuy_offers_expire(
-            tournament_id=tournament.pk, now=until + timedelta(seconds=1)
-        ),
+        [
+            lambda: table_services.seat_rebuy(table_id=busted.table_id, user=busted.user),
+            lambda: services.rebuy_offers_expire(
+                tournament_id=tournament.pk, now=until + timedelta(seconds=1)
+            ),
+        ],
+        errors=(TableError,),
     )
 
     entry = entry_of(busted)

@@ -2,43 +2,18 @@
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Callable
 from typing import Any
 
 import pytest
-from django.db import connections
 
 from accounts.points import points_account_open, points_balance
 from tables.models import Table
-from tests.tournaments.helpers import balance_total, members, moved_for, register, sng
+from tests.tournaments.helpers import at_once, balance_total, members, moved_for, register, sng
 from tournaments import services
 from tournaments.errors import TournamentError
 from tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def at_once(calls: list[Callable[[], Any]]) -> list[Any]:
-    """Run every call in its own thread, released together; their results or errors."""
-    barrier = threading.Barrier(len(calls))
-    outcomes: list[Any] = [None] * len(calls)
-
-    def run(index: int) -> None:
-        barrier.wait()
-        try:
-            outcomes[index] = calls[index]()
-        except TournamentError as error:
-            outcomes[index] = error
-        finally:
-            connections.close_all()
-
-    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(calls))]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
-    return outcomes
 
 
 def test_twenty_members_racing_for_the_last_seat_one_gets_it_and_nobody_else_pays(make_user):
