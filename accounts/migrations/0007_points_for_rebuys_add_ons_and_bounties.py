@@ -4,15 +4,27 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('accounts', '0006_user_is_guest'),
+        ("accounts", "0006_user_is_guest"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='pointsentry',
-            name='reason',
-            field=models.CharField(choices=[('welcome', 'Welcome grant'), ('buy_in', 'Tournament buy-in'), ('refund', 'Buy-in refund'), ('prize', 'Tournament prize'), ('rebuy', 'Tournament rebuy'), ('add_on', 'Tournament add-on'), ('bounty', 'Tournament bounty'), ('grant', "Admin's grant"), ('adjustment', "Club admin's adjustment")], max_length=12),
+            model_name="pointsentry",
+            name="reason",
+            field=models.CharField(
+                choices=[
+                    ("welcome", "Welcome grant"),
+                    ("buy_in", "Tournament buy-in"),
+                    ("refund", "Buy-in refund"),
+                    ("prize", "Tournament prize"),
+                    ("rebuy", "Tournament rebuy"),
+                    ("add_on", "Tournament add-on"),
+                    ("bounty", "Tournament bounty"),
+                    ("grant", "Admin's grant"),
+                    ("adjustment", "Club admin's adjustment"),
+                ],
+                max_length=12,
+            ),
         ),
     ]
