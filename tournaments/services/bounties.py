@@ -95,21 +95,25 @@ def pay_own_bounty(tournament: Tournament, winner: Entry) -> None:
 
 
 def _pay(tournament: Tournament, entry: Entry, amount: int) -> None:
+    if amount:
+        Entry.objects.filter(pk=entry.pk).update(bounties_won=F("bounties_won") + amount)
+        pay_entry(tournament, entry, amount, PointsEntry.Reason.BOUNTY)
+
+
+def pay_entry(tournament: Tournament, entry: Entry, amount: int, reason: str) -> None:
+    """``amount`` points to ``entry``'s member in the ledger (a prize or a bounty): a
+    row without a balance for a member deleted while playing; bots are not paid."""
     if not amount:
         return
-    Entry.objects.filter(pk=entry.pk).update(bounties_won=F("bounties_won") + amount)
     if entry.user is not None:
         points.points_move(
             user=entry.user,
             amount=amount,
-            reason=PointsEntry.Reason.BOUNTY,
+            reason=reason,
             tournament=tournament,
             scope=tournament.points_scope,
         )
-    elif not entry.is_bot:  # a member deleted while playing: the row keeps the sum
+    elif not entry.is_bot:
         points.points_record_without_account(
-            amount=amount,
-            reason=PointsEntry.Reason.BOUNTY,
-            tournament=tournament,
-            scope=tournament.points_scope,
+            amount=amount, reason=reason, tournament=tournament, scope=tournament.points_scope
         )

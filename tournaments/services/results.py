@@ -16,7 +16,6 @@ from typing import Any
 from django.urls import reverse
 
 import engine
-from accounts import points
 from accounts.models import PointsEntry
 from tables.models import Hand
 from tables.play import Play
@@ -25,7 +24,12 @@ from tournaments.deals import accepted_deal
 from tournaments.models import Entry, Tournament
 from tournaments.prizes import split_prizes
 from tournaments.selectors import place_text
-from tournaments.services.bounties import pay_bounties, pay_own_bounty, record_knockouts
+from tournaments.services.bounties import (
+    pay_bounties,
+    pay_entry,
+    pay_own_bounty,
+    record_knockouts,
+)
 from tournaments.services.rebuy_offers import offer_rebuys
 
 
@@ -132,23 +136,7 @@ def payouts_after_deal(payouts: tuple[int, ...], dealt: int, kept: int) -> tuple
 
 def pay_prize(tournament: Tournament, entry: Entry, prize: int) -> None:
     """``prize`` points into the ledger for ``entry`` (a PRIZE row); bots are not paid."""
-    if not prize:
-        return
-    if entry.user is not None:
-        points.points_move(
-            user=entry.user,
-            amount=prize,
-            reason=PointsEntry.Reason.PRIZE,
-            tournament=tournament,
-            scope=tournament.points_scope,
-        )
-    elif not entry.is_bot:  # a member deleted while playing: no one to pay
-        points.points_record_without_account(
-            amount=prize,
-            reason=PointsEntry.Reason.PRIZE,
-            tournament=tournament,
-            scope=tournament.points_scope,
-        )
+    pay_entry(tournament, entry, prize, PointsEntry.Reason.PRIZE)
 
 
 def tell_places(tournament: Tournament, out: list[Entry]) -> None:
