@@ -8,6 +8,7 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
+from django.db import transaction
 from django.db.models import Sum
 from django.utils import timezone
 
@@ -24,6 +25,7 @@ from tournaments.errors import BadSettings
 from tournaments.histories import pokerstars_meta
 from tournaments.models import Entry, Knockout, Tournament
 from tournaments.selectors import summary
+from tournaments.services.results import eliminate
 from tournaments.tournament_settings import TournamentSettings
 
 pytestmark = pytest.mark.django_db
@@ -134,3 +136,29 @@ def test_players_unregistering_before_the_start_get_their_whole_buy_in_back(make
     assert tournament.prize_pool == 60  # the other player's buy-in, less their bounty
     assert not Entry.objects.filter(tournament=tournament, user=user).exists()
     assert moved_for(tournament) == -100
+
+
+@pytest.mark.parametrize(
+    ("stacks", "shares"),
+    [((1000, 1000), (20, 20)), ((900, 1200), (0, 40)), ((1000, 1000, 1000), (14, 13, 13))],
+)
+def test_several_knocking_one_player_out_the_covering_stack_takes_the_bounty(
+    make_user, stacks, shares
+):
+    # A split pot busts one player: the knocker who started the hand with the most
+    # chips takes the bounty; equal stacks share it, odd points in seat order (rule 26).
+    tournament = knockout_tournament(make_user, players=len(stacks) + 1)
+    busted, *knockers = list(tournament.entries.order_by("pk"))
+    busted.knocked_out_by = [[k.pk, chips] for k, chips in zip(knockers, stacks, strict=True)]
+    busted.chips_at_elimination = 500
+    still_in = list(tournament.entries.filter(place=None))
+
+    with transaction.atomic():
+        eliminate(tournament, [busted], still_in, None, timezone.now())
+
+    won = {k.winner_id: k.paid for k in Knockout.objects.filter(busted=busted)}
+    assert tuple(won.get(k.pk, 0) for k in knockers) == shares
+    for knocker, share in zip(knockers, shares, strict=True):
+        bounty_rows = PointsEntry.objects.filter(user=knocker.user, reason="bounty")
+        assert sum(bounty_rows.values_list("amount", flat=True)) == share
+        assert Entry.objects.get(pk=knocker.pk).bounties_won == share
