@@ -12,6 +12,8 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
+from django.db.models import Q
+
 from config.adapters.compiled_query import CompiledQuery
 from tables.errors import BadSeat, CannotLeave, MembersOnly
 from tables.kinds import TableBehaviour
@@ -74,7 +76,8 @@ class TournamentBehaviour(TableBehaviour):
 
     def check_leave(self, play: Play, seat: Seat) -> None:
         # Out of it (no chips after the hand), a player may go; still in it, not.
-        if tournament_of(play.table).status == Tournament.Status.RUNNING and seat.stack > 0:
+        is_in = seat.stack + seat.chips_to_add > 0
+        if tournament_of(play.table).status == Tournament.Status.RUNNING and is_in:
             raise CannotLeave()
 
     def prepare_hand(self, play: Play) -> None:
@@ -138,7 +141,11 @@ class TournamentBehaviour(TableBehaviour):
         if tournament.break_ends_at(play.now) is not None:
             return "On a break: play resumes when it ends"
         if tournament.is_waiting_for_tables:
-            left = Seat.objects.filter(table__tournament=tournament, stack__gt=0).count()
+            left = (
+                Seat.objects.filter(table__tournament=tournament)
+                .filter(Q(stack__gt=0) | Q(chips_to_add__gt=0))
+                .count()
+            )
             if left > tournament.seats:  # more than one table's worth: hand-for-hand
                 return "Hand for hand: waiting for every table to finish its hand"
             return "Waiting for the other tables' hands before the final table is drawn"

@@ -126,7 +126,8 @@ def seating(tournament: Tournament) -> list[dict[str, Any]]:
     if tournament.status != Tournament.Status.RUNNING:
         return []
     seats = (
-        Seat.objects.filter(table__tournament=tournament, stack__gt=0)
+        Seat.objects.filter(table__tournament=tournament)
+        .filter(Q(stack__gt=0) | Q(chips_to_add__gt=0))
         .select_related("table", "user")
         .order_by("table_id", "number")
     )

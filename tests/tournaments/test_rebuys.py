@@ -270,3 +270,18 @@ def test_a_rebuy_racing_the_end_of_its_offer_either_rebuys_or_is_out_never_both(
         assert ended in (0, 1) and entry.place is None and entry.rebuys == paid == 1
     tournament.refresh_from_db()
     assert tournament.prize_pool == 100 * (3 + paid)
+
+
+def test_chips_bought_travel_with_a_player_moved_to_another_table(make_user):
+    from tournaments.services.start import table_open
+
+    tournament = rebuy_tournament(make_user)
+    seat = Seat.objects.filter(table__tournament=tournament).select_related("entry").first()
+    assert seat is not None
+    table_services.seat_rebuy(table_id=seat.table_id, user=seat.user)
+    seat.refresh_from_db()
+
+    moved = table_open(tournament, "Final table", {0: seat.entry}, {seat.entry_id: seat})
+
+    arrived = Seat.objects.get(table=moved, entry=seat.entry)
+    assert (arrived.stack, arrived.chips_to_add) == (STACK, STACK)  # nothing lost on the way

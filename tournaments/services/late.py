@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from random import SystemRandom
 
+from django.db.models import Q
 from django.urls import reverse
 
 from engine.seating import TableSeating, arrival_seats, worst_seat
@@ -27,7 +28,7 @@ def table_seating(play: Play) -> TableSeating:
     return TableSeating(
         play.table.pk,
         play.table.seat_count,
-        {n: s.entry_id for n, s in play.seats.items() if s.stack > 0},
+        {n: s.entry_id for n, s in play.seats.items() if s.stack + s.chips_to_add > 0},
         play.table.big_blind_seat,
         not play.is_hand_running,
     )
@@ -99,5 +100,6 @@ def _seat_at_a_new_table(tournament: Tournament, entry: Entry) -> None:
 
 def _live_tables(tournament: Tournament) -> list[int]:
     """Tables with a player still in it, in id order (the lock order)."""
-    tables = tournament.tables.filter(seats__stack__gt=0).distinct().order_by("pk")
+    with_chips = Q(seats__stack__gt=0) | Q(seats__chips_to_add__gt=0)  # bought: still in
+    tables = tournament.tables.filter(with_chips).distinct().order_by("pk")
     return list(tables.values_list("pk", flat=True))

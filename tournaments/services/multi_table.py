@@ -128,11 +128,11 @@ def _is_settled(play: Play, tournament: Tournament, other_ids: list[int]) -> boo
     fields = ("seat_count", "big_blind_seat", "hand_events")
     tables = list(Table.objects.filter(pk__in=other_ids).only(*fields).order_by("pk"))
     players: dict[int, dict[int, Hashable]] = {}
-    for table_id, number, entry_id, stack in Seat.objects.filter(
+    for table_id, number, entry_id, stack, bought in Seat.objects.filter(
         table_id__in=other_ids
-    ).values_list("table_id", "number", "entry_id", "stack"):
+    ).values_list("table_id", "number", "entry_id", "stack", "chips_to_add"):
         table_players = players.setdefault(table_id, {})  # any seat: the table counts
-        if stack > 0:
+        if stack + bought > 0:  # chips bought (a rebuy, an add-on) arrive: still in
             table_players[number] = entry_id
     running = {t.pk for t in tables if (state := hand_state(t)) is not None and not state.is_over}
     seatings = [table_seating(play)] + [
@@ -190,6 +190,7 @@ def _move(plays: dict[int, Play], result: SeatingPlan, ending: Play) -> None:
             bot_name=seat.bot_name,
             entry_id=seat.entry_id,
             stack=seat.stack,
+            chips_to_add=seat.chips_to_add,  # a rebuy or add-on on its way comes along
             is_sitting_out=seat.is_sitting_out,
             time_bank=seat.time_bank,
             hands_since_refill=seat.hands_since_refill,

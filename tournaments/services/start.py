@@ -83,6 +83,7 @@ def _carried_over(seat: Seat | None, starting_stack: int) -> dict[str, Any]:
         return {"stack": starting_stack, "time_bank": starting_time_bank()}
     return {
         "stack": seat.stack,
+        "chips_to_add": seat.chips_to_add,  # a rebuy or add-on on its way comes along
         "time_bank": seat.time_bank,
         "hands_since_refill": seat.hands_since_refill,
         "is_sitting_out": seat.is_sitting_out,
