@@ -285,3 +285,17 @@ def test_chips_bought_travel_with_a_player_moved_to_another_table(make_user):
 
     arrived = Seat.objects.get(table=moved, entry=seat.entry)
     assert (arrived.stack, arrived.chips_to_add) == (STACK, STACK)  # nothing lost on the way
+
+
+def test_cancelling_a_rebuy_tournament_refunds_the_rebuys_too(make_user):
+    tournament = rebuy_tournament(make_user)
+    seat = Seat.objects.filter(table__tournament=tournament).first()
+    assert seat is not None
+    before = points_balance(user=seat.user)
+    table_services.seat_rebuy(table_id=seat.table_id, user=seat.user)
+
+    services.tournament_cancel(tournament_id=tournament.pk)
+
+    assert points_balance(user=seat.user) == before + 100  # the buy-in and the rebuy back
+    assert moved_for(tournament) == 0
+    assert Tournament.objects.get(pk=tournament.pk).prize_pool == 0

@@ -224,22 +224,27 @@ def refund_entry(tournament: Tournament, entry: Entry) -> None:
 
 
 def _refund(tournament: Tournament, entry: Entry) -> None:
-    if entry.buy_in and entry.user is not None:
+    """Every point the entry paid in back (its buy-in; in a cancelled tournament its
+    rebuys and add-on too), out of the pool."""
+    refund = entry.paid or entry.buy_in  # entries made before Entry.paid have only buy_in
+    if not refund:
+        return
+    if entry.user is not None:
         points.points_move(
             user=entry.user,
-            amount=entry.buy_in,
+            amount=refund,
             reason=PointsEntry.Reason.REFUND,
             tournament=tournament,
             scope=tournament.points_scope,
         )
-    elif entry.buy_in:  # a member deleted since: nobody to pay, but the pool gives it back
+    else:  # a member deleted since: nobody to pay, but the pool gives it back
         points.points_record_without_account(
-            amount=entry.buy_in,
+            amount=refund,
             reason=PointsEntry.Reason.REFUND,
             tournament=tournament,
             scope=tournament.points_scope,
         )
-    tournament.prize_pool -= entry.buy_in - tournament.bounty  # the bounty never was in it
+    tournament.prize_pool -= refund - tournament.bounty  # the bounty never was in it
 
 
 def tournament_cancel(*, tournament_id: int) -> Tournament:
