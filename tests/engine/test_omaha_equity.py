@@ -96,7 +96,9 @@ def test_turn_equity_matches_pokerkit_river_by_river(hands: list[str], board: st
 @pytest.fixture
 def seeded_global_random() -> Iterator[None]:
     """PokerKit samples with the random module's global generator: seeded for the test
-    (so its result cannot change from run to run) and restored after."""
+    and restored after. Its deck is a list made from a set, whose order follows the
+    process's hash seed, so the same seed still draws other cards from run to run:
+    the sample is large enough (1,200) for four standard errors to hold."""
     state = random.getstate()
     random.seed(2026)
     yield
@@ -116,7 +118,7 @@ def seeded_global_random() -> Iterator[None]:
 def test_pokerkit_calculate_equities_agrees_within_its_sampling_error(
     hands: list[str], board: str
 ) -> None:
-    samples = 300
+    samples = 1200  # at 300, runs with other hash seeds strayed past four standard errors
     theirs = calculate_equities(
         [{frozenset(Card.parse(h))} for h in hands],
         Card.parse(board),
