@@ -23,8 +23,10 @@ _NO_DEAL: dict[str, Any] = {"deal": None, "deal_figures": None, "deal_proposers"
 
 
 def open_deal(tournament: Tournament) -> Deal | None:
-    """The tournament's deal waiting for answers, read once per tournament object
-    (the services keep it up to date on the object they change)."""
+    """The tournament's deal waiting for answers: read only when the tournament's row
+    says one is open (``Tournament.has_open_deal``), once per tournament object."""
+    if not tournament.has_open_deal:
+        return None
     if not hasattr(tournament, "_open_deal"):
         found = tournament.deals.filter(status=Deal.Status.OPEN).first()
         tournament._open_deal = found  # type: ignore[attr-defined]
@@ -32,7 +34,11 @@ def open_deal(tournament: Tournament) -> Deal | None:
 
 
 def remember_open_deal(tournament: Tournament, deal: Deal | None) -> None:
+    """Note on the tournament's row (saved) and object whether a deal is open."""
     tournament._open_deal = deal  # type: ignore[attr-defined]
+    if tournament.has_open_deal != (deal is not None):
+        tournament.has_open_deal = deal is not None
+        tournament.save(update_fields=["has_open_deal"])
 
 
 def accepted_deal(tournament: Tournament) -> Deal | None:

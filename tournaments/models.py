@@ -172,6 +172,9 @@ class Tournament(models.Model):
     is_waiting_for_tables = models.BooleanField(default=False)
     # One player from the money: every table plays one hand, then waits for the others.
     is_hand_for_hand = models.BooleanField(default=False)
+    # A deal waits for the players' answers (its Deal row is open): the tables, which
+    # lock this row first, know it without reading the deals at every command.
+    has_open_deal = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["-created_at", "-pk"]

@@ -483,3 +483,25 @@ def test_a_deal_ending_a_knockout_leaves_each_player_their_own_bounty(make_user)
     assert sorted(bounties.values_list("amount", flat=True)) == [40, 40, 40]
     assert all(e.bounty == 0 for e in tournament.entries.all())
     assert moved_for(tournament) == 0  # buy-ins in; the deal and the bounties out
+
+
+def test_a_command_at_a_final_table_reads_no_deal_while_none_is_open(make_user):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from tests.tables.helpers import decision_of
+
+    tournament = final_table(make_user, 3, prefix="quiet")
+    at = table(tournament)
+    table_services.hand_start(table_id=at.pk, seq=Table.objects.get(pk=at.pk).seq)
+    at.refresh_from_db()
+    state = hand_state(at)
+    assert state is not None and not state.is_over
+    actor = Seat.objects.get(table=at, number=state.actor)
+
+    with CaptureQueriesContext(connection) as queries:
+        table_services.hand_act(
+            table_id=at.pk, user=actor.user, action="fold", decision=decision_of(at)
+        )
+
+    assert not [q for q in queries if "tournaments_deal" in q["sql"]]  # the row's flag says
