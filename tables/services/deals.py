@@ -4,12 +4,9 @@
 
 from __future__ import annotations
 
-from django.db import transaction
-
 from accounts.models import User
 from tables import kinds
-from tables.services import play as p
-from tables.services.seats import own_seat
+from tables.services.seats import at_own_seat
 
 
 def deal_propose(
@@ -21,19 +18,17 @@ def deal_propose(
     kept_for_winner: int,
 ) -> int:
     """The player proposes a deal between hands; play pauses while the others answer."""
-    with transaction.atomic():
-        play = p.lock(table_id)
-        seat = own_seat(play, user)
-        kinds.of(play.table).propose_deal(play, seat, method, amounts, kept_for_winner)
-        p.commit(play)
-        return play.table.seq
+    return at_own_seat(
+        table_id,
+        user,
+        lambda play, seat: kinds.of(play.table).propose_deal(
+            play, seat, method, amounts, kept_for_winner
+        ),
+    )
 
 
 def deal_answer(*, table_id: int, user: User, accept: bool) -> int:
     """The player accepts or refuses the deal waiting for their answer."""
-    with transaction.atomic():
-        play = p.lock(table_id)
-        seat = own_seat(play, user)
-        kinds.of(play.table).answer_deal(play, seat, accept)
-        p.commit(play)
-        return play.table.seq
+    return at_own_seat(
+        table_id, user, lambda play, seat: kinds.of(play.table).answer_deal(play, seat, accept)
+    )

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from django.db import transaction
 
 from accounts.models import User
@@ -77,6 +79,16 @@ def own_seat(play: Play, user: User) -> Seat:
     return seat
 
 
+def at_own_seat(table_id: int, user: User, change: Callable[[Play, Seat], object]) -> int:
+    """``change`` made by ``user``'s seat at the locked table (a kind's hook: a
+    tournament's add-on, a rebuy declined, a deal), committed; the new seq."""
+    with transaction.atomic():
+        play = p.lock(table_id)
+        change(play, own_seat(play, user))
+        p.commit(play)
+        return play.table.seq
+
+
 def is_in_hand(play: Play, seat: Seat) -> bool:
     return play.is_hand_running and was_dealt_in(play.table, seat, play.state)
 
@@ -150,22 +162,16 @@ def seat_rebuy(*, table_id: int, user: User) -> int:
 
 def seat_add_on(*, table_id: int, user: User) -> int:
     """A tournament's add-on: its chips before the player's next hand."""
-    with transaction.atomic():
-        play = p.lock(table_id)
-        seat = own_seat(play, user)
-        kinds.of(play.table).buy_chips(play, seat, "add_on")
-        p.commit(play)
-        return play.table.seq
+    return at_own_seat(
+        table_id, user, lambda play, seat: kinds.of(play.table).buy_chips(play, seat, "add_on")
+    )
 
 
 def seat_decline_rebuy(*, table_id: int, user: User) -> int:
     """Out of chips in a tournament's rebuy period, the player says no: out now."""
-    with transaction.atomic():
-        play = p.lock(table_id)
-        seat = own_seat(play, user)
-        kinds.of(play.table).decline_rebuy(play, seat)
-        p.commit(play)
-        return play.table.seq
+    return at_own_seat(
+        table_id, user, lambda play, seat: kinds.of(play.table).decline_rebuy(play, seat)
+    )
 
 
 def seat_auto_rebuy(*, table_id: int, user: User, is_on: bool) -> int:
