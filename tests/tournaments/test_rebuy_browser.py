@@ -162,3 +162,8 @@ def test_a_player_out_of_chips_rebuys_and_both_take_the_add_on(
     expect(ben.locator("[data-pool]")).to_have_text("320 points")
     expect(ben.locator("[data-bounties]")).to_contain_text("Knockout: 40 points")
     ben.screenshot(path=SCREENSHOTS / "felt-rebuy-tournament-page-laptop.png", full_page=True)
+    ann.goto(f"{server_url}/tournaments/{tournament.pk}/")
+    expect(ann.locator("[data-players]")).to_contain_text("1 + add-on")
+    ann.screenshot(path=SCREENSHOTS / "felt-rebuy-tournament-page-phone.png", full_page=True)
+    ann.goto(f"{server_url}/tournaments/")
+    ann.screenshot(path=SCREENSHOTS / "felt-rebuy-lobby-phone.png", full_page=True)
