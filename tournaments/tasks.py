@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 from datetime import datetime
+from typing import Any
 
 from celery import shared_task
 from django.utils import timezone
@@ -20,6 +21,15 @@ from tournaments import services
 log = logging.getLogger(__name__)
 
 
+def _queue(task: Any, tournament_id: int, at: datetime, what: str) -> None:
+    """``task`` for ``tournament_id`` at ``at``; a broker that refuses it is logged:
+    the beat sweep does the same work a few seconds late."""
+    try:
+        task.apply_async((tournament_id,), eta=at)
+    except Exception:
+        log.exception("could not queue %s of tournament %s", what, tournament_id)
+
+
 @shared_task(ignore_result=True)
 def announce_level(tournament_id: int) -> int | None:
     return services.tournament_level_announce(tournament_id=tournament_id)
@@ -27,10 +37,7 @@ def announce_level(tournament_id: int) -> int | None:
 
 def queue_level_announcement(tournament_id: int, at: datetime) -> None:
     """The services' level scheduler (``TournamentsConfig.ready``)."""
-    try:
-        announce_level.apply_async((tournament_id,), eta=at)
-    except Exception:  # the beat sweep announces it anyway
-        log.exception("could not queue the level task of tournament %s", tournament_id)
+    _queue(announce_level, tournament_id, at, "the level task")
 
 
 @shared_task(ignore_result=True)
@@ -40,10 +47,7 @@ def start_tournament(tournament_id: int) -> bool:
 
 def queue_start(tournament_id: int, at: datetime) -> None:
     """The schedule service's start scheduler (``TournamentsConfig.ready``)."""
-    try:
-        start_tournament.apply_async((tournament_id,), eta=at)
-    except Exception:  # the beat sweep starts it anyway
-        log.exception("could not queue the start of tournament %s", tournament_id)
+    _queue(start_tournament, tournament_id, at, "the start")
 
 
 @shared_task(ignore_result=True)
@@ -53,10 +57,7 @@ def end_rebuy_offers(tournament_id: int) -> int:
 
 def queue_rebuy_offers_end(tournament_id: int, at: datetime) -> None:
     """The rebuy service's offer scheduler (``TournamentsConfig.ready``)."""
-    try:
-        end_rebuy_offers.apply_async((tournament_id,), eta=at)
-    except Exception:  # the beat sweep ends them anyway
-        log.exception("could not queue the end of tournament %s's rebuy offers", tournament_id)
+    _queue(end_rebuy_offers, tournament_id, at, "the end of the rebuy offers")
 
 
 @shared_task(ignore_result=True)
@@ -66,10 +67,7 @@ def end_deal(tournament_id: int) -> int:
 
 def queue_deal_end(tournament_id: int, at: datetime) -> None:
     """The deal service's scheduler (``TournamentsConfig.ready``)."""
-    try:
-        end_deal.apply_async((tournament_id,), eta=at)
-    except Exception:  # the beat sweep ends it anyway
-        log.exception("could not queue the end of tournament %s's deal", tournament_id)
+    _queue(end_deal, tournament_id, at, "the end of the deal")
 
 
 @shared_task(ignore_result=True)
@@ -88,16 +86,15 @@ def sweep() -> int:
                 done += 1
         except Exception:
             log.exception("sweep: tournament %s failed to announce its level", tournament_id)
-    for tournament_id in services.rebuy_offers_due(now=timezone.now()):
-        try:
-            services.rebuy_offers_expire(tournament_id=tournament_id, now=timezone.now())
-        except Exception:
-            log.exception("sweep: tournament %s failed to end its rebuy offers", tournament_id)
-    for tournament_id in services.deals_due(now=timezone.now()):
-        try:
-            services.deals_expire(tournament_id=tournament_id, now=timezone.now())
-        except Exception:
-            log.exception("sweep: tournament %s failed to end its deal", tournament_id)
+    for due, expire, what in (
+        (services.rebuy_offers_due, services.rebuy_offers_expire, "its rebuy offers"),
+        (services.deals_due, services.deals_expire, "its deal"),
+    ):
+        for tournament_id in due(now=timezone.now()):
+            try:
+                expire(tournament_id=tournament_id, now=timezone.now())
+            except Exception:
+                log.exception("sweep: tournament %s failed to end %s", tournament_id, what)
     try:
         services.sngs_ensure_open()
     except Exception:
