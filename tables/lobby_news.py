@@ -33,6 +33,7 @@ def lobby_row(table: Table, players: int) -> dict[str, Any]:
 def listing_changed(table: Table, players: int) -> None:
     """Once committed: the table's row to every lobby when it is listed with a seat
     free, else the word that it is gone (players' own lobbies keep it: lobby.js)."""
+    message: dict[str, Any]
     if table.is_listed and table.closed_at is None and players < table.seat_count:
         message = {"type": "table.listed", "table": lobby_row(table, players)}
     else:

@@ -157,7 +157,7 @@ class Table(models.Model):
 
     @property
     def blinds_words(self) -> str:
-        """"blinds 10/20", with "ante 5" when there is one."""
+        """The blinds as the invite page and the lobby say them: "blinds 10/20, ante 5"."""
         ante = f", ante {self.ante}" if self.ante else ""
         return f"blinds {self.small_blind}/{self.big_blind}{ante}"
 

@@ -74,9 +74,7 @@ def test_the_form_offers_the_listing_unticked(client: Client, alice: Any) -> Non
     assert "checked" not in box[0]
 
 
-def test_the_link_of_an_unlisted_table_still_opens_it(
-    client: Client, alice: Any, bob: Any
-) -> None:
+def test_the_link_of_an_unlisted_table_still_opens_it(client: Client, alice: Any, bob: Any) -> None:
     table = friends_table(alice, name="Secret game")
     client.force_login(bob)
     member = client.get(link(table))
@@ -134,9 +132,7 @@ def test_a_practice_table_is_in_no_one_elses_lobby(client: Client, alice: Any, b
     assert link(table) not in lobby_of(client, bob)
 
 
-def test_the_tables_api_lists_a_table_to_its_players_only(
-    alice: Any, bob: Any, carol: Any
-) -> None:
+def test_the_tables_api_lists_a_table_to_its_players_only(alice: Any, bob: Any, carol: Any) -> None:
     unlisted = friends_table(alice, name="Secret game")
     friends_table(alice, name="Open game", is_listed=True)
     services.seat_take(table_id=unlisted.pk, user=bob, seat=1)

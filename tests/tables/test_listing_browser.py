@@ -6,6 +6,7 @@ its host lists it, and leaving it when the host takes it off."""
 from __future__ import annotations
 
 import re
+
 from playwright.sync_api import Browser, Page, expect
 
 from tests.support.live import BROWSER_TEST, DESKTOP, PHONE, SCREENSHOTS, sign_up
