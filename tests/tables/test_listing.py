@@ -44,11 +44,11 @@ def test_a_table_opened_from_the_form_is_left_out_of_other_members_lobbies(
     client.force_login(alice)
     client.post(reverse("tables:table_new"), NEW_TABLE)
     table = Table.objects.get(name="Secret game")
-    assert not table.is_listed
 
     page = lobby_of(Client(), bob)
     assert "Secret game" not in page
     assert link(table) not in page
+    assert not table.is_listed
 
 
 def test_a_table_the_host_chose_to_list_is_in_every_members_lobby(

@@ -83,7 +83,7 @@ def test_the_invite_page_of_an_omaha_table_names_its_game_blinds_and_options(
 
     friend = browser.new_context(viewport=PHONE).new_page()
     friend.goto(link)
-    lead = friend.locator("[data-game-facts]")
+    lead = friend.locator("main p").filter(has_text="invited you")
     options = friend.get_by_role("list", name="Also in play")
     for size, viewport in (("390", PHONE), ("1280", LAPTOP)):
         friend.set_viewport_size(viewport)
