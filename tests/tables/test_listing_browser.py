@@ -124,6 +124,7 @@ def test_a_table_comes_and_goes_in_an_open_lobby_as_its_host_lists_it(
     expect(line.get_by_role("link", name="Omaha night")).to_have_attribute("href", path)
     expect(lobby.get_by_text("No table has a free seat right now.")).to_be_hidden()
     other.screenshot(path=SCREENSHOTS / "felt-lobby-listed-390.png", full_page=True)
+    host.screenshot(path=SCREENSHOTS / "felt-host-panel-listed-1280.png")
 
     listing.uncheck()
     expect(line).to_have_count(0)
