@@ -127,6 +127,14 @@ class LobbyConsumer(SignedInSocket, AsyncJsonWebsocketConsumer):  # type: ignore
         the lobby's to everyone, a club's to its members."""
         await self.send_json({"type": "tournament", "tournament": event["tournament"]})
 
+    async def table_listed(self, event: dict[str, Any]) -> None:
+        """A friends' table its host lists, with a seat free: its lobby row."""
+        await self.send_json({"type": "table_listed", "table": event["table"]})
+
+    async def table_unlisted(self, event: dict[str, Any]) -> None:
+        """A table the host took off the lobby's list: its id only, nothing else of it."""
+        await self.send_json({"type": "table_unlisted", "table_id": event["table_id"]})
+
     async def announce(self, count: int) -> None:
         await self.channel_layer.group_send(LOBBY_GROUP, {"type": "online.count", "count": count})
 

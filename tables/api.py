@@ -11,13 +11,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Q, QuerySet
+from django.db.models import QuerySet
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import exceptions, generics
 from rest_framework.pagination import CursorPagination
 from rest_framework.permissions import IsAuthenticated
 
-from tables.models import HandPlayer, Table
+from tables import selectors
+from tables.models import Table
 from tables.serializers import ErrorSerializer, TableSerializer
 
 ERRORS = {
@@ -51,7 +52,9 @@ class TableCursor(CursorPagination):
 
 @extend_schema(responses={200: TableSerializer, **ERRORS, **BAD_CURSOR})
 class TableListView(generics.ListAPIView[Table]):
-    """Tables you own, sit at or played a hand at (staff: every table), newest first."""
+    """Tables you own, host, sit at, bought chips at or played a hand at (staff: every
+    table), newest first. A table's listing in the lobby changes nothing here: the
+    API lists nobody else's tables."""
 
     permission_classes = [IsAuthenticated]
     serializer_class = TableSerializer
@@ -61,6 +64,4 @@ class TableListView(generics.ListAPIView[Table]):
         user: Any = self.request.user
         if user.is_staff:
             return Table.objects.all()
-        played = HandPlayer.objects.filter(user=user).values("hand__table_id")
-        mine = Q(owner=user) | Q(seats__user=user) | Q(pk__in=played)
-        return Table.objects.filter(pk__in=Table.objects.filter(mine).values("pk"))
+        return selectors.tables_of(user)

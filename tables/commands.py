@@ -193,6 +193,10 @@ def _options(message: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def _listed(message: dict[str, Any]) -> dict[str, Any]:
+    return {"listed": _bool(message, "listed", '{"type": "set_listed", "listed": true}')}
+
+
 def _mute(message: dict[str, Any]) -> dict[str, Any]:
     example = '{"type": "mute", "seat": 2, "muted": true}'
     return {"seat": _int(message, "seat", example), "muted": _bool(message, "muted", example)}
@@ -228,6 +232,7 @@ COMMANDS: dict[str, tuple[Parser, str]] = {
     "mute": (_mute, "chat_mute"),
     "set_options": (_options, "table_set_options"),
     "bomb_pot": (_switch('{"type": "bomb_pot", "on": true}'), "table_call_bomb_pot"),
+    "set_listed": (_listed, "table_set_listed"),
 }
 
 

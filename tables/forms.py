@@ -24,8 +24,8 @@ MIN_BOTS, MAX_BOTS = 1, PRACTICE_MAX_BOTS
 
 
 class NewTableForm(forms.Form):
-    """A friends' table: its name, size, game, blinds, starting chips, clock and the
-    home-game options (docs/rules.md rules 23-25)."""
+    """A friends' table: its name, size, game, blinds, starting chips, clock, the
+    home-game options (docs/rules.md rules 23-25) and whether the lobby lists it."""
 
     name = forms.CharField(max_length=60, initial="Friday game")
     seat_count = forms.IntegerField(
@@ -71,6 +71,12 @@ class NewTableForm(forms.Form):
         initial=0,
         required=False,
         help_text="Hands; 0: only when the host calls one.",
+    )
+    is_listed = forms.BooleanField(
+        label="List this table in the lobby",
+        required=False,
+        help_text="Off: only people you send its link to can find it. On: every member"
+        " sees it in the lobby and may sit down.",
     )
 
     def clean(self) -> dict[str, Any]:

@@ -1,5 +1,5 @@
-"""Reads of live tables: a viewer's snapshot of one, the ledger, what is due, and
-the friends' tables with a free seat. The snapshot itself is built in
+"""Reads of live tables: a viewer's snapshot of one, the ledger, what is due, the
+tables a member plays at, and the friends' tables with a free seat. The snapshot itself is built in
 ``tables/snapshot.py``.
 """
 
@@ -10,14 +10,14 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
-from django.db.models import Count, F, QuerySet
+from django.db.models import Count, F, Q, QuerySet
 from django.utils import timezone
 
 from accounts.models import User
 from config.adapters.compiled_query import CompiledQuery
 from tables import kinds
 from tables.errors import TableNotFound
-from tables.models import ChipMovement, Seat, Table
+from tables.models import ChipMovement, HandPlayer, Seat, Table
 from tables.play import hand_state
 from tables.snapshot import build_snapshot
 
@@ -83,14 +83,31 @@ def tables_due(*, now: datetime) -> list[tuple[int, int]]:
     return list(Table.objects.filter(wake_at__lte=now).values_list("id", "seq"))
 
 
+def tables_of(user: User) -> QuerySet[Table]:
+    """The tables ``user`` is one of the players of: they own or host it, sit at it,
+    played a hand there, or moved chips across its edge (a buy-in, even with no hand
+    dealt). These tables show to them wherever tables are listed, listed or not."""
+    played = HandPlayer.objects.filter(user=user).values("hand__table_id")
+    bought = ChipMovement.objects.filter(user=user).values("table_id")
+    seated = Seat.objects.filter(user=user).values("table_id")
+    return Table.objects.filter(
+        Q(owner=user) | Q(host=user) | Q(pk__in=seated) | Q(pk__in=played) | Q(pk__in=bought)
+    )
+
+
 # Friends' tables with a free seat, at most this many on the lobby page.
 OPEN_TABLES_SHOWN = 20
 
 
-def tables_with_free_seats() -> QuerySet[Table]:
-    """Friends' tables anyone may join: fewer players than seats, newest first."""
+def tables_with_free_seats(viewer: User | AnonymousUser | None = None) -> QuerySet[Table]:
+    """Friends' tables with fewer players than seats, newest first, that ``viewer``
+    may see listed: those their host lists in the lobby, and the viewer's own
+    (``tables_of``). An unlisted table is reachable only by its link."""
+    shown = Q(is_listed=True)
+    if viewer is not None and viewer.is_authenticated:
+        shown |= Q(pk__in=tables_of(viewer).values("pk"))
     return (
-        Table.objects.filter(kind=Table.Kind.FRIENDS, closed_at__isnull=True)
+        Table.objects.filter(shown, kind=Table.Kind.FRIENDS, closed_at__isnull=True)
         .annotate(players=Count("seats"))
         .filter(players__lt=F("seat_count"))
         .order_by("-created_at")[:OPEN_TABLES_SHOWN]

@@ -412,6 +412,7 @@ def host_fields(table: Table) -> dict[str, Any]:
             "rebuy_approval": False,
             "seat_approval": False,
             "seat_requests": [],
+            "listed": False,
         }
     return {
         "host_user_id": table.host_id,
@@ -420,6 +421,7 @@ def host_fields(table: Table) -> dict[str, Any]:
         "rebuy_approval": table.is_rebuy_approved_by_host,
         "seat_approval": table.is_seating_approved_by_host,
         "seat_requests": _seat_requests(table) if table.is_seating_approved_by_host else [],
+        "listed": table.is_listed,  # in the lobby, or by its link only
     }
 
 

@@ -34,7 +34,18 @@ QUICK_REACTIONS = ("nh", "gg", "ty", "gl", "wp", "lol")
 
 
 def lobby(request: HttpRequest) -> HttpResponse:
-    return render(request, "lobby.html", {"open_tables": selectors.tables_with_free_seats()})
+    """The friends' tables the member may see (listed ones, and their own), their own
+    marked so that live news of a table taken off the list leaves it (lobby.js)."""
+    open_tables = list(selectors.tables_with_free_seats(request.user))
+    mine: set[int] = set()
+    if request.user.is_authenticated and open_tables:
+        shown = [table.pk for table in open_tables]
+        mine = set(
+            selectors.tables_of(signed_in_user(request))
+            .filter(pk__in=shown)
+            .values_list("pk", flat=True)
+        )
+    return render(request, "lobby.html", {"open_tables": open_tables, "my_table_ids": mine})
 
 
 @login_required

@@ -84,6 +84,7 @@ export function renderHost(panel, table, userId) {
   panel.querySelector('[data-host="end_game"]').hidden = table.closes_after_hand;
   showSetting(panel.querySelector('[data-approval="rebuys"]'), table.rebuy_approval);
   showSetting(panel.querySelector('[data-approval="seating"]'), table.seat_approval);
+  showSetting(panel.querySelector("[data-listed]"), table.listed);
   const form = panel.querySelector("[data-blinds-form]");
   if (!form.contains(document.activeElement)) {
     const next = table.next_blinds || table;
@@ -124,6 +125,11 @@ export function wireHost(panel, send) {
       markClicked(box);
       send({ type: "set_approvals", [box.dataset.approval]: box.checked });
     });
+  });
+  const listed = panel.querySelector("[data-listed]");
+  listed.addEventListener("change", () => {
+    markClicked(listed);
+    send({ type: "set_listed", listed: listed.checked });
   });
   const form = panel.querySelector("[data-blinds-form]");
   form.addEventListener("submit", (event) => {

@@ -133,6 +133,9 @@ class Table(models.Model):
     # A practice table's player gets a fresh starting stack after any hand that
     # busts them (their choice, kept for their next practice table too).
     auto_rebuy = models.BooleanField(default=False)
+    # A friends' table its host lists in the lobby; unlisted (the default), it is
+    # reachable by its link only (tables/selectors.py, ``tables_with_free_seats``).
+    is_listed = models.BooleanField(default=False)
 
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -151,6 +154,27 @@ class Table(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} (#{self.pk})"
+
+    @property
+    def blinds_words(self) -> str:
+        """The blinds as the invite page and the lobby say them: "blinds 10/20, ante 5"."""
+        ante = f", ante {self.ante}" if self.ante else ""
+        return f"blinds {self.small_blind}/{self.big_blind}{ante}"
+
+    @property
+    def options_in_play(self) -> list[str]:
+        """The home-game options for the next hand, as the table's head names them
+        (``optionsText`` in static/js/homegame.js): "Straddles", "Run it twice",
+        "Bomb pot 40 every 5 hands"."""
+        options = []
+        if self.allows_straddle:
+            options.append("Straddles")
+        if self.offers_run_it_twice:
+            options.append("Run it twice")
+        if self.bomb_pot_ante:
+            every = f" every {self.bomb_pot_every} hands" if self.bomb_pot_every else ""
+            options.append(f"Bomb pot {self.bomb_pot_ante}{every}")
+        return options
 
 
 class Seat(models.Model):

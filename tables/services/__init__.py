@@ -21,7 +21,12 @@ from tables.services.host import (
     table_set_approvals,
     table_set_blinds,
 )
-from tables.services.options import seat_straddle, table_call_bomb_pot, table_set_options
+from tables.services.options import (
+    seat_straddle,
+    table_call_bomb_pot,
+    table_set_listed,
+    table_set_options,
+)
 from tables.services.runouts import runout_answer, runout_timeout
 from tables.services.seats import (
     seat_add_on,
@@ -57,6 +62,7 @@ __all__ = [
     "runout_timeout",
     "seat_straddle",
     "table_call_bomb_pot",
+    "table_set_listed",
     "table_set_options",
     "seat_remove",
     "seat_request_decide",

@@ -4,7 +4,8 @@ The host chooses the game (No-Limit Hold'em or Pot-Limit Omaha), whether
 straddles are allowed, whether players all-in are offered to run it twice, and
 bomb pots: their stake, every how many hands, or one called for the next hand.
 Each takes effect from the next hand dealt (``play.home_options``). A player
-ticks whether they straddle when under the gun.
+ticks whether they straddle when under the gun. The host also chooses whether the
+table is listed in the lobby or reachable by its link only (at once).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 from django.db import transaction
 
 from accounts.models import User
+from tables import lobby_news
 from tables.errors import BadOptions
 from tables.models import MAX_BOMB_POT_EVERY, Table
 from tables.services import play as p
@@ -83,6 +85,16 @@ def table_call_bomb_pot(*, table_id: int, user: User, on: bool) -> int:
             raise BadOptions("Set the bomb pot's stake first.", "bomb_pot_ante")
         play.table.bomb_pot_next = on
         p.commit(play)
+        return play.table.seq
+
+
+def table_set_listed(*, table_id: int, user: User, listed: bool) -> int:
+    """The table shows in every member's lobby (``listed``), or only to its players."""
+    with transaction.atomic():
+        play = lock_as_host(table_id, user)
+        play.table.is_listed = listed
+        p.commit(play)
+        lobby_news.listing_changed(play.table, players=len(play.seats))
         return play.table.seq
 
 

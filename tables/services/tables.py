@@ -10,6 +10,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from accounts.models import User
+from tables import lobby_news
 from tables.errors import GuestsRefused, TableError
 from tables.models import (
     DEFAULT_SEATS,
@@ -107,9 +108,11 @@ def table_create(
     offers_run_it_twice: bool = False,
     bomb_pot_ante: int = 0,
     bomb_pot_every: int = 0,
+    is_listed: bool = False,
 ) -> Table:
     """A friends' table with nobody seated yet (the owner sits by choosing a seat),
-    with its game and home-game options (tables/services/options.py)."""
+    with its game and home-game options (tables/services/options.py), reachable by
+    its link only unless ``is_listed`` in the lobby."""
     check_table_settings(
         seat_count=seat_count,
         small_blind=small_blind,
@@ -130,7 +133,7 @@ def table_create(
         if owner is not None:  # a member's table (Felt's own, e.g. for tests, have none)
             User.objects.select_for_update().filter(pk=owner.pk).exists()  # one at a time
             _check_owner_limits(owner)
-        return Table.objects.create(
+        table = Table.objects.create(
             owner=owner,
             host=owner,  # whoever opens a table runs it, until they hand that on
             name=name.strip() or "Friends' table",
@@ -146,7 +149,11 @@ def table_create(
             offers_run_it_twice=offers_run_it_twice,
             bomb_pot_ante=bomb_pot_ante,
             bomb_pot_every=bomb_pot_every,
+            is_listed=is_listed,
         )
+        if is_listed:
+            lobby_news.listing_changed(table, players=0)
+        return table
 
 
 def last_auto_rebuy(user: User) -> bool:

@@ -3,9 +3,11 @@
 import asyncio
 
 import pytest
+from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 
 from config.asgi import application
+from tables import services
 from tests.support.lobby import next_count, open_lobby, session_cookie
 
 pytestmark = [
@@ -127,3 +129,59 @@ async def test_a_trusted_origin_from_the_settings_is_accepted(alice, settings):
     socket, connected = await open_lobby(alice, origin=(b"origin", b"https://felt.example.org"))
     assert connected
     await socket.disconnect(timeout=10)
+
+
+async def next_table_news(socket: WebsocketCommunicator) -> dict:
+    """The next lobby frame about a friends' table (presence counts skipped)."""
+    while True:
+        message = await socket.receive_json_from(timeout=10)
+        if message["type"] != "online":
+            return message
+
+
+async def test_a_table_appears_and_disappears_live_as_its_host_lists_it(alice, bob):
+    bob_socket, _ = await open_lobby(bob)
+    assert await next_count(bob_socket) == 1
+    table = await database_sync_to_async(services.table_create)(
+        owner=alice,
+        name="Omaha night",
+        game="plo",
+        allows_straddle=True,
+        bomb_pot_ante=40,
+        bomb_pot_every=5,
+    )
+    assert await bob_socket.receive_nothing(timeout=0.5), "an unlisted table is not news"
+
+    await database_sync_to_async(services.table_set_listed)(
+        table_id=table.pk, user=alice, listed=True
+    )
+    listed = await next_table_news(bob_socket)
+    assert listed["type"] == "table_listed"
+    assert listed["table"] == {
+        "id": table.pk,
+        "name": "Omaha night",
+        "url": f"/tables/{table.pk}/",
+        "game": "Pot-Limit Omaha",
+        "blinds": "blinds 10/20",
+        "options": ["Straddles", "Bomb pot 40 every 5 hands"],
+        "players": 0,
+        "seat_count": 6,
+    }
+
+    await database_sync_to_async(services.table_set_listed)(
+        table_id=table.pk, user=alice, listed=False
+    )
+    unlisted = await next_table_news(bob_socket)
+    assert unlisted == {"type": "table_unlisted", "table_id": table.pk}, "nothing but its id"
+    await bob_socket.disconnect(timeout=10)
+
+
+async def test_a_table_opened_listed_appears_live(alice, bob):
+    bob_socket, _ = await open_lobby(bob)
+    assert await next_count(bob_socket) == 1
+    await database_sync_to_async(services.table_create)(
+        owner=alice, name="Open game", is_listed=True
+    )
+    news = await next_table_news(bob_socket)
+    assert news["type"] == "table_listed" and news["table"]["name"] == "Open game"
+    await bob_socket.disconnect(timeout=10)

@@ -29,6 +29,7 @@ GOOD = [
     {"type": "answer_rebuy", "seat": 1, "approve": True},
     {"type": "answer_seat", "request": 1, "approve": True},
     {"type": "mute", "seat": 1, "muted": True},
+    {"type": "set_listed", "listed": True},
 ]
 
 MALFORMED = [
@@ -46,6 +47,8 @@ MALFORMED = [
     {"type": "answer_seat", "approve": True},
     {"type": "mute", "seat": 1},
     {"type": "mute", "seat": 1.0, "muted": True},
+    {"type": "set_listed"},
+    {"type": "set_listed", "listed": "yes"},
 ]
 
 
@@ -63,6 +66,7 @@ def facts(table_id: int) -> tuple[Any, ...]:
         table.is_seating_approved_by_host,
         table.muted_user_ids,
         table.wake_at,
+        table.is_listed,
     )
     seats = tuple(
         Seat.objects.filter(table_id=table_id).values_list(
@@ -151,6 +155,19 @@ async def test_everyone_sees_the_pause_and_the_blinds_for_the_next_hand(alice, b
     assert (seen["small_blind"], seen["big_blind"]) == (10, 20), "this hand's are unchanged"
     await host.close()
     await spectator.close()
+
+
+async def test_the_host_lists_the_table_in_the_lobby_and_everyone_sees_it(alice, bob):
+    table = await sync_to_async(friends_table)(alice, bob)
+    host, player = await Client.open(alice, table.pk), await Client.open(bob, table.pk)
+    assert host.table["listed"] is False, "a friends' table starts unlisted"
+    await host.send({"type": "set_listed", "listed": True})
+    assert (await player.snapshot(seq=player.table["seq"] + 1))["listed"] is True
+    assert (await host.snapshot())["listed"] is True
+    await host.send({"type": "set_listed", "listed": False})
+    assert (await player.snapshot(seq=player.table["seq"] + 1))["listed"] is False
+    await host.close()
+    await player.close()
 
 
 async def test_a_muted_player_cannot_chat_until_unmuted(alice, bob):

@@ -147,9 +147,9 @@ def test_an_unknown_table_is_not_found(client: Client, alice: Any) -> None:
 def test_the_lobby_lists_tables_with_free_seats_but_not_full_ones(
     client: Client, alice: Any, bob: Any
 ) -> None:
-    open_table = services.table_create(owner=alice, name="Open game", seat_count=3)
+    open_table = services.table_create(owner=alice, name="Open game", seat_count=3, is_listed=True)
     services.seat_take(table_id=open_table.pk, user=alice, seat=0)
-    full_table = services.table_create(owner=alice, name="Full game", seat_count=2)
+    full_table = services.table_create(owner=alice, name="Full game", seat_count=2, is_listed=True)
     services.seat_take(table_id=full_table.pk, user=alice, seat=0)
     services.seat_take(table_id=full_table.pk, user=bob, seat=1)
     page = signed_in(client, bob).get(reverse("lobby")).content.decode()
