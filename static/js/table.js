@@ -294,11 +294,11 @@ function renderSeatControls() {
 }
 
 function renderLog() {
+  const changes = stackChangeLines(table.stack_changes, table.hand_number); // the host's
   if (table.hand && table.hand_number) {
     const nameOf = (seat) => playerName(table, seat);
-    const changes = stackChangeLines(table.stack_changes, table.hand_number); // the host's
     handLogs.set(table.hand_number, [...logLines(table.hand.log, nameOf, table.your_seat), ...changes]);
-  }
+  } else if (changes.length) handLogs.set(0, changes); // before the first hand
   const numbers = [...handLogs.keys()].sort((a, b) => a - b).slice(-LOGGED_HANDS);
   for (const number of handLogs.keys()) {
     if (!numbers.includes(number)) handLogs.delete(number);
@@ -307,7 +307,7 @@ function renderLog() {
   for (const number of numbers) {
     const heading = document.createElement("li");
     heading.className = "log-hand";
-    heading.textContent = `Hand #${number}`;
+    heading.textContent = number ? `Hand #${number}` : "Before the first hand";
     items.push(heading);
     for (const line of handLogs.get(number)) {
       const item = document.createElement("li");

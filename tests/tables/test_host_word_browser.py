@@ -1,6 +1,7 @@
-"""A request reaches the host at once, wherever they are looking: a toast with
-Approve and Refuse, and a count on the Host tab and the panel's toggle; Approve
-from the toast seats the player. At a laptop's 1280x720 and a phone's 390x844."""
+"""The host's word on the page: a request reaches the host at once (a toast with
+Approve and Refuse, and counts on the Host tab and the panel's toggle; Approve from
+the toast seats the player, at 1280x720 and 390x844), a removed player sees why and
+no seat, and the host's stack changes show in everyone's hand log and ledger."""
 
 from __future__ import annotations
 
@@ -80,3 +81,42 @@ def test_a_removed_player_sees_why_and_no_seat_until_let_back(
     host.get_by_role("button", name="Allow ivan back").click()
     expect(friend.locator("[data-removed]")).to_be_hidden()
     take_seat(friend, 1)
+
+
+def test_the_host_corrects_and_moves_stacks_and_everyone_reads_it(
+    server_url: str, browser: Browser
+) -> None:
+    host = sign_up(browser, server_url, "hazel", LAPTOP)
+    link = open_table(host, server_url)
+    take_seat(host, 0)
+    show_panel_tab(host, "Host")
+    host.get_by_role("button", name="Pause the game").click()  # no hand: stacks stay put
+    friend = sign_up(browser, server_url, "ivan", LAPTOP)
+    friend.goto(link)
+    take_seat(friend, 1)
+
+    move = host.locator("[data-stack-form=move_chips]")
+    move.get_by_label("Move").fill("200")
+    move.get_by_label("from").select_option("0")
+    move.get_by_label("to").select_option("1")
+    move.get_by_role("button", name="Move the chips").click()
+    expect(friend.locator(".seat.you")).to_contain_text("1700")
+    correct = host.locator("[data-stack-form=set_stack]")
+    correct.get_by_label("Stack of").select_option("1")
+    correct.get_by_label("to").fill("1000")
+    correct.get_by_role("button", name="Set the stack").click()
+    expect(friend.locator(".seat.you")).to_contain_text("1000")
+
+    show_panel_tab(friend, "Hand log")
+    expect(friend.locator("[data-log]")).to_contain_text("Host moved 200 from hazel to ivan")
+    expect(friend.locator("[data-log]")).to_contain_text("Host set ivan's stack from 1700 to 1000")
+    show_panel_tab(friend, "Ledger")
+    ivan = friend.locator("[data-ledger] tbody tr", has_text="ivan")
+    expect(ivan).to_contain_text("-700 corrected, +200 moved")
+    # Refused amounts say why, and change nothing.
+    move.get_by_label("Move").fill("5000")
+    move.get_by_label("from").select_option("1")
+    move.get_by_label("to").select_option("0")
+    move.get_by_role("button", name="Move the chips").click()
+    expect(host.locator("[data-toast]")).to_have_text("ivan has only 1000.")
+    expect(friend.locator(".seat.you")).to_contain_text("1000")
