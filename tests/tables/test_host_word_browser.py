@@ -10,10 +10,12 @@ from playwright.sync_api import Browser, Page, expect
 
 from tests.support.live import BROWSER_TEST, PHONE, SCREENSHOTS, sign_up
 from tests.support.table_pages import open_table, show_panel_tab, take_seat
+from tests.tables.test_motion_sound_browser import RECORD_NOTES, notes_heard
 
 pytestmark = BROWSER_TEST
 
 LAPTOP = {"width": 1280, "height": 720}
+DOORBELL = [784, 587]  # static/js/sounds.js: someone asks the host
 
 
 def _inside_the_window(page: Page, selector: str) -> None:
@@ -31,7 +33,9 @@ def test_the_host_approves_a_sit_down_from_the_toast(
     server_url: str, browser: Browser, viewport: dict[str, int]
 ) -> None:
     host = sign_up(browser, server_url, "hazel", viewport)
+    host.add_init_script(RECORD_NOTES)
     link = open_table(host, server_url)
+    host.get_by_role("button", name="Turn sound on").click()
     take_seat(host, 0)
     show_panel_tab(host, "Host")
     host.get_by_label("Approve sit-downs").check()
@@ -42,10 +46,13 @@ def test_the_host_approves_a_sit_down_from_the_toast(
     friend = sign_up(browser, server_url, "ivan", viewport)
     friend.goto(link)
     expect(friend.locator("[data-connection-status]")).to_have_text("Live")
+    notes_heard(host)
     friend.get_by_role("button", name="Sit in seat 2").click()
 
     toast = host.get_by_role("group", name="ivan asks for seat 2")
     expect(toast).to_be_visible()
+    heard = notes_heard(host)
+    assert [note for note in heard if note in DOORBELL] == DOORBELL, heard
     badge = "[data-panel-toggle] [data-request-count]"
     if viewport == LAPTOP:
         badge = "[data-tab=host] [data-request-count]"
