@@ -102,7 +102,7 @@ const BARRED_TEXT = "The host removed you from this table: you can sit here agai
 /** The host removed the viewer (a `removed` notice): said where the seat was. */
 export function showRemoved(removedNote, notice, table) {
   if (notice.table_id !== undefined && table && notice.table_id !== table.id) return;
-  removedNote.textContent = notice.text;
+  removedNote.textContent = table && table.you_are_barred ? BARRED_TEXT : notice.text;
   removedNote.hidden = false;
 }
 
