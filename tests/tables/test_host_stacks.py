@@ -4,8 +4,12 @@ to the chips on the table; everyone sees the change; bad amounts are refused."""
 
 from __future__ import annotations
 
+import csv
+import io
+
 import pytest
 from asgiref.sync import sync_to_async
+from django.urls import reverse
 
 from tables import services
 from tables.errors import BadSeat, BadStack, NotHost
@@ -149,3 +153,19 @@ async def test_over_the_socket_everyone_sees_it_and_bad_values_are_refused(alice
     }
     for client in (host, spectator, player):
         await client.close()
+
+
+def test_the_ledger_download_has_the_host_rows_signed(alice, bob, client):
+    table = friends_table(alice, bob, starting_stack=1000)
+    services.chips_move(table_id=table.pk, user=alice, from_seat=0, to_seat=1, amount=100)
+    services.stack_set(table_id=table.pk, user=alice, seat=0, stack=1000)
+    client.force_login(bob)
+    response = client.get(reverse("tables:table_ledger_csv", kwargs={"table_id": table.pk}))
+    rows = list(csv.reader(io.StringIO(response.content.decode())))
+    assert [row[1:] for row in rows[1:]] == [
+        ["alice", "buy_in", "1000"],
+        ["bob", "buy_in", "1000"],
+        ["alice", "transfer", "-100"],
+        ["bob", "transfer", "100"],
+        ["alice", "correction", "100"],
+    ]
