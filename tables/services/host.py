@@ -122,7 +122,8 @@ def table_set_blinds(
 
 def seat_remove(*, table_id: int, user: User, seat: int) -> int:
     """The player in ``seat`` leaves with their stack (a cash-out in the ledger); one
-    dealt into the hand in play is folded on their turn and leaves after it."""
+    dealt into the hand in play is folded on their turn and leaves after it. They may
+    not sit here again until the host lets them back (``player_allow_back``)."""
     with transaction.atomic():
         play = lock_as_host(table_id, user)
         removed = _other_player(play, user, seat)
