@@ -127,3 +127,30 @@ def test_the_host_corrects_and_moves_stacks_and_everyone_reads_it(
     move.get_by_role("button", name="Move the chips").click()
     expect(host.locator("[data-toast]")).to_have_text("ivan has only 1000.")
     expect(friend.locator(".seat.you")).to_contain_text("1000")
+
+
+def test_a_busted_players_rebuy_is_approved_from_the_toast_on_a_phone(
+    server_url: str, browser: Browser
+) -> None:
+    host = sign_up(browser, server_url, "hazel", PHONE)
+    link = open_table(host, server_url)
+    take_seat(host, 0)
+    show_panel_tab(host, "Host")
+    host.get_by_role("button", name="Pause the game").click()
+    host.get_by_label("Approve rebuys").check()
+    friend = sign_up(browser, server_url, "ivan", PHONE)
+    friend.goto(link)
+    take_seat(friend, 1)
+    correct = host.locator("[data-stack-form=set_stack]")
+    correct.get_by_label("Stack of").select_option("1")
+    correct.get_by_label("to").fill("0")  # as if he had lost it all
+    correct.get_by_role("button", name="Set the stack").click()
+    host.keyboard.press("Escape")  # the drawer closed: the host looks at the felt
+
+    friend.get_by_role("button", name="Rebuy 1500 chips").click()
+    toast = host.get_by_role("group", name="ivan asks for a rebuy")
+    expect(toast).to_be_visible()
+    expect(host.locator("[data-panel-toggle] [data-request-count]")).to_have_text("1")
+    toast.get_by_role("button", name="Approve: ivan asks for a rebuy").click()
+    expect(friend.locator(".seat.you")).to_contain_text("1500")
+    expect(host.locator("[data-request-toasts]")).to_be_hidden()
