@@ -202,6 +202,24 @@ def _mute(message: dict[str, Any]) -> dict[str, Any]:
     return {"seat": _int(message, "seat", example), "muted": _bool(message, "muted", example)}
 
 
+def _allow_back(message: dict[str, Any]) -> dict[str, Any]:
+    return {"player": _int(message, "player", '{"type": "allow_back", "player": 12}')}
+
+
+def _set_stack(message: dict[str, Any]) -> dict[str, Any]:
+    example = '{"type": "set_stack", "seat": 2, "stack": 1500}'
+    return {"seat": _int(message, "seat", example), "stack": _int(message, "stack", example)}
+
+
+def _move_chips(message: dict[str, Any]) -> dict[str, Any]:
+    example = '{"type": "move_chips", "from_seat": 0, "to_seat": 2, "amount": 500}'
+    return {
+        "from_seat": _int(message, "from_seat", example),
+        "to_seat": _int(message, "to_seat", example),
+        "amount": _int(message, "amount", example),
+    }
+
+
 # type -> (the checked fields, the function of tables.services that runs them). The
 # function is found by name when the command runs, so it is the one services has then.
 COMMANDS: dict[str, tuple[Parser, str]] = {
@@ -230,6 +248,9 @@ COMMANDS: dict[str, tuple[Parser, str]] = {
     "answer_rebuy": (_rebuy_answer, "rebuy_decide"),
     "answer_seat": (_seat_answer, "seat_request_decide"),
     "mute": (_mute, "chat_mute"),
+    "allow_back": (_allow_back, "player_allow_back"),
+    "set_stack": (_set_stack, "stack_set"),
+    "move_chips": (_move_chips, "chips_move"),
     "set_options": (_options, "table_set_options"),
     "bomb_pot": (_switch('{"type": "bomb_pot", "on": true}'), "table_call_bomb_pot"),
     "set_listed": (_listed, "table_set_listed"),

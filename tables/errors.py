@@ -164,6 +164,19 @@ class NoRequest(TableError):
     default_message = "Nobody is asking for that any more."
 
 
+class Barred(TableError):
+    code = "removed_by_host"
+    status = 403
+    default_message = (
+        "The host removed you from this table: you can sit here again once the host lets you back."
+    )
+
+
+class BadStack(TableError):
+    code = "bad_stack"
+    default_message = "That stack change is not possible."
+
+
 class Muted(TableError):
     code = "muted"
     default_message = "The host muted you in this table's chat."

@@ -17,8 +17,11 @@ from tables.models import DEPARTED_NAME, ChipMovement, Seat, Table
 
 def ledger_summary(table: Table, seats: Mapping[int, Seat]) -> list[dict[str, Any]] | None:
     """Per player who brought chips here: bought in (buy-ins and rebuys: new chips
-    only), cashed out (for good: a stack brought back is no longer out), stack (as of
-    the last hand's end) and net; None at kinds without a ledger.
+    only), cashed out (for good: a stack brought back is no longer out), the host's
+    corrections (chips put on or taken off the stack: owed or credited, so they leave
+    the net as it was) and chips the host moved to or from them (which count in the
+    net, as a pot would), stack (as of the last hand's end) and net; None at kinds
+    without a ledger.
 
     The totals are kept while the table's ledger is unchanged (``_movement_totals``);
     the names are not: a seated player's comes from their seat's user, read with the
@@ -39,13 +42,17 @@ def ledger_summary(table: Table, seats: Mapping[int, Seat]) -> list[dict[str, An
                 "name": names[key] if key is not None else DEPARTED_NAME,
                 "bought_in": 0,
                 "cashed_out": 0,
+                "corrected": 0,
+                "moved": 0,
             },
         )
         row["bought_in"] += total.bought_in
         row["cashed_out"] += total.cashed_out
+        row["corrected"] += total.corrected
+        row["moved"] += total.moved
     for user_id, row in rows.items():
         row["stack"] = stacks.get(user_id, 0) if user_id is not None else 0
-        row["net"] = row["cashed_out"] + row["stack"] - row["bought_in"]
+        row["net"] = row["cashed_out"] + row["stack"] - row["bought_in"] - row["corrected"]
     return list(rows.values())
 
 
@@ -56,6 +63,8 @@ class MovementTotals:
     first: int  # where their first movement comes among the table's: the rows' order
     bought_in: int = 0
     cashed_out: int = 0
+    corrected: int = 0  # the host's corrections, signed
+    moved: int = 0  # chips the host moved to (+) or from (-) them
 
 
 # The totals last read for each table in this process, with the ledger_version
@@ -82,6 +91,10 @@ def _movement_totals(table: Table) -> dict[int | None, MovementTotals]:
             total.cashed_out += amount
         elif kind == ChipMovement.Kind.COMEBACK:  # back from what was cashed out
             total.cashed_out -= amount
+        elif kind == ChipMovement.Kind.CORRECTION:
+            total.corrected += amount
+        elif kind == ChipMovement.Kind.TRANSFER:
+            total.moved += amount
         else:
             total.bought_in += amount
     # Not kept from inside a transaction: it may yet roll back, and the version it

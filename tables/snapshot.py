@@ -17,8 +17,9 @@ import orjson
 
 import engine
 from tables import kinds
+from tables.host_view import host_word_fields
 from tables.ledger_summary import ledger_summary
-from tables.models import Seat, SeatRequest, Table
+from tables.models import Seat, Table
 from tables.play import Play
 
 
@@ -411,8 +412,8 @@ def host_fields(table: Table) -> dict[str, Any]:
             "next_blinds": None,
             "rebuy_approval": False,
             "seat_approval": False,
-            "seat_requests": [],
             "listed": False,
+            **host_word_fields(table),
         }
     return {
         "host_user_id": table.host_id,
@@ -420,8 +421,8 @@ def host_fields(table: Table) -> dict[str, Any]:
         "next_blinds": _next_blinds(table),
         "rebuy_approval": table.is_rebuy_approved_by_host,
         "seat_approval": table.is_seating_approved_by_host,
-        "seat_requests": _seat_requests(table) if table.is_seating_approved_by_host else [],
         "listed": table.is_listed,  # in the lobby, or by its link only
+        **host_word_fields(table),
     }
 
 
@@ -433,11 +434,3 @@ def _next_blinds(table: Table) -> dict[str, int] | None:
         "big_blind": table.next_big_blind,
         "ante": table.next_ante or 0,
     }
-
-
-def _seat_requests(table: Table) -> list[dict[str, Any]]:
-    asked = SeatRequest.objects.filter(table=table).select_related("user")
-    return [
-        {"id": request.pk, "name": request.user.public_name, "seat": request.number}
-        for request in asked.order_by("created_at", "id")
-    ]

@@ -157,7 +157,8 @@ def table_path(table: Table) -> str:
 @login_required
 @require_http_methods(["GET"])
 def table_ledger_csv(request: HttpRequest, table_id: int) -> HttpResponse:
-    """Every buy-in, rebuy and cash-out at a friends' table, for its owner and players."""
+    """Every chip movement at a friends' table (the host's corrections and transfers
+    signed), for its owner and players."""
     try:
         movements = selectors.ledger_movements(table_id=table_id, user=signed_in_user(request))
     except TableNotFound:

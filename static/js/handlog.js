@@ -40,6 +40,18 @@ function withArticle(description) {
   return singular.includes(first) ? `a ${description}` : description;
 }
 
+/** The host's stack changes made during or after hand `handNumber`, as log lines
+ * ("Host moved 500 from alice to bob"), for everyone. */
+export function stackChangeLines(changes, handNumber) {
+  return (changes || [])
+    .filter((change) => change.hand_number === handNumber)
+    .map((change) =>
+      change.kind === "move"
+        ? `Host moved ${change.amount} from ${change.from} to ${change.to}`
+        : `Host set ${change.name}'s stack from ${change.from} to ${change.to}`,
+    );
+}
+
 /**
  * The lines for one hand's log. `nameOf(seat)` gives a seat's player name;
  * `yourSeat` is the viewer's seat (its own hole cards are shown to it).

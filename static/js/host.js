@@ -1,6 +1,7 @@
 // The host's panel at a friends' table (docs/protocol.md, "Host controls"):
-// pause and resume, the blinds for the next hand, approvals, and per player
-// mute, make host and remove. Drawn from the snapshot; every click is one
+// pause and resume, the blinds for the next hand, approvals, per player
+// mute, make host and remove, letting a removed player back, and stack changes
+// (a correction, or chips moved between two players). Drawn from the snapshot; every click is one
 // message, and the next snapshot shows what the server made of it.
 
 function el(tag, text, className) {
@@ -16,6 +17,11 @@ function button(text, message, label) {
   node.dataset.message = JSON.stringify(message);
   if (label) node.setAttribute("aria-label", label);
   return node;
+}
+
+/** Whether the host removed the member on this page and has not let them back. */
+export function isBarred(table, userId) {
+  return (table.barred || []).some((barred) => barred.user_id === userId);
 }
 
 /** Whether the member on this page runs the table. */
@@ -46,11 +52,36 @@ function playerRow(table, info) {
 function requestRow(request) {
   const row = el("li");
   row.append(
-    el("span", `${request.name} asks for seat ${request.seat + 1}`, "host-asks"),
+    el("span", `${request.name} ${request.is_rebuy ? "is back and asks for a rebuy in" : "asks for"} seat ${request.seat + 1}`, "host-asks"),
     button("Let sit", { type: "answer_seat", request: request.id, approve: true }, `Let ${request.name} sit`),
     button("Refuse", { type: "answer_seat", request: request.id, approve: false }, `Refuse ${request.name}`),
   );
   return row;
+}
+
+function barredRow(barred) {
+  const row = el("li");
+  row.append(
+    el("span", `${barred.name} was removed`, "host-asks"),
+    button("Allow back", { type: "allow_back", player: barred.user_id }, `Allow ${barred.name} back`),
+  );
+  return row;
+}
+
+/** The stack forms' player lists: every person seated, the host too, with their stack. */
+function fillPlayers(form, people) {
+  if (form.contains(document.activeElement)) return; // not while the host is choosing
+  for (const select of form.querySelectorAll("select")) {
+    const chosen = select.value;
+    select.replaceChildren(
+      ...people.map((info) => {
+        const option = el("option", `${info.name} (${info.stack})`);
+        option.value = String(info.seat);
+        return option;
+      }),
+    );
+    if (people.some((info) => String(info.seat) === chosen)) select.value = chosen;
+  }
 }
 
 // A snapshot sent before the click reached the server still carries the old
@@ -95,6 +126,9 @@ export function renderHost(panel, table, userId) {
   const others = table.seats.filter((info) => info.occupied && !info.is_bot && !info.is_you);
   panel.querySelector("[data-host-players]").replaceChildren(...others.map((info) => playerRow(table, info)));
   panel.querySelector("[data-host-requests]").replaceChildren(...(table.seat_requests || []).map(requestRow));
+  panel.querySelector("[data-host-barred]").replaceChildren(...(table.barred || []).map(barredRow));
+  const people = table.seats.filter((info) => info.occupied && !info.is_bot);
+  panel.querySelectorAll("[data-stack-form]").forEach((stackForm) => fillPlayers(stackForm, people));
 }
 
 // Ending the game cashes everyone out for good: the first click only asks again.
@@ -137,5 +171,15 @@ export function wireHost(panel, send) {
     const number = (name) => Number(form.elements[name].value);
     send({ type: "set_blinds", small_blind: number("small_blind"), big_blind: number("big_blind"), ante: number("ante") });
     document.activeElement.blur();
+  });
+  // Set a stack, or move chips: the form's fields are the message's (whole numbers).
+  panel.querySelectorAll("[data-stack-form]").forEach((stackForm) => {
+    stackForm.addEventListener("submit", (event) => {
+      event.preventDefault();
+      const message = { type: stackForm.dataset.stackForm };
+      for (const field of stackForm.elements) if (field.name) message[field.name] = Number(field.value);
+      send(message);
+      document.activeElement.blur();
+    });
   });
 }

@@ -82,6 +82,11 @@ export function renderSeatEnd(seatControls, removedNote, table) {
   if (you) {
     removedNote.hidden = true; // seated (again): the old word no longer applies
     if (knownResult !== null) seatControls.hidden = true;
+  } else if (table.you_are_barred) {
+    removedNote.textContent = BARRED_TEXT; // and no seat offers "Sit here" (render.js)
+    removedNote.hidden = false;
+  } else if (removedNote.textContent === BARRED_TEXT) {
+    removedNote.hidden = true; // the host let them back
   }
   const isRemoved = Boolean(you && you.is_removed);
   const leaving = seatControls.querySelector("[data-leaving]");
@@ -92,23 +97,37 @@ export function renderSeatEnd(seatControls, removedNote, table) {
   if (stay && isRemoved) stay.hidden = true;
 }
 
+const BARRED_TEXT = "The host removed you from this table: you can sit here again once the host lets you back.";
+
 /** The host removed the viewer (a `removed` notice): said where the seat was. */
 export function showRemoved(removedNote, notice, table) {
   if (notice.table_id !== undefined && table && notice.table_id !== table.id) return;
-  removedNote.textContent = notice.text;
+  removedNote.textContent = table && table.you_are_barred ? BARRED_TEXT : notice.text;
   removedNote.hidden = false;
 }
 
-/** The ledger as table rows: name, bought in, cashed out, stack, net (+ up, - down). */
+/** What the host changed in a row's stacks: "+500 corrected, -300 moved", or "". */
+function hostChanges(row) {
+  const parts = [];
+  if (row.corrected) parts.push(`${signed(row.corrected)} corrected`);
+  if (row.moved) parts.push(`${signed(row.moved)} moved`);
+  return parts.join(", ");
+}
+
+/** The ledger as table rows: name, bought in, cashed out, the host's changes (a column
+ * only once there are some), stack, net (+ up, - down). */
 export function renderLedger(section, table) {
   const rows = table.ledger || [];
   section.hidden = rows.length === 0;
+  const hasHostChanges = rows.some((row) => row.corrected || row.moved);
+  section.querySelector("[data-ledger-host]").hidden = !hasHostChanges;
   const body = section.querySelector("tbody");
   body.replaceChildren(
     ...rows.map((row) => {
       const line = el("tr");
-      line.append(el("th", row.name), el("td", String(row.bought_in)), el("td", String(row.cashed_out)),
-        el("td", String(row.stack)));
+      line.append(el("th", row.name), el("td", String(row.bought_in)), el("td", String(row.cashed_out)));
+      if (hasHostChanges) line.append(el("td", hostChanges(row)));
+      line.append(el("td", String(row.stack)));
       const net = el("td", signed(row.net));
       net.className = row.net > 0 ? "up" : row.net < 0 ? "down" : "even";
       line.append(net);

@@ -162,7 +162,8 @@ function emptySeat(table, seat) {
   node.setAttribute("role", "group");
   node.setAttribute("aria-label", `Seat ${seat + 1}: empty`);
   const isGoingOn = !table.closed_at && !table.closes_after_hand;
-  const canSit = isGoingOn && (table.your_seat === null || table.your_seat === undefined);
+  const isFree = !table.you_are_barred; // removed by the host, until let back
+  const canSit = isGoingOn && isFree && (table.your_seat === null || table.your_seat === undefined);
   // Tournaments assign their seats; a replay is only watched.
   if (canSit && table.kind !== "tournament" && table.kind !== "replay") {
     const button = el("button", "sit", "Sit here");

@@ -1,7 +1,8 @@
 // Table sounds, made with WebAudio (no files, nothing fetched): a chime when it
 // is your turn, a soft tick for a deal, a low knock for a check, a bright click
 // for chips going in (a bet, raise or call), quick beeps when your clock is
-// running out, and rising notes when you win.
+// running out, rising notes when you win, and a doorbell for the host when a
+// player asks for a seat or a rebuy (static/js/requests.js).
 // Muted or not is remembered in this browser (localStorage); off by default
 // until the player turns sound on, since a page may not play sound unasked.
 
@@ -59,6 +60,7 @@ const SOUNDS = {
   check: () => { note(196, 0.07, 0, 0.2); note(196, 0.07, 0.11, 0.2); },
   bet: () => { note(1320, 0.04, 0, 0.08); note(1568, 0.05, 0.05, 0.08); },
   clock: () => { note(988, 0.09); note(988, 0.09, 0.16); note(988, 0.09, 0.32); },
+  request: () => { note(784, 0.15); note(587, 0.3, 0.16); }, // a doorbell: someone asks the host
 };
 
 // Your clock warns once per decision when this little is left, if it started with more.

@@ -5,12 +5,13 @@
 
 import { Controls } from "./controls.js";
 import { CLOSE, followsMove, showNotice } from "./live.js";
-import { logLines } from "./handlog.js";
+import { logLines, stackChangeLines } from "./handlog.js";
 import { addChat, wireChat } from "./chat.js";
 import { renderBusted, renderLedger, renderSeatEnd, showRemoved } from "./ledger.js";
 import { renderPurchases } from "./purchases.js";
 import { dealAnnouncement, renderDeal, wireDeal } from "./deal.js";
-import { isHost, markClicked, renderHost, showSetting, wireHost } from "./host.js";
+import { isBarred, isHost, markClicked, renderHost, showSetting, wireHost } from "./host.js";
+import { RequestAlerts } from "./requests.js";
 import { CLOCK_WARNING_SECONDS, play, playAll, soundsFor, wireSoundButton } from "./sounds.js";
 import { icon } from "./icons.js";
 import { moveChips } from "./motion.js";
@@ -101,6 +102,8 @@ function send(message) {
 
 const controls = new Controls(find("[data-controls]"), send, find("[data-pre-actions]"));
 const panel = new SidePanel(find("[data-panel]"), find("[data-panel-toggle]"));
+const requestBox = find("[data-request-toasts]"); // friends' tables only
+const alerts = requestBox && new RequestAlerts(requestBox, root.querySelectorAll("[data-request-count]"), send);
 
 function socketUrl() {
   const scheme = window.location.protocol === "https:" ? "wss:" : "ws:";
@@ -196,7 +199,7 @@ function onMessage(data) {
 function onSnapshot(message) {
   if (table && message.seq < table.seq) return; // an older frame overtaken by a newer one
   const previous = table;
-  table = { ...message.table, seq: message.seq };
+  table = { ...message.table, seq: message.seq, you_are_barred: isBarred(message.table, userId) };
   playAll(soundsFor(previous, table));
   if (message.table.chat) parts.chat.replaceChildren(); // on (re)connect: the last lines again
   if (message.table.chat) addChat(parts.chat, message.table.chat);
@@ -234,6 +237,7 @@ function render() {
   renderSeatEnd(parts.seatControls, parts.removed, table);
   if (parts.ledger) renderLedger(parts.ledger, table);
   if (parts.host) renderHost(parts.host, table, userId);
+  if (alerts) alerts.update(table, isHost(table, userId));
   if (parts.optionsForm && !parts.host.hidden) renderOptions(parts.optionsForm, table);
   panel.sync();
   if (isGoingToLobby && table.your_seat === null) window.location.assign("/");
@@ -290,10 +294,11 @@ function renderSeatControls() {
 }
 
 function renderLog() {
+  const changes = stackChangeLines(table.stack_changes, table.hand_number); // the host's
   if (table.hand && table.hand_number) {
     const nameOf = (seat) => playerName(table, seat);
-    handLogs.set(table.hand_number, logLines(table.hand.log, nameOf, table.your_seat));
-  }
+    handLogs.set(table.hand_number, [...logLines(table.hand.log, nameOf, table.your_seat), ...changes]);
+  } else if (changes.length) handLogs.set(0, changes); // before the first hand
   const numbers = [...handLogs.keys()].sort((a, b) => a - b).slice(-LOGGED_HANDS);
   for (const number of handLogs.keys()) {
     if (!numbers.includes(number)) handLogs.delete(number);
@@ -302,7 +307,7 @@ function renderLog() {
   for (const number of numbers) {
     const heading = document.createElement("li");
     heading.className = "log-hand";
-    heading.textContent = `Hand #${number}`;
+    heading.textContent = number ? `Hand #${number}` : "Before the first hand";
     items.push(heading);
     for (const line of handLogs.get(number)) {
       const item = document.createElement("li");

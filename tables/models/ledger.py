@@ -10,12 +10,13 @@ from tables.models.table import Table
 
 class ChipMovement(models.Model):
     """Chips crossing the edge of a friends' table: bought in, rebought, cashed out,
-    or cashed out earlier and brought back.
+    or cashed out earlier and brought back; and the host's changes of a stack
+    (``tables/services/stacks.py``).
 
     Written in the transaction of the seat change that moves them, so the
     buy-ins, rebuys and comebacks less the cash-outs always equal the chips on
-    the table. Only buy-ins and rebuys bring new chips; a comeback is a stack
-    this table cashed out to the same player before.
+    the table (corrections and transfers included). Only buy-ins and rebuys bring
+    new chips; a comeback is a stack this table cashed out to the same player before.
     """
 
     class Kind(models.TextChoices):
@@ -23,6 +24,8 @@ class ChipMovement(models.Model):
         REBUY = "rebuy", "Rebuy"
         CASH_OUT = "cash_out", "Cash-out"
         COMEBACK = "comeback", "Came back with the stack cashed out"
+        CORRECTION = "correction", "The host corrected the stack"
+        TRANSFER = "transfer", "The host moved chips between players"
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="chip_movements")
     # SET_NULL: a deleted member's chips stay counted (as a former member's).
@@ -33,8 +36,11 @@ class ChipMovement(models.Model):
         on_delete=models.SET_NULL,
         related_name="chip_movements",
     )
-    kind = models.CharField(max_length=8, choices=Kind.choices)
-    amount = models.PositiveIntegerField()
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    # Chips, always positive for buy-ins, rebuys, cash-outs and comebacks; signed for
+    # the host's corrections and transfers (onto the player's stack, or off it when
+    # negative). A transfer is two rows that add up to zero.
+    amount = models.IntegerField()
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

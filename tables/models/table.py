@@ -126,6 +126,12 @@ class Table(models.Model):
     is_seating_approved_by_host = models.BooleanField(default=False)
     # Users whose chat lines the host muted at this table.
     muted_user_ids = JSONField(default=list, blank=True)
+    # Users the host removed: they may not sit here again until the host lets them
+    # back (``allow_back``; tables/services/host_word.py).
+    barred_user_ids = JSONField(default=list, blank=True)
+    # The host's last stack changes, for the hand log (``stack_changes`` in a
+    # snapshot): each with the hand it followed; the ledger rows are the record.
+    stack_changes = JSONField(default=list, blank=True)
     # The host ended the game: at the end of the hand in play (``closes_after_hand``),
     # then everyone is cashed out and no hand is dealt again (``closed_at``).
     closes_after_hand = models.BooleanField(default=False)
@@ -274,6 +280,9 @@ class SeatRequest(models.Model):
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seat_requests")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     number = models.PositiveSmallIntegerField()  # the seat asked for
+    # A player who bought in here before and comes back without a stack to bring:
+    # a new buy-in, which waits for the host where the host approves rebuys.
+    is_rebuy = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

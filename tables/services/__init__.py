@@ -12,6 +12,7 @@ from tables.services.host import (
     chat_mute,
     host_hand_over,
     hosts_release,
+    player_allow_back,
     rebuy_decide,
     seat_remove,
     seat_request_decide,
@@ -40,6 +41,7 @@ from tables.services.seats import (
     seat_take,
     seats_release,
 )
+from tables.services.stacks import chips_move, stack_set
 from tables.services.tables import (
     BadTableSettings,
     TooManyTables,
@@ -53,14 +55,17 @@ __all__ = [
     "bot_act",
     "chat_mute",
     "chat_post",
+    "chips_move",
     "deal_answer",
     "deal_propose",
     "host_hand_over",
     "hosts_release",
+    "player_allow_back",
     "rebuy_decide",
     "runout_answer",
     "runout_timeout",
     "seat_straddle",
+    "stack_set",
     "table_call_bomb_pot",
     "table_set_listed",
     "table_set_options",

@@ -1,4 +1,5 @@
-"""What the host of a friends' table does: pause, blinds, removals, approvals, mutes.
+"""What the host of a friends' table does: pause, blinds, removals (and letting a
+removed player back), approvals, mutes.
 
 Each is one locked transaction through ``tables.services.play`` like every
 other change of a table (``seq`` bumped, snapshots after commit). Only the
@@ -121,12 +122,17 @@ def table_set_blinds(
 
 def seat_remove(*, table_id: int, user: User, seat: int) -> int:
     """The player in ``seat`` leaves with their stack (a cash-out in the ledger); one
-    dealt into the hand in play is folded on their turn and leaves after it."""
+    dealt into the hand in play is folded on their turn and leaves after it. They may
+    not sit here again until the host lets them back (``player_allow_back``)."""
     with transaction.atomic():
         play = lock_as_host(table_id, user)
         removed = _other_player(play, user, seat)
         removed.wants_rebuy = False
         removed.is_removed = True  # the player is told so once the seat is freed
+        barred = play.table.barred_user_ids
+        play.table.barred_user_ids = (
+            [*barred, removed.user_id] if removed.user_id not in barred else barred
+        )
         if seats.is_in_hand(play, removed):
             removed.is_leaving = True
             seats.step_aside(play)
@@ -161,10 +167,33 @@ def table_set_approvals(
                     waiting.wants_rebuy = False
         if seating is not None:
             table.is_seating_approved_by_host = seating
-            if not seating:
-                SeatRequest.objects.filter(table=table).delete()
+        _drop_unasked(table)
         p.commit(play)
         return table.seq
+
+
+def _drop_unasked(table: Table) -> None:
+    """The sit-down requests nobody need answer any more: all of them once the host
+    stops approving sit-downs, but a comeback's rebuy while rebuys still wait."""
+    if table.is_seating_approved_by_host:
+        return
+    waiting = SeatRequest.objects.filter(table=table)
+    if table.is_rebuy_approved_by_host:
+        waiting = waiting.filter(is_rebuy=False)
+    waiting.delete()
+
+
+def player_allow_back(*, table_id: int, user: User, player: int) -> int:
+    """The member ``player`` (a user id from the snapshot's ``barred``), whom the host
+    removed, may sit at this table again."""
+    with transaction.atomic():
+        play = lock_as_host(table_id, user)
+        barred = play.table.barred_user_ids
+        if player not in barred:
+            raise NoRequest("That player was not removed from this table.")
+        play.table.barred_user_ids = [pk for pk in barred if pk != player]
+        p.commit(play)
+        return play.table.seq
 
 
 def rebuy_decide(*, table_id: int, user: User, seat: int, approve: bool) -> int:

@@ -24,11 +24,20 @@ def comeback_stack(table: Table, user: User) -> int | None:
 
 def sit_down_stack(table: Table, user: User) -> tuple[int, str]:
     """The stack ``user`` sits down with and the ledger row it makes: the stack they
-    cashed out here, brought back (a comeback: no new chips), or a fresh buy-in."""
+    cashed out here, brought back (a comeback: no new chips), or a fresh stack: a
+    buy-in the first time, a rebuy for a player who bought in here before (busted,
+    or left busted, and came back)."""
     carried = comeback_stack(table, user)
     if carried is not None:
         return carried, ChipMovement.Kind.COMEBACK
+    if has_played_here(table, user):
+        return table.starting_stack, ChipMovement.Kind.REBUY
     return table.starting_stack, ChipMovement.Kind.BUY_IN
+
+
+def has_played_here(table: Table, user: User) -> bool:
+    """Whether ``user`` has brought chips to this table before (a ledger row)."""
+    return ChipMovement.objects.filter(table=table, user=user).exists()
 
 
 def record(table: Table, seat: Seat, kind: str, amount: int) -> None:

@@ -11,6 +11,7 @@ from tables import kinds
 from tables.errors import (
     AlreadySeated,
     BadSeat,
+    Barred,
     CannotLeave,
     CannotRebuy,
     NotBusted,
@@ -30,14 +31,19 @@ def seat_take(*, table_id: int, user: User, seat: int) -> int:
     """Sit ``user`` in empty seat ``seat``; returns the seq. The stack is the table's
     starting stack, or what they cashed out here last (``ledger.sit_down_stack``).
     Where the host approves sit-downs, anyone but the host asks instead (a
-    ``SeatRequest`` the host answers with ``seat_request_decide``)."""
+    ``SeatRequest`` the host answers with ``seat_request_decide``); so does a player
+    coming back for a fresh stack where the host approves rebuys (it is one)."""
     with transaction.atomic():
         play = p.lock(table_id)
         table = play.table
         kinds.check_sit(table, user)
         check_free_seat(play, user, seat)
-        if table.is_seating_approved_by_host and table.host_id != user.pk:
-            SeatRequest.objects.update_or_create(table=table, user=user, defaults={"number": seat})
+        is_rebuy = ledger.sit_down_stack(table, user)[1] == ChipMovement.Kind.REBUY
+        asks = table.is_seating_approved_by_host or (is_rebuy and table.is_rebuy_approved_by_host)
+        if asks and table.host_id != user.pk:
+            SeatRequest.objects.update_or_create(
+                table=table, user=user, defaults={"number": seat, "is_rebuy": is_rebuy}
+            )
         else:
             sit(play, user, seat)
         p.commit(play)
@@ -51,6 +57,8 @@ def check_free_seat(play: Play, user: User, seat: int) -> None:
         raise BadSeat(f"Seats are numbered 0 to {table.seat_count - 1}.")
     if play.seat_of(user) is not None:
         raise AlreadySeated()
+    if user.pk in table.barred_user_ids:
+        raise Barred()
     if seat in play.seats:
         raise SeatTaken()
 

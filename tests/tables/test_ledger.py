@@ -19,8 +19,8 @@ pytestmark = pytest.mark.django_db
 
 
 def ledger_balance(table: Table) -> int:
-    """Chips brought to the table (buy-ins, rebuys, stacks brought back) less chips
-    cashed out."""
+    """Chips brought to the table (buy-ins, rebuys, stacks brought back) and put on
+    or taken off by the host's corrections, less chips cashed out."""
     totals = dict(
         ChipMovement.objects.filter(table=table)
         .values_list("kind")
@@ -28,7 +28,8 @@ def ledger_balance(table: Table) -> int:
         .values_list("kind", "total")
     )
     brought = totals.get("buy_in", 0) + totals.get("rebuy", 0) + totals.get("comeback", 0)
-    return brought - totals.get("cash_out", 0)
+    host_changes = totals.get("correction", 0) + totals.get("transfer", 0)  # signed
+    return brought + host_changes - totals.get("cash_out", 0)
 
 
 def movements(table: Table) -> list[tuple[str, str, int]]:
@@ -118,6 +119,8 @@ def test_leaving_and_sitting_down_again_is_no_new_buy_in(alice, bob, client):
         "name": short.public_name,
         "bought_in": 1000,  # one buy-in: the 990 came back from the table itself, twice
         "cashed_out": 0,  # and is at the table again
+        "corrected": 0,
+        "moved": 0,
         "stack": 990,
         "net": -10,
     }
@@ -197,6 +200,8 @@ def test_everyone_sees_who_is_up_and_who_is_down(alice, bob, carol):
         "name": winner.public_name,
         "bought_in": 1000,
         "cashed_out": 0,
+        "corrected": 0,
+        "moved": 0,
         "stack": 1010,
         "net": 10,
     }
@@ -204,6 +209,8 @@ def test_everyone_sees_who_is_up_and_who_is_down(alice, bob, carol):
         "name": loser.public_name,
         "bought_in": 1000,
         "cashed_out": 990,
+        "corrected": 0,
+        "moved": 0,
         "stack": 0,
         "net": -10,
     }

@@ -46,6 +46,8 @@ async def test_a_busted_player_rebuys_and_everyone_sees_the_ledger(alice, bob, c
         "name": alice.public_name,
         "bought_in": 800,
         "cashed_out": 0,
+        "corrected": 0,
+        "moved": 0,
         "stack": 400,
         "net": -400,
     }

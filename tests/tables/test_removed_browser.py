@@ -1,4 +1,5 @@
-"""A player the host removes is told so on their page, not left looking at "Sit here"."""
+"""A player the host removes is told so on their page, not left looking at "Sit here",
+and sits again only once the host lets them back."""
 
 from __future__ import annotations
 
@@ -61,12 +62,16 @@ def test_a_player_removed_during_a_hand_is_told_at_each_step(
         if not click_check_or_call([host, third]):
             time.sleep(0.1)
 
-    expect(note).to_have_text("The host removed you from the table")
-    expect(guest.get_by_role("button", name="Sit in seat 2")).to_be_visible()
+    expect(note).to_have_text(
+        "The host removed you from this table: you can sit here again once the host lets you back."
+    )
+    expect(guest.locator(".seat.empty")).to_have_count(1)
+    expect(guest.get_by_role("button", name="Sit in seat 2")).to_have_count(0)
     guest.screenshot(path=SCREENSHOTS / "felt-removed-phone.png")
     expect(host.locator("[data-removed]")).to_be_hidden()
     expect(third.locator("[data-removed]")).to_be_hidden()
 
+    panel.get_by_role("button", name="Allow ivan back").click()
     guest.get_by_role("button", name="Sit in seat 2").click()  # back, if he wants
     expect(guest.locator(".seat.you")).to_have_count(1)
     expect(note).to_be_hidden()
