@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.deal import new_hand
-from engine.positions import Positions, first_positions, next_positions
+from engine.positions import Positions, first_positions, next_positions, seats_passed
 from engine.state import NO_SMALL_BLIND
 
 
@@ -124,3 +124,19 @@ def test_the_big_blind_never_repeats_or_skips_a_player(
         )
         assert state.big_blind_seat == after.big_blind_seat
         positions = after
+
+
+# rule 29
+def test_the_big_blind_passes_the_seats_between_its_last_two_places() -> None:
+    # seats 3 and 4 sat out: the big blind went from 2 to 5 past them
+    assert seats_passed(Positions(0, 1, 2), Positions(1, 2, 5)) == (3, 4)
+
+
+# rule 29
+def test_a_big_blind_moving_one_seat_passes_nobody() -> None:
+    assert seats_passed(Positions(0, 1, 2), Positions(1, 2, 3)) == ()
+
+
+# rule 29
+def test_the_big_blind_passes_seats_across_the_end_of_the_ring() -> None:
+    assert seats_passed(Positions(3, 4, 5), Positions(4, 5, 1), seat_count=6) == (0,)
