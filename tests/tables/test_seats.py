@@ -1,4 +1,4 @@
-"""Taking seats, leaving, sitting out and coming back (rule 29: tests/tables/test_sitting_out.py)."""
+"""Taking seats, leaving, sitting out and coming back (rule 29: test_sitting_out.py)."""
 
 from __future__ import annotations
 
