@@ -9,6 +9,7 @@ import { logLines } from "./handlog.js";
 import { addChat, wireChat } from "./chat.js";
 import { renderBusted, renderLedger, renderSeatEnd, showRemoved } from "./ledger.js";
 import { renderPurchases } from "./purchases.js";
+import { hideAwayWithSeat, renderSeatControls, waitingText, wireAway } from "./away.js";
 import { dealAnnouncement, renderDeal, wireDeal } from "./deal.js";
 import { isHost, markClicked, renderHost, showSetting, wireHost } from "./host.js";
 import { CLOCK_WARNING_SECONDS, play, playAll, soundsFor, wireSoundButton } from "./sounds.js";
@@ -65,6 +66,7 @@ const parts = {
   log: find("[data-log]"),
   toast: find("[data-toast]"),
   seatControls: find("[data-seat-controls]"),
+  away: find("[data-away]"),
   busted: find("[data-busted]"),
   purchases: find("[data-purchases]"),
   deal: find("[data-deal]"),
@@ -227,11 +229,14 @@ function render() {
   renderSeal();
   const isYourTurn = table.legal && table.to_act === table.your_seat;
   document.title = `${isYourTurn ? "Your turn · " : ""}${pageTitle}`;
-  renderSeatControls();
+  renderSeatControls(parts.seatControls, parts.away, table);
+  const autoRebuy = parts.seatControls.querySelector("[data-auto-rebuy]");
+  if (autoRebuy) showSetting(autoRebuy, Boolean(table.auto_rebuy));
   renderBusted(parts.busted, table);
   if (parts.purchases) renderPurchases(parts.purchases, table, secondsUntil);
   if (parts.deal) renderDeal(parts.deal, table, secondsUntil);
   renderSeatEnd(parts.seatControls, parts.removed, table);
+  hideAwayWithSeat(parts.away, parts.seatControls);
   if (parts.ledger) renderLedger(parts.ledger, table);
   if (parts.host) renderHost(parts.host, table, userId);
   if (parts.optionsForm && !parts.host.hidden) renderOptions(parts.optionsForm, table);
@@ -273,21 +278,6 @@ function showSeal(isOpen) {
 }
 
 parts.sealed.addEventListener("click", () => showSeal(parts.sealed.dataset.open !== "true"));
-
-function renderSeatControls() {
-  const you = table.your_seat === null || table.your_seat === undefined ? null : table.seats[table.your_seat];
-  parts.seatControls.hidden = !you;
-  if (!you) return;
-  parts.seatControls.querySelector('[data-command="sit_out"]').hidden = you.is_sitting_out;
-  parts.seatControls.querySelector('[data-command="sit_in"]').hidden = !you.is_sitting_out;
-  const leave = parts.seatControls.querySelector('[data-command="leave"]');
-  if (!leave) return; // a tournament's seat cannot be left
-  leave.hidden = you.is_leaving;
-  const autoRebuy = parts.seatControls.querySelector("[data-auto-rebuy]");
-  if (autoRebuy) showSetting(autoRebuy, Boolean(table.auto_rebuy));
-  parts.seatControls.querySelector("[data-leaving]").hidden = !you.is_leaving;
-  parts.seatControls.querySelector('[data-command="stay"]').hidden = !you.is_leaving;
-}
 
 function renderLog() {
   if (table.hand && table.hand_number) {
@@ -387,7 +377,7 @@ function announcement() {
   } else if (handRunning && table.is_paused) {
     lines.push("Paused by the host: the clock is stopped, and no hand follows this one");
   } else if (!handRunning && table.waiting_for) {
-    lines.push(table.waiting_for); // "Paused by the host", "Need one more player", ...
+    lines.push(waitingText(table)); // "Paused by the host", "Need one more player", ...
   } else if (!handRunning && table.next_hand_at) {
     lines.push(`Next hand in ${Math.max(0, Math.ceil(secondsUntil(table.next_hand_at)))} s`);
   } else if (!handRunning && !winners) {
@@ -413,6 +403,7 @@ function wirePage() {
   if (parts.host) wireHost(parts.host, send);
   if (parts.deal) wireDeal(parts.deal, send, () => table, secondsUntil);
   wireHomeGame(root, send, () => table);
+  wireAway(parts.away, send);
   parts.seats.addEventListener("click", (event) => {
     const button = event.target.closest("[data-sit]");
     if (!button) return;
