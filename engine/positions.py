@@ -84,6 +84,11 @@ def next_positions(
         # last hand's big blind, and the button moves onto it
         button = (previous.big_blind_seat - 1) % seat_count
     small_blind = previous.big_blind_seat if previous.big_blind_seat in occupied else None
+    if button == big_blind:
+        # from heads-up, where the button posted the small blind and is now the big
+        # blind (a player joined or came back): the button goes just before the small
+        # blind, dead if that seat is empty
+        button = (previous.big_blind_seat - 1) % seat_count
     return Positions(button, small_blind, big_blind)
 
 

@@ -60,6 +60,17 @@ def test_when_the_big_blind_busts_going_heads_up_the_next_player_posts_it() -> N
     assert after == Positions(1, 1, 0)
 
 
+# rules 17 and 29
+def test_from_heads_up_to_three_the_button_leaves_the_big_blind() -> None:
+    # seat 1 had the button and the small blind heads-up; seat 2 is back. Seat 1 is
+    # due the big blind, so the button goes just before the small blind: onto seat 2.
+    assert next_positions(Positions(1, 1, 0), occupied=(0, 1, 2), seat_count=3) == Positions(
+        2, 0, 1
+    )
+    # ... or onto an empty seat there: a dead button, with the newcomer under the gun
+    assert next_positions(Positions(1, 1, 0), occupied=(0, 1, 4)) == Positions(5, 0, 1)
+
+
 def test_positions_need_two_players_on_real_seats() -> None:
     with pytest.raises(ValueError, match="at least two players"):
         first_positions(0, occupied=(3,))
