@@ -53,6 +53,7 @@ function renderAway(away, table, you) {
   away.querySelector("[data-away-note]").textContent = text;
   away.querySelector('[data-command="sit_in"]').hidden = !you.is_sitting_out;
   away.classList.toggle("waiting", !you.is_sitting_out);
+  away.setAttribute("aria-label", you.is_sitting_out ? "You are away" : "Waiting for the big blind");
 }
 
 /** After the seat controls (static/js/ledger.js may hide them once a tournament is

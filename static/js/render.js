@@ -97,9 +97,9 @@ function seatState(info, winnings) {
   const away = info.disconnected_since ? `Disconnected since ${clockTime(info.disconnected_since)}` : "";
   if (info.is_all_in) return away ? `All-in · ${away}` : "All-in";
   if (away) return away;
-  if (info.is_sitting_out) return info.has_timed_out ? "Away (timed out)" : "Sitting out";
+  if (info.is_sitting_out) return info.has_timed_out ? "Timed out" : "Sitting out";
   if (info.has_folded) return "Folded";
-  if (info.waits_for_big_blind) return "Waiting for the big blind"; // rule 29
+  if (info.waits_for_big_blind) return "Waits for BB"; // rule 29: dealt in at their big blind
   return "";
 }
 

@@ -71,7 +71,7 @@ def test_a_player_who_timed_out_is_told_and_comes_back_from_the_dock(
     inside_the_window(slow, "[data-away]")
     slow.screenshot(path=SCREENSHOTS / "felt-away-1280x720.png")
 
-    expect(host.locator(".seat.sitting-out")).to_contain_text("Away (timed out)")
+    expect(host.locator(".seat.sitting-out")).to_contain_text("Timed out")
     expect(host.locator("[data-announce]")).to_contain_text("Waiting for uma to come back")
     expect(host.locator("[data-away]")).to_be_hidden()
 
@@ -80,3 +80,50 @@ def test_a_player_who_timed_out_is_told_and_comes_back_from_the_dock(
     expect(slow.get_by_role("button", name="Sit out")).to_be_visible()
     expect(slow.locator("[data-hand-number]")).to_have_text("Hand #2", timeout=20_000)
     expect(slow.locator(".seat.you .hole .card.face")).to_have_count(2)
+
+
+def test_back_after_missing_the_big_blind_the_dock_says_to_wait_for_it(
+    server_url: str, browser: Browser
+) -> None:
+    host = sign_up(browser, server_url, "vera", DESKTOP)
+    host.goto(f"{server_url}/tables/new/")
+    host.fill("#id_name", "Three of us")
+    host.fill("#id_seat_count", "3")
+    host.get_by_role("button", name="Open the table").click()
+    host.wait_for_url(re.compile(r"/tables/\d+/$"))
+    take_seat(host, 0)
+    other = sign_up(browser, server_url, "wes", DESKTOP)
+    other.goto(host.url)
+    take_seat(other, 1)
+    back = sign_up(browser, server_url, "xena", PHONE)
+    back.goto(host.url)
+    take_seat(back, 2)
+    back.get_by_role("button", name="Sit out").click()
+    expect(back.locator("[data-away]")).to_contain_text("You are sitting out.")
+
+    def has_missed_it() -> bool:
+        seat = Seat.objects.get(user__username="xena")
+        return seat.has_missed_big_blind
+
+    deadline = time.monotonic() + 120
+    while not outside_the_browser_loop(has_missed_it):  # vera and wes play heads-up
+        assert time.monotonic() < deadline, "the big blind never went past xena"
+        if not click_check_or_call([host, other]):
+            time.sleep(0.2)
+
+    back.get_by_role("button", name="I'm back").click()
+    away = back.locator("[data-away]")
+    expect(away.locator("[data-away-note]")).to_have_text(
+        "Welcome back: you are dealt in when the big blind comes to you."
+    )
+    expect(away.get_by_role("button", name="I'm back")).to_be_hidden()
+    expect(host.locator('[data-seat="2"]')).to_contain_text("Waits for BB")
+    back.screenshot(path=SCREENSHOTS / "felt-waiting-for-big-blind-390x844.png")
+
+    deadline = time.monotonic() + 120
+    while back.locator(".seat.you .hole .card.face").count() == 0:
+        assert time.monotonic() < deadline, "xena was never dealt in again"
+        if not click_check_or_call([host, other]):
+            time.sleep(0.2)
+    expect(back.locator(".seat.you")).to_contain_text("BB")  # rule 29: in at her big blind
+    expect(away).to_be_hidden()
