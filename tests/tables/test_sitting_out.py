@@ -180,3 +180,18 @@ def test_a_table_where_everyone_else_sits_out_waits_for_them(alice, bob):
     )
     with pytest.raises(NotEnoughPlayers):
         deal(table)
+
+
+@pytest.mark.django_db
+def test_back_in_a_heads_up_game_the_button_does_not_sit_on_the_big_blind(alice, bob, carol):
+    table = friends_table(alice, bob, carol, seat_count=3)
+    deal_until(table, lambda s: s.big_blind_seat == 2)
+    fold_to_the_end(table)
+    services.seat_sit_out(table_id=table.pk, user=carol)
+    assert not deal(table).is_dealt_in[2], "alice and bob heads-up"
+    fold_to_the_end(table)
+    services.seat_sit_in(table_id=table.pk, user=carol)
+    state = deal(table)  # the big blind went from carol to seat 0, past nobody
+    assert state.is_dealt_in[2], "carol missed no big blind: in at once"
+    assert (state.button, state.small_blind_seat, state.big_blind_seat) == (2, 0, 1)
+    assert forced_bets(state, 1) == ["big"] and forced_bets(state, 0) == ["small"]
