@@ -89,7 +89,7 @@ class TableBehaviour:
         return sorted({*playing, big_blind})
 
     def can_deal(self, play: Play) -> bool:
-        """A hand needs two players with chips who are not sitting out."""
+        """A hand needs two players dealt in (``dealt_seats``)."""
         return not play.is_hand_running and len(self.dealt_seats(play)) >= 2
 
     def wants_next_hand(self, play: Play) -> bool:
