@@ -43,7 +43,7 @@ from engine.formats.pokerstars import BountyTaken, to_pokerstars
 from engine.games import GAMES, NO_LIMIT_HOLDEM, POT_LIMIT_OMAHA, Game, game_named
 from engine.icm import chip_chop_deal, chip_chop_equities, icm_deal, icm_equities
 from engine.omaha_batch import evaluate_omaha_batch
-from engine.positions import Positions, first_positions, next_positions
+from engine.positions import Positions, first_positions, next_positions, seats_passed
 from engine.pots import Pot
 from engine.replay import replay, replay_onward
 from engine.seating import Move, SeatingPlan, TableSeating, draw, plan
@@ -150,6 +150,7 @@ __all__ = [
     "progressive_bounty",
     "replay",
     "replay_onward",
+    "seats_passed",
     "sees_hole_cards",
     "shuffle",
     "split_bounty",

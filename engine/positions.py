@@ -84,4 +84,23 @@ def next_positions(
         # last hand's big blind, and the button moves onto it
         button = (previous.big_blind_seat - 1) % seat_count
     small_blind = previous.big_blind_seat if previous.big_blind_seat in occupied else None
+    if button == big_blind:
+        # from heads-up, where the button posted the small blind and is now the big
+        # blind (a player joined or came back): the button goes just before the small
+        # blind, dead if that seat is empty
+        button = (previous.big_blind_seat - 1) % seat_count
     return Positions(button, small_blind, big_blind)
+
+
+def seats_passed(previous: Positions, positions: Positions, seat_count: int = 6) -> tuple[int, ...]:
+    """The seats the big blind went past from ``previous`` to ``positions``: those
+    strictly between last hand's big blind and this hand's, clockwise. A player sitting
+    out there at a cash table missed the big blind (rule 29 of docs/rules.md).
+
+    >>> seats_passed(Positions(0, 1, 2), Positions(1, 2, 5))  # seats 3 and 4 sat out
+    (3, 4)
+    >>> seats_passed(Positions(0, 1, 2), Positions(1, 2, 3))
+    ()
+    """
+    gap = (positions.big_blind_seat - previous.big_blind_seat) % seat_count
+    return tuple((previous.big_blind_seat + k) % seat_count for k in range(1, gap))

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+import engine
 from tables.errors import BadSeat, CannotBuyChips, CannotDeal, GuestsRefused, NoDeal
 from tables.models import Table
 
@@ -67,13 +68,34 @@ class TableBehaviour:
             table.ante = table.next_ante or 0
         table.next_small_blind = table.next_big_blind = table.next_ante = None
 
+    def dealt_seats(self, play: Play) -> list[int]:
+        """The seats dealt into the next hand. A cash table deals in nobody sitting out
+        (rule 29); a player back after missing the big blind waits until it is theirs,
+        unless the hand could not go on without them (fewer than two others, or only
+        bots: bots never play alone)."""
+        present = [n for n in play.dealt_seats() if not play.seats[n].is_sitting_out]
+        playing = [n for n in present if not play.seats[n].has_missed_big_blind]
+        table = play.table
+        if (
+            len(playing) == len(present)
+            or table.button is None
+            or table.big_blind_seat is None
+            or len(playing) < 2
+            or all(play.seats[n].is_bot for n in playing)
+        ):
+            return present
+        last = engine.Positions(table.button, table.small_blind_seat, table.big_blind_seat)
+        big_blind = engine.next_positions(last, present, table.seat_count).big_blind_seat
+        return sorted({*playing, big_blind})
+
     def can_deal(self, play: Play) -> bool:
-        """A hand needs two players with chips who are not sitting out."""
-        return not play.is_hand_running and len(play.active_seats()) >= 2
+        """A hand needs two players dealt in (``dealt_seats``)."""
+        return not play.is_hand_running and len(self.dealt_seats(play)) >= 2
 
     def wants_next_hand(self, play: Play) -> bool:
         """Hands start by themselves only while a human is playing (bots never play alone)."""
-        return self.can_deal(play) and any(not s.is_bot for s in play.active_seats())
+        dealt = self.dealt_seats(play)
+        return self.can_deal(play) and any(not play.seats[n].is_bot for n in dealt)
 
     def resumes_at(self, play: Play) -> datetime | None:
         """When a table that may not deal now will (a tournament's break ends); None."""

@@ -35,6 +35,7 @@ SEAT_FIELDS = [
     "hands_since_refill",
     "wants_straddle",
     "chips_to_add",
+    "has_missed_big_blind",
 ]
 
 
@@ -123,15 +124,13 @@ class Play:
         return next((s for s in self.seats.values() if s.user_id == user.pk), None)
 
     def dealt_seats(self) -> list[int]:
-        """Seats that get cards in the next hand: chips (or chips bought, which arrive
-        before it) and not leaving (sitting out too)."""
+        """Seats that may get cards in the next hand: chips (or chips bought, which
+        arrive before it) and not leaving, sitting out or not. Which of them are dealt
+        in is the kind's ``dealt_seats`` (a tournament: all, rule 20; a cash table: not
+        those sitting out, rule 29)."""
         return sorted(
             n for n, s in self.seats.items() if s.stack + s.chips_to_add > 0 and not s.is_leaving
         )
-
-    def active_seats(self) -> list[Seat]:
-        """Seats dealt in next hand that are not sitting out."""
-        return [self.seats[n] for n in self.dealt_seats() if not self.seats[n].is_sitting_out]
 
     def actor_seat(self) -> Seat | None:
         if self.state is None or self.state.actor is None:

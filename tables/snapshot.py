@@ -264,6 +264,7 @@ def _seat_entry(
         "bet": played["bet"] if played else 0,
         "is_sitting_out": seat.is_sitting_out,
         "has_timed_out": seat.has_timed_out,
+        "waits_for_big_blind": seat.has_missed_big_blind and not seat.is_sitting_out,
         "is_leaving": seat.is_leaving,
         "is_removed": seat.is_removed,
         "disconnected_since": iso(seat.disconnected_at),

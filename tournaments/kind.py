@@ -101,6 +101,10 @@ class TournamentBehaviour(TableBehaviour):
         )
         table.level_ends_at = tournament.level_ends_at(index)
 
+    def dealt_seats(self, play: Play) -> list[int]:
+        # rule 20: everyone with chips is dealt in, away or not, and blinded off
+        return play.dealt_seats()
+
     def can_deal(self, play: Play) -> bool:
         tournament = tournament_of(play.table)
         if tournament.break_ends_at(play.now) is not None:  # tables pause between hands

@@ -9,6 +9,7 @@ import { logLines, stackChangeLines } from "./handlog.js";
 import { addChat, wireChat } from "./chat.js";
 import { renderBusted, renderLedger, renderSeatEnd, showRemoved } from "./ledger.js";
 import { renderPurchases } from "./purchases.js";
+import { hideAwayWithSeat, renderSeatControls, waitingText, wireAway } from "./away.js";
 import { dealAnnouncement, renderDeal, wireDeal } from "./deal.js";
 import { isBarred, isHost, markClicked, renderHost, showSetting, wireHost } from "./host.js";
 import { RequestAlerts } from "./requests.js";
@@ -66,6 +67,7 @@ const parts = {
   log: find("[data-log]"),
   toast: find("[data-toast]"),
   seatControls: find("[data-seat-controls]"),
+  away: find("[data-away]"),
   busted: find("[data-busted]"),
   purchases: find("[data-purchases]"),
   deal: find("[data-deal]"),
@@ -230,11 +232,14 @@ function render() {
   renderSeal();
   const isYourTurn = table.legal && table.to_act === table.your_seat;
   document.title = `${isYourTurn ? "Your turn · " : ""}${pageTitle}`;
-  renderSeatControls();
+  renderSeatControls(parts.seatControls, parts.away, table);
+  const autoRebuy = parts.seatControls.querySelector("[data-auto-rebuy]");
+  if (autoRebuy) showSetting(autoRebuy, Boolean(table.auto_rebuy));
   renderBusted(parts.busted, table);
   if (parts.purchases) renderPurchases(parts.purchases, table, secondsUntil);
   if (parts.deal) renderDeal(parts.deal, table, secondsUntil);
   renderSeatEnd(parts.seatControls, parts.removed, table);
+  hideAwayWithSeat(parts.away, parts.seatControls);
   if (parts.ledger) renderLedger(parts.ledger, table);
   if (parts.host) renderHost(parts.host, table, userId);
   if (alerts) alerts.update(table, isHost(table, userId));
@@ -277,21 +282,6 @@ function showSeal(isOpen) {
 }
 
 parts.sealed.addEventListener("click", () => showSeal(parts.sealed.dataset.open !== "true"));
-
-function renderSeatControls() {
-  const you = table.your_seat === null || table.your_seat === undefined ? null : table.seats[table.your_seat];
-  parts.seatControls.hidden = !you;
-  if (!you) return;
-  parts.seatControls.querySelector('[data-command="sit_out"]').hidden = you.is_sitting_out;
-  parts.seatControls.querySelector('[data-command="sit_in"]').hidden = !you.is_sitting_out;
-  const leave = parts.seatControls.querySelector('[data-command="leave"]');
-  if (!leave) return; // a tournament's seat cannot be left
-  leave.hidden = you.is_leaving;
-  const autoRebuy = parts.seatControls.querySelector("[data-auto-rebuy]");
-  if (autoRebuy) showSetting(autoRebuy, Boolean(table.auto_rebuy));
-  parts.seatControls.querySelector("[data-leaving]").hidden = !you.is_leaving;
-  parts.seatControls.querySelector('[data-command="stay"]').hidden = !you.is_leaving;
-}
 
 function renderLog() {
   const changes = stackChangeLines(table.stack_changes, table.hand_number); // the host's
@@ -392,7 +382,7 @@ function announcement() {
   } else if (handRunning && table.is_paused) {
     lines.push("Paused by the host: the clock is stopped, and no hand follows this one");
   } else if (!handRunning && table.waiting_for) {
-    lines.push(table.waiting_for); // "Paused by the host", "Need one more player", ...
+    lines.push(waitingText(table)); // "Paused by the host", "Need one more player", ...
   } else if (!handRunning && table.next_hand_at) {
     lines.push(`Next hand in ${Math.max(0, Math.ceil(secondsUntil(table.next_hand_at)))} s`);
   } else if (!handRunning && !winners) {
@@ -418,6 +408,7 @@ function wirePage() {
   if (parts.host) wireHost(parts.host, send);
   if (parts.deal) wireDeal(parts.deal, send, () => table, secondsUntil);
   wireHomeGame(root, send, () => table);
+  wireAway(parts.away, send);
   parts.seats.addEventListener("click", (event) => {
     const button = event.target.closest("[data-sit]");
     if (!button) return;

@@ -226,6 +226,9 @@ class Seat(models.Model):
     wants_straddle = models.BooleanField(default=False)
     # Chips bought during a hand (a tournament's rebuy or add-on): added before the next deal.
     chips_to_add = models.PositiveIntegerField(default=0)
+    # Sitting out at a cash table, the big blind went past this seat (rule 29): back,
+    # the player waits until the big blind is theirs; cleared when they are dealt in.
+    has_missed_big_blind = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["table", "number"]

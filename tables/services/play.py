@@ -195,9 +195,11 @@ def deal(play: Play) -> None:
     if not can_deal(play):
         raise NotEnoughPlayers()
     table = play.table
-    kinds.of(table).prepare_hand(play)  # the blinds and level of this hand
-    occupied = play.dealt_seats()
+    behaviour = kinds.of(table)
+    behaviour.prepare_hand(play)  # the blinds and level of this hand
+    occupied = behaviour.dealt_seats(play)  # those sitting out too, or not (rules 20, 29)
     positions = _positions(table, occupied)
+    note_missed_big_blinds(play, occupied, positions)
     stacks = [play.seats[n].stack if n in occupied else None for n in range(table.seat_count)]
     options = home_options(play, stacks, positions.big_blind_seat)
     play.state = engine.new_hand(
@@ -230,6 +232,21 @@ def deal(play: Play) -> None:
         clock.count_hand(play.seats[number])
     record.hand_begin(table, play.state, play.now)
     advance(play)
+
+
+def note_missed_big_blinds(play: Play, dealt: list[int], positions: engine.Positions) -> None:
+    """Rule 29: a seat sitting out that the big blind goes past has missed it (and waits
+    for it once back); a seat dealt in has missed nothing."""
+    table = play.table
+    passed: tuple[int, ...] = ()
+    if table.button is not None and table.big_blind_seat is not None:
+        last = engine.Positions(table.button, table.small_blind_seat, table.big_blind_seat)
+        passed = engine.seats_passed(last, positions, table.seat_count)
+    for number, seat in play.seats.items():
+        if number in dealt:
+            seat.has_missed_big_blind = False
+        elif number in passed and seat.is_sitting_out:
+            seat.has_missed_big_blind = True
 
 
 def home_options(play: Play, stacks: list[int | None], big_blind_seat: int) -> dict[str, Any]:
@@ -324,7 +341,9 @@ def settle_runouts(play: Play, count: int) -> None:
 
 
 def fold_or_check_away_players(play: Play) -> None:
-    """Rule 20: a sitting-out player is checked when free, else folded, at once."""
+    """A player away in a hand they were dealt into is checked when free, else folded, at
+    once (rule 20; at a cash table only the hand in play, rule 29: after it they are not
+    dealt in)."""
     while play.is_hand_running:
         seat = play.actor_seat()
         if seat is None or not is_away(seat):

@@ -222,7 +222,8 @@ def seats_release(*, user: User) -> int:
 
 
 def seat_sit_out(*, table_id: int, user: User) -> int:
-    """Stay seated but skip decisions: blinds still posted, folded or checked (rule 20)."""
+    """Stay seated but skip decisions: folded or checked in the hand in play; then not
+    dealt in at a cash table (rule 29), dealt in and blinded off in a tournament (rule 20)."""
     with transaction.atomic():
         play = p.lock(table_id)
         seat = own_seat(play, user)
@@ -236,7 +237,8 @@ def seat_sit_out(*, table_id: int, user: User) -> int:
 
 
 def seat_sit_in(*, table_id: int, user: User) -> int:
-    """Back to playing from the next decision on."""
+    """Back to playing from the next decision on; at a cash table, after missing the
+    big blind, dealt in again once the big blind is theirs (rule 29)."""
     with transaction.atomic():
         play = p.lock(table_id)
         seat = own_seat(play, user)

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.deal import new_hand
-from engine.positions import Positions, first_positions, next_positions
+from engine.positions import Positions, first_positions, next_positions, seats_passed
 from engine.state import NO_SMALL_BLIND
 
 
@@ -58,6 +58,17 @@ def test_going_heads_up_nobody_posts_the_big_blind_twice_in_a_row() -> None:
 def test_when_the_big_blind_busts_going_heads_up_the_next_player_posts_it() -> None:
     after = next_positions(Positions(0, 1, 2), occupied=(0, 1))
     assert after == Positions(1, 1, 0)
+
+
+# rules 17 and 29
+def test_from_heads_up_to_three_the_button_leaves_the_big_blind() -> None:
+    # seat 1 had the button and the small blind heads-up; seat 2 is back. Seat 1 is
+    # due the big blind, so the button goes just before the small blind: onto seat 2.
+    assert next_positions(Positions(1, 1, 0), occupied=(0, 1, 2), seat_count=3) == Positions(
+        2, 0, 1
+    )
+    # ... or onto an empty seat there: a dead button, with the newcomer under the gun
+    assert next_positions(Positions(1, 1, 0), occupied=(0, 1, 4)) == Positions(5, 0, 1)
 
 
 def test_positions_need_two_players_on_real_seats() -> None:
@@ -124,3 +135,19 @@ def test_the_big_blind_never_repeats_or_skips_a_player(
         )
         assert state.big_blind_seat == after.big_blind_seat
         positions = after
+
+
+# rule 29
+def test_the_big_blind_passes_the_seats_between_its_last_two_places() -> None:
+    # seats 3 and 4 sat out: the big blind went from 2 to 5 past them
+    assert seats_passed(Positions(0, 1, 2), Positions(1, 2, 5)) == (3, 4)
+
+
+# rule 29
+def test_a_big_blind_moving_one_seat_passes_nobody() -> None:
+    assert seats_passed(Positions(0, 1, 2), Positions(1, 2, 3)) == ()
+
+
+# rule 29
+def test_the_big_blind_passes_seats_across_the_end_of_the_ring() -> None:
+    assert seats_passed(Positions(3, 4, 5), Positions(4, 5, 1), seat_count=6) == (0,)

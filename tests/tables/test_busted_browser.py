@@ -72,7 +72,7 @@ def test_a_busted_practice_player_rebuys_from_the_page_and_the_game_goes_on(
     # Sat out, the table stops after the hand, and says why.
     erin.get_by_role("button", name="Sit out").click()
     announce = erin.locator("[data-announce]")
-    expect(announce).to_contain_text("Waiting for erin to come back", timeout=60_000)
+    expect(announce).to_contain_text("Waiting for you to come back", timeout=60_000)
     # A short stack, calling everything: she busts for real within a few hands.
     outside_the_browser_loop(Seat.objects.filter(user__username="erin").update, stack=30)
     erin.get_by_role("button", name="I'm back").click()

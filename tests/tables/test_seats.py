@@ -1,4 +1,4 @@
-"""Taking seats, leaving, sitting out (rule 20) and coming back."""
+"""Taking seats, leaving, sitting out and coming back (rule 29: test_sitting_out.py)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from tables import services
 from tables.errors import AlreadySeated, BadSeat, NotEnoughPlayers, NotSeated, SeatTaken
 from tables.models import Hand, Seat
 from tables.selectors import table_snapshot
-from tests.tables.helpers import act, chips_on_table, deal, fresh, friends_table, state_of
+from tests.tables.helpers import act, deal, fresh, friends_table, state_of
 
 pytestmark = pytest.mark.django_db
 
@@ -31,33 +31,6 @@ def test_seats_are_refused_when_taken_missing_or_doubled(alice, bob):
         services.seat_take(table_id=table.pk, user=alice, seat=1)
     with pytest.raises(NotSeated):
         services.seat_sit_out(table_id=table.pk, user=bob)
-
-
-def test_sitting_out_players_post_blinds_and_are_folded_or_checked(alice, bob, carol):
-    table = friends_table(alice, bob, carol)
-    services.seat_sit_out(table_id=table.pk, user=carol)
-    carol_seat = Seat.objects.get(table=table, user=carol).number
-    roles = set()
-    for _ in range(3):  # the big blind moves one seat a hand: carol has every role once
-        state = deal(table)
-        assert state.is_dealt_in[carol_seat], "rule 20: still dealt in"
-        while not state_of(table).is_over:
-            legal = engine.legal_actions(state_of(table))
-            act(table, "check" if legal.can_check else "call")
-        state = state_of(table)
-        mine = [e for e in state.events if getattr(e, "seat", None) == carol_seat]
-        blinds = [e.blind for e in mine if e.kind == "blind_posted"]
-        decisions = [e.action for e in mine if e.kind == "player_acted"]
-        if state.big_blind_seat == carol_seat:
-            roles.add("big")
-            assert blinds == ["big"]
-            assert set(decisions) == {"check"}, "checked whenever checking is free"
-        else:
-            roles.add("small" if state.small_blind_seat == carol_seat else "button")
-            assert blinds == (["small"] if state.small_blind_seat == carol_seat else [])
-            assert decisions == ["fold"]
-    assert roles == {"big", "small", "button"}
-    assert chips_on_table(table) == 4500
 
 
 def test_sitting_out_on_your_turn_folds_you_at_once(alice, bob):
