@@ -3,7 +3,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("tables", "0020_seat_chips_to_add"),
+        ("tables", "0022_host_word"),
     ]
 
     operations = [
