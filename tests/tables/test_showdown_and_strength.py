@@ -61,14 +61,6 @@ def test_an_all_in_run_out_is_held_longer_by_a_pause_for_each_street(alice, bob,
     assert held == pytest.approx(5.0, abs=0.01)
 
 
-def test_the_table_page_is_told_the_run_out_pause(client, alice, settings):
-    settings.TABLES_RUNOUT_STREET_SECONDS = 1.5
-    table = friends_table(alice)
-    client.force_login(alice)
-    page = client.get(f"/tables/{table.pk}/").content.decode()
-    assert 'data-runout-street-ms="1500"' in page
-
-
 def test_a_hand_won_by_a_fold_is_not_held(alice, bob, settings):
     settings.TABLES_NEXT_HAND_SECONDS = 1.0
     settings.TABLES_SHOWDOWN_SECONDS = 5.0
