@@ -40,22 +40,21 @@ def revealed_views(
 
 def visible_length(log: list[dict[str, Any]], revealed: int) -> int:
     """How many of the log's first events the felt shows: up to the all-in's turned-up
-    cards (and the players' choice of run-outs), then ``revealed`` run-out streets."""
-    end = len(log)
+    cards (and the players' choice of run-outs), then ``revealed`` run-out streets;
+    never the showdown after them (cards shown again or mucked, pots, the end)."""
     is_run_out = False
     streets = 0
     for index, event in enumerate(log):
         kind = event["kind"]
-        if kind == "cards_shown" and not is_run_out:
-            is_run_out = True
-        elif is_run_out and kind == "board_dealt":
+        if not is_run_out:
+            is_run_out = kind == "cards_shown"
+        elif kind == "board_dealt":
             if streets == revealed:
                 return index
             streets += 1
-        elif is_run_out and kind not in ("cards_shown", "runouts_chosen"):
-            return index  # the showdown: cards mucked, pots awarded, the hand's end
-        end = index + 1
-    return end
+        elif streets or kind not in ("cards_shown", "runouts_chosen"):
+            return index
+    return len(log)
 
 
 def revealed_view(view: dict[str, Any], revealed: int) -> dict[str, Any]:
