@@ -96,6 +96,24 @@ def test_two_players_play_pot_limit_omaha_with_four_cards_each(server_url: str, 
     expect(guest.locator("[data-seats] .seat.you .card.face")).to_have_count(4)
 
 
+# Polled every frame: once the winners are named and the pot's chips set out, how
+# many chips there are and how many lie on a board card.
+POT_PUSHED = """() => {
+  if (!document.querySelector("[data-announce]").textContent.includes(" wins ")) return null;
+  const chips = [...document.querySelectorAll("[data-motion] .bet.moving")];
+  if (!chips.length) return null;
+  const cards = [...document.querySelectorAll("[data-board] .card")];
+  const boxes = cards.map((card) => card.getBoundingClientRect());
+  const onCards = chips.filter((chip) => {
+    const r = chip.getBoundingClientRect();
+    return boxes.some(
+      (c) => r.left < c.right && c.left < r.right && r.top < c.bottom && c.top < r.bottom,
+    );
+  });
+  return { chips: chips.length, on_cards: onCards.length };
+}"""
+
+
 def assert_pot_clear_of_the_cards(page: Page) -> None:
     """The pot's line (where chips gather and leave from) lies on no board card."""
     pot = page.locator("[data-pot]").bounding_box()
@@ -185,6 +203,11 @@ def test_straddles_run_it_twice_and_a_bomb_pot_at_a_holdem_table(server_url: str
     for page in pages:
         expect(page.locator("[data-board] .board-run")).to_have_count(2)
         assert_pot_clear_of_the_cards(page)
+    # With the result the pot goes to the winners: it sets out from the pot's line,
+    # not from the felt's middle, where the second board's cards lie.
+    pushed = host.wait_for_function(POT_PUSHED, timeout=15_000).json_value()
+    host.screenshot(path=SCREENSHOTS / "felt-run-it-twice-pot-pushed-laptop.png")
+    assert pushed["chips"] > 0 and pushed["on_cards"] == 0, pushed
     for page in pages:
         expect(page.locator("[data-board] .board-run")).to_have_count(2)
         expect(page.locator("[data-board] .board-run").nth(1).locator(".card")).to_have_count(5)
