@@ -188,7 +188,8 @@ CELERY_BEAT_SCHEDULE = {
 TABLES_NEXT_HAND_SECONDS = env_float("TABLES_NEXT_HAND_SECONDS", 3.0)
 # After a showdown the result stays on the table at least this long.
 TABLES_SHOWDOWN_SECONDS = env_float("TABLES_SHOWDOWN_SECONDS", 5.0)
-# An all-in run-out is shown street by street, this long apart; the next hand waits too.
+# An all-in run-out is revealed a street per snapshot, this long apart, then its result
+# (docs/rules.md rule 30); 0 turns the reveal off.
 TABLES_RUNOUT_STREET_SECONDS = env_float("TABLES_RUNOUT_STREET_SECONDS", 1.2)
 # How long the players all-in have to say whether to run it twice (docs/rules.md rule 25).
 TABLES_RUNOUT_QUESTION_SECONDS = env_float("TABLES_RUNOUT_QUESTION_SECONDS", 10.0)

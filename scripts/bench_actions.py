@@ -44,6 +44,8 @@ os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings"
 os.environ.setdefault("SECRET_KEY", "bench-actions-only")
 os.environ.pop("DATABASE_URL", None)
 os.environ.pop("REDIS_URL", None)
+# Each hand is dealt as soon as the last ends: no all-in run-out revealed street by street.
+os.environ["TABLES_RUNOUT_STREET_SECONDS"] = "0"
 os.environ["FELT_HOME"] = HOME = tempfile.mkdtemp(prefix="felt-bench-")
 
 from config.platform.embedded import EmbeddedRedis  # noqa: E402

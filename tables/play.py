@@ -118,7 +118,11 @@ class Play:
 
     @property
     def is_hand_running(self) -> bool:
-        return self.state is not None and not self.state.is_over
+        """A hand is in play, or its all-in run-out is still being revealed (rule 30):
+        until its result is shown, nobody is paid and no seat changes hands."""
+        if self.state is None:
+            return False
+        return not self.state.is_over or self.table.runout_revealed is not None
 
     def seat_of(self, user: User) -> Seat | None:
         return next((s for s in self.seats.values() if s.user_id == user.pk), None)

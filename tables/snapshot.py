@@ -17,10 +17,12 @@ import orjson
 
 import engine
 from tables import kinds
+from tables.hand_results import hand_winners, your_hand
 from tables.host_view import host_word_fields
 from tables.ledger_summary import ledger_summary
 from tables.models import Seat, Table
 from tables.play import Play
+from tables.reveal import hold_back, is_revealing, revealed_views
 
 
 def iso(moment: datetime | None) -> str | None:
@@ -95,11 +97,13 @@ def build_snapshots(
         for viewer in viewers
     ]
     hand_views = engine.views(state, {None, *viewer_seats}) if state is not None else {}
+    if is_revealing(table):  # an all-in run-out shown street by street (rule 30)
+        hand_views = revealed_views(table, hand_views)
     public_hand = hand_views.get(None)
     seated = {viewer.user_id: viewer for viewer in viewers if viewer and viewer.user_id}
     results = kinds.of(table).results(table, seated) if seated else {}
     purchases = kinds.of(table).purchases(table, seated, now) if seated else {}
-    is_running = state is not None and not state.is_over
+    is_running = state is not None and (not state.is_over or is_revealing(table))
     deal = kinds.of(table).deal_fields(table, seats, is_running, now)
     spectators = {
         **_snapshot(table, seats, state, None, public_hand, now),
@@ -114,7 +118,7 @@ def build_snapshots(
         "deal_figures": deal["deal_figures"],
         "can_propose_deal": False,
     }
-    return [
+    snapshots = [
         _viewer_snapshot(
             spectators,
             public_hand,
@@ -129,6 +133,10 @@ def build_snapshots(
         else dict(spectators)
         for viewer, seat in zip(viewers, viewer_seats, strict=True)
     ]
+    if is_revealing(table):
+        for snapshot in snapshots:
+            hold_back(snapshot)
+    return snapshots
 
 
 def _viewer_snapshot(
@@ -309,6 +317,7 @@ def _hand_entry(table: Table, hand_view: dict[str, Any] | None) -> dict[str, Any
         "big_blind_seat": hand_view["big_blind_seat"],
         "log": log,
         "winners": hand_winners(log, hand_view) if hand_view["is_over"] else [],
+        "is_revealing": hand_view.get("is_revealing", False),
         "names": table.hand_names or None,
     }
 
@@ -331,66 +340,6 @@ def options_fields(table: Table) -> dict[str, Any]:
         "bomb_pot_every": table.bomb_pot_every,
         "bomb_pot_next": table.bomb_pot_next,
     }
-
-
-def _cards(texts: list[str]) -> tuple[int, ...]:
-    return tuple([engine.card(c) for c in texts])
-
-
-def your_hand(hand_view: dict[str, Any] | None, viewer: Seat | None, run: int = 0) -> str | None:
-    """What the viewer's own cards make with the board ("Pair of Nines"), while they
-    hold them; only ever in that viewer's own snapshot (``hand_view`` is theirs).
-    With ``run`` 1, on the second board of a hand run twice (rule 25), else None."""
-    if hand_view is None or viewer is None:
-        return None
-    played = hand_view["seats"][viewer.number]
-    if not played or not played["cards"] or played["has_folded"]:
-        return None
-    board = hand_view["second_board"] if run else hand_view["board"]
-    if run and not board:
-        return None
-    game = engine.GAMES[hand_view["game"]]
-    return game.strength(_cards(played["cards"]), _cards(board))
-
-
-def best_cards(hand_view: dict[str, Any], seat: int, run: int = 0) -> list[str]:
-    """The five cards a shown winning hand played (its hole cards and the board's;
-    in Omaha exactly two and three, rule 21), on the second board for ``run`` 1."""
-    played = hand_view["seats"][seat]
-    board = hand_view["second_board"] if run else hand_view["board"]
-    if not played or not played["cards"] or len(board) < 3:
-        return []
-    game = engine.GAMES[hand_view["game"]]
-    best = game.best_five(_cards(played["cards"]), _cards(board))
-    return [engine.card_str(c) for c in best]
-
-
-def hand_winners(log: list[dict[str, Any]], hand_view: dict[str, Any]) -> list[dict[str, Any]]:
-    """Chips won per seat over all pots, with the best hand that won them and, when
-    shown down, the five cards it played; for a hand run twice (rule 25), per board
-    and seat, the first board's first, ``board`` saying which (1 or 2; None for a
-    hand run once)."""
-    ran_twice = bool(hand_view["second_board"])
-    won: dict[tuple[int, int], dict[str, Any]] = {}
-    for event in log:
-        if event["kind"] != "pot_awarded":
-            continue
-        run = event.get("run", 0)
-        for share in event["shares"]:
-            entry = won.setdefault(
-                (run, share["seat"]),
-                {
-                    "seat": share["seat"],
-                    "amount": 0,
-                    "description": event["description"],
-                    "cards": best_cards(hand_view, share["seat"], run)
-                    if event["description"]
-                    else [],
-                    "board": run + 1 if ran_twice else None,
-                },
-            )
-            entry["amount"] += share["amount"]
-    return [won[key] for key in sorted(won)]
 
 
 def _legal(hand_view: dict[str, Any] | None) -> dict[str, Any] | None:

@@ -9,7 +9,6 @@ everything that happens at the table goes over the websocket.
 
 import csv
 
-from django.conf import settings
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
@@ -95,11 +94,9 @@ def table_detail(request: HttpRequest, table_id: int) -> HttpResponse:
             request, "tournaments/members_only.html", {"message": error.message}, status=403
         )
     share_url = request.build_absolute_uri(request.path)
-    runout_street_ms = round(settings.TABLES_RUNOUT_STREET_SECONDS * 1000)
     context = {
         "table": table,
         "share_url": share_url,
-        "runout_street_ms": runout_street_ms,
         "reactions": QUICK_REACTIONS,
         "games": Table.Game.choices,
     }

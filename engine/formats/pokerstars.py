@@ -256,7 +256,7 @@ class _Writer:
     names: Sequence[str]
     viewer: int | None
     lines: list[str] = field(default_factory=list)
-    reveals: list[str] = field(default_factory=list)
+    reveals: list[tuple[int, tuple[int, ...] | None]] = field(default_factory=list)  # None: mucked
     folded_on: dict[int, str] = field(default_factory=dict)
     shown: dict[int, tuple[int, ...]] = field(default_factory=dict)
     mucked: set[int] = field(default_factory=set)
@@ -333,35 +333,62 @@ class _Writer:
             self.pots.append(event)
         elif isinstance(event, CardsShown):
             self.shown[event.seat] = event.cards
-            hand = _describe(self.state, event.cards)
-            self.reveals.append(f"{self.names[event.seat]}: shows [{_cards(event.cards)}] ({hand})")
+            self.reveals.append((event.seat, event.cards))
         else:
             self.mucked.add(event.seat)
-            self.reveals.append(f"{self.names[event.seat]}: mucks hand")
+            self.reveals.append((event.seat, None))
+
+    def boards(self) -> list[tuple[str, tuple[int, ...]]]:
+        """Each board with its name in the text: one unnamed, or a hand run twice's
+        "FIRST " and "SECOND " (rule 25)."""
+        if not self.state.second_board:
+            return [("", self.state.board)]
+        return [("FIRST ", self.state.board), ("SECOND ", self.state.second_board)]
 
     def showdown_lines(self) -> list[str]:
-        """Shows and mucks under ``*** SHOW DOWN ***``, then who collected what."""
-        collected = [
-            f"{self.names[seat]} collected {chips} from {_pot_name(pot.pot_index, len(self.pots))}"
-            for pot in reversed(self.pots)
-            for seat, chips in pot.shares
-            if chips
-        ]
-        if not self.reveals:
-            return collected
-        return ["*** SHOW DOWN ***", *self.reveals, *collected]
+        """Shows and mucks under ``*** SHOW DOWN ***``, then who collected what; a hand
+        run twice has a ``FIRST`` and a ``SECOND SHOW DOWN``, each with who collected
+        what on its board, the hands shown in the first (a parser reads a second
+        "shows" of the same cards as a new action) and described on each board in
+        the summary."""
+        count = len({pot.pot_index for pot in self.pots})
+        lines = []
+        for run, (which, board) in enumerate(self.boards()):
+            collected = [
+                f"{self.names[seat]} collected {chips} from {_pot_name(pot.pot_index, count)}"
+                for pot in reversed(self.pots)
+                if pot.run == run
+                for seat, chips in pot.shares
+                if chips
+            ]
+            if self.reveals:
+                lines.append(f"*** {which}SHOW DOWN ***")
+            if self.reveals and run == 0:
+                lines.extend(self._reveal(seat, cards, board) for seat, cards in self.reveals)
+            lines.extend(collected)
+        return lines
+
+    def _reveal(self, seat: int, cards: tuple[int, ...] | None, board: tuple[int, ...]) -> str:
+        if cards is None:
+            return f"{self.names[seat]}: mucks hand"
+        hand = _describe(self.state, cards, board)
+        return f"{self.names[seat]}: shows [{_cards(cards)}] ({hand})"
 
     def summary(self) -> list[str]:
-        total = sum(pot.amount for pot in self.pots)
-        pot_line = f"Total pot {total}"
-        if len(self.pots) > 1:
+        pots: dict[int, int] = {}  # a pot run twice is awarded in two halves: one pot
+        for pot in self.pots:
+            pots[pot.pot_index] = pots.get(pot.pot_index, 0) + pot.amount
+        pot_line = f"Total pot {sum(pots.values())}"
+        if len(pots) > 1:
             pot_line += " " + " ".join(
-                f"{_pot_name(p.pot_index, len(self.pots)).capitalize()} {p.amount}."
-                for p in self.pots
+                f"{_pot_name(index, len(pots)).capitalize()} {amount}."
+                for index, amount in sorted(pots.items())
             )
         lines = [pot_line + " | Rake 0"]
+        if self.state.second_board:
+            lines.append("Hand was run twice")
         if self.state.board:
-            lines.append(f"Board [{_cards(self.state.board)}]")
+            lines.extend(f"{which}Board [{_cards(board)}]" for which, board in self.boards())
         lines.extend(
             f"Seat {seat + 1}: {self.names[seat]}{_role(self.state, seat)} {self._outcome(seat)}"
             for seat in self.state.players
@@ -374,16 +401,26 @@ class _Writer:
             return _FOLDED_ON[self.folded_on[seat]]
         if seat in self.shown:
             cards = self.shown[seat]
-            hand = _describe(self.state, cards)
-            result = f"won ({won})" if won else "lost"
-            return f"showed [{_cards(cards)}] and {result} with {hand}"
+            if not self.state.second_board:
+                result = f"won ({won})" if won else "lost"
+                return f"showed [{_cards(cards)}] and {result} with {_describe(self.state, cards)}"
+            return f"showed [{_cards(cards)}] and " + ", and ".join(
+                self._outcome_on(seat, run, which.strip().lower(), board)
+                for run, (which, board) in enumerate(self.boards())
+            )
         if seat in self.mucked:
             return "mucked"
         return f"collected ({won})"
 
+    def _outcome_on(self, seat: int, run: int, which: str, board: tuple[int, ...]) -> str:
+        """A hand run twice: what ``seat``'s shown hand did on one board."""
+        won = sum(c for pot in self.pots if pot.run == run for s, c in pot.shares if s == seat)
+        hand = _describe(self.state, self.shown[seat], board)
+        return f"{f'won ({won})' if won else 'lost'} with {hand} on the {which} board"
 
-def _describe(state: HandState, hole: tuple[int, ...]) -> str:
-    return describe(GAMES[state.game].value(hole, state.board))
+
+def _describe(state: HandState, hole: tuple[int, ...], board: tuple[int, ...] = ()) -> str:
+    return describe(GAMES[state.game].value(hole, board or state.board))
 
 
 def _pot_name(index: int, count: int) -> str:

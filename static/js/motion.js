@@ -1,27 +1,27 @@
 // Chips that move between two snapshots, only where the system has not asked for
 // less motion: bets gathered at the end of a street slide into the pot, and a pot
-// slides to whoever won it (after an all-in run-out has been dealt: render.js).
+// slides to whoever won it (an all-in run-out's once its result frame arrives).
 
 import { betPosition, isMotionWelcome, positionOf } from "./render.js";
 
-const CENTRE = [50, 50];
 const SLIDE_MS = 450;
 
 /** Slides the chips that moved from `previous` to `table` across `layer`: bets into
- * the pot when a street ends, then (after `delayMs`) each pot to its winner. */
-export function moveChips(layer, previous, table, delayMs) {
+ * the pot when a street ends, then each pot to its winner. `pot` is where the pot is
+ * drawn ([x, y] in % of the layer): under the board, never on its cards. */
+export function moveChips(layer, previous, table, pot) {
   if (!isMotionWelcome() || !previous || previous.hand_number !== table.hand_number) return;
   for (const before of previous.seats) {
     const now = table.seats[before.seat];
     if (before.occupied && before.bet > 0 && now && now.bet === 0) {
-      slide(layer, betPosition(previous, before.seat), CENTRE, before.bet, 0);
+      slide(layer, betPosition(previous, before.seat), pot, before.bet, 0);
     }
   }
   const hand = table.hand;
   const justEnded = hand && hand.is_over && !(previous.hand && previous.hand.is_over);
   if (!justEnded || !hand.winners) return;
   for (const winner of hand.winners) {
-    slide(layer, CENTRE, positionOf(table, winner.seat), winner.amount, delayMs + SLIDE_MS);
+    slide(layer, pot, positionOf(table, winner.seat), winner.amount, SLIDE_MS);
   }
 }
 

@@ -239,43 +239,29 @@ export function renderSeats(container, table) {
   container.replaceChildren(...nodes);
 }
 
-/** An all-in run-out is dealt street by street (the server holds the next hand for
- * it: TABLES_RUNOUT_STREET_SECONDS). How long it is staged for: each street after the first new one
- * waits `streetMs` more. Sets each new card's delay; returns the whole wait in ms. */
-function stageRunOut(cards, shownBefore, isHandOver, streetMs) {
-  const streetOf = (index) => (index < 3 ? 0 : index - 2); // flop, turn, river
-  const fresh = cards.map((card, index) => [card, index]).filter(([, index]) => index >= shownBefore);
-  const streets = [...new Set(fresh.map(([, index]) => streetOf(index)))];
-  if (!isHandOver || streets.length < 2 || !isMotionWelcome()) return 0;
-  for (const [card, index] of fresh) {
-    card.style.animationDelay = `${streets.indexOf(streetOf(index)) * streetMs}ms`;
-  }
-  return (streets.length - 1) * streetMs;
-}
-
-/** Draws the board (two, one above the other, when it was run twice); returns how
- * long (ms) an all-in run-out it just dealt is staged. */
-export function renderBoard(container, hand, streetMs = 0) {
+/** Draws the board (two, one above the other, when it was run twice). The server
+ * reveals an all-in run-out a street per snapshot (rule 30): only the cards new
+ * since the last drawing arrive (an animation, where motion is welcome). */
+export function renderBoard(container, hand) {
   const cards = hand ? hand.board.map(cardFace) : [];
-  // Only the cards just dealt arrive (an animation, where motion is welcome).
   const shownBefore = Number(container.dataset.shown || 0);
   cards.forEach((card, index) => card.classList.toggle("arriving", index >= shownBefore));
-  const staged = stageRunOut(cards, shownBefore, Boolean(hand && hand.is_over), streetMs);
   container.dataset.shown = String(cards.length);
   const second = hand && hand.second_board ? hand.second_board : [];
+  const secondBefore = Number(container.dataset.shownSecond || 0);
+  container.dataset.shownSecond = String(second.length);
   container.classList.toggle("twice", second.length > 0);
   if (!second.length) {
     container.replaceChildren(...cards);
-    return staged;
+    return;
   }
-  // The second run-out shares the cards dealt before the question: only its new ones
-  // arrive, after the first board's.
+  // The second run-out shares the cards dealt before the question: only its own
+  // cards arrive, each as its street is revealed.
   const shared = hand.board.filter((code, index) => second[index] === code).length;
   const secondCards = second.map(cardFace);
   secondCards.forEach((card, index) => {
-    card.classList.toggle("arriving", index >= shared);
+    card.classList.toggle("arriving", index >= Math.max(shared, secondBefore));
     card.classList.toggle("shared", index < shared);
-    if (index >= shared && isMotionWelcome()) card.style.animationDelay = `${staged + streetMs}ms`;
   });
   const row = (label, nodes) => {
     const line = el("div", "board-run");
@@ -284,7 +270,6 @@ export function renderBoard(container, hand, streetMs = 0) {
     return line;
   };
   container.replaceChildren(row("First board", cards), row("Second board", secondCards));
-  return staged + (isMotionWelcome() ? streetMs : 0);
 }
 
 /** Marks the face-up cards under `container` that a shown-down winning hand played. */

@@ -9,22 +9,22 @@ import { logLines, stackChangeLines } from "./handlog.js";
 import { addChat, wireChat } from "./chat.js";
 import { renderBusted, renderLedger, renderSeatEnd, showRemoved } from "./ledger.js";
 import { renderPurchases } from "./purchases.js";
-import { hideAwayWithSeat, renderSeatControls, waitingText, wireAway } from "./away.js";
-import { dealAnnouncement, renderDeal, wireDeal } from "./deal.js";
+import { hideAwayWithSeat, renderSeatControls, wireAway } from "./away.js";
+import { renderDeal, wireDeal } from "./deal.js";
 import { isBarred, isHost, markClicked, renderHost, showSetting, wireHost } from "./host.js";
 import { RequestAlerts } from "./requests.js";
 import { CLOCK_WARNING_SECONDS, play, playAll, soundsFor, wireSoundButton } from "./sounds.js";
 import { icon } from "./icons.js";
 import { moveChips } from "./motion.js";
 import { SidePanel } from "./panel.js";
-import { highlightWinningCards, playerName, potText, renderBoard, renderSeats, winnersText } from "./render.js";
+import { highlightWinningCards, playerName, potText, renderBoard, renderSeats } from "./render.js";
+import { announcement, blindsText } from "./announce.js";
 import {
   GAME_NAMES,
   optionsText,
   renderOptions,
   renderRunout,
   renderStraddle,
-  runoutAnnouncement,
   wireHomeGame,
 } from "./homegame.js";
 
@@ -84,8 +84,6 @@ let pauseMs = FIRST_PAUSE_MS;
 let table = null;
 let clockOffsetMs = 0; // server clock minus this browser's clock
 let toastTimer = null;
-let winnersShownAt = 0; // an all-in run-out is dealt first (render.js), then who won
-const runOutStreetMs = Number(root.dataset.runoutStreetMs || 0);
 let isGoingToLobby = false; // "Leave" on the busted panel: to the lobby once the seat is gone
 const handLogs = new Map(); // hand number -> lines
 const pageTitle = document.title;
@@ -208,19 +206,23 @@ function onSnapshot(message) {
   if (table.server_time) clockOffsetMs = Date.parse(table.server_time) - Date.now();
   root.dataset.seq = String(table.seq);
   render();
-  moveChips(parts.motion, previous, table, Math.max(0, winnersShownAt - Date.now()));
+  moveChips(parts.motion, previous, table, potPoint());
+}
+
+/** Where the pot is drawn, in % of the chips' layer: chips slide to and from it. */
+function potPoint() {
+  const layer = parts.motion.getBoundingClientRect();
+  const pot = parts.pot.getBoundingClientRect();
+  if (!layer.width || !layer.height) return [50, 50];
+  const x = ((pot.left + pot.width / 2 - layer.left) / layer.width) * 100;
+  const y = ((pot.top + pot.height / 2 - layer.top) / layer.height) * 100;
+  return [x, y];
 }
 
 function render() {
   renderSeats(parts.seats, table);
-  const stagedMs = renderBoard(parts.board, table.hand, runOutStreetMs);
-  if (stagedMs) {
-    winnersShownAt = Date.now() + stagedMs;
-    window.setTimeout(() => table && render(), stagedMs);
-  }
-  const isRunningOut = Date.now() < winnersShownAt;
-  parts.seats.classList.toggle("running-out", isRunningOut);
-  if (!isRunningOut) highlightWinningCards(find(".table-area"), table);
+  renderBoard(parts.board, table.hand); // a run-out arrives a street per snapshot (rule 30)
+  highlightWinningCards(find(".table-area"), table);
   parts.pot.textContent = potText(table);
   parts.handNumber.textContent = table.hand_number ? `Hand #${table.hand_number}` : "Waiting for players";
   parts.blinds.textContent = blindsText(table);
@@ -249,16 +251,6 @@ function render() {
   renderLog();
   controls.update(table);
   tick();
-}
-
-function blindFigures(blinds) {
-  return `${blinds.small_blind}/${blinds.big_blind}${blinds.ante ? `, ante ${blinds.ante}` : ""}`;
-}
-
-/** "Blinds 10/20", and "(25/50 from the next hand)" once the host changed them. */
-function blindsText(table) {
-  const next = table.next_blinds ? ` (${blindFigures(table.next_blinds)} from the next hand)` : "";
-  return `Blinds ${blindFigures(table)}${next}`;
 }
 
 /** The hand's deck commitment (docs/fairness.md): a mark, with the hash on hover or click. */
@@ -349,7 +341,7 @@ function tick() {
     clock.querySelector(".clock-text").textContent =
       `${Math.ceil(left)} s${table.is_time_bank ? " · time bank" : ""}`;
   }
-  parts.announce.textContent = announcement();
+  parts.announce.textContent = announcement(table, secondsUntil);
   // A hand run twice names a winner per board: room for both.
   parts.announce.classList.toggle("twice", Boolean(table.hand && table.hand.second_board.length));
   if (parts.nextLevel) {
@@ -363,35 +355,6 @@ function tick() {
   }
 }
 
-function announcement() {
-  const lines = [];
-  const winners = Date.now() < winnersShownAt ? "" : winnersText(table);
-  if (winners) lines.push(winners);
-  const dealt = dealAnnouncement(table);
-  if (dealt) lines.push(dealt);
-  const handRunning = table.hand && !table.hand.is_over;
-  if (handRunning && table.hand.runout && table.deadline) {
-    lines.push(runoutAnnouncement(table, secondsUntil(table.deadline)));
-  }
-  if (table.closed_at) {
-    lines.push(
-      table.kind === "friends" ? "The host ended the game: the final ledger is in the Ledger tab" : "This game has ended",
-    );
-  } else if (handRunning && table.closes_after_hand) {
-    lines.push("The host is ending the game: this is the last hand");
-  } else if (handRunning && table.is_paused) {
-    lines.push("Paused by the host: the clock is stopped, and no hand follows this one");
-  } else if (!handRunning && table.waiting_for) {
-    lines.push(waitingText(table)); // "Paused by the host", "Need one more player", ...
-  } else if (!handRunning && table.next_hand_at) {
-    lines.push(`Next hand in ${Math.max(0, Math.ceil(secondsUntil(table.next_hand_at)))} s`);
-  } else if (!handRunning && !winners) {
-    const isSeated = table.your_seat !== null && table.your_seat !== undefined;
-    if (table.kind === "tournament") lines.push(isSeated ? "Waiting for the next hand" : "Watching");
-    else lines.push(isSeated ? "Waiting for another player to sit down" : "Take a seat to play");
-  }
-  return lines.join(" — ");
-}
 
 function showToast(text) {
   parts.toast.textContent = text;

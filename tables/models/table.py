@@ -76,6 +76,10 @@ class Table(models.Model):
     # While the players all-in choose the run-outs: their answers so far by seat
     # (True: run it twice); the question closes at ``deadline``.
     runout_answers = JSONField(default=dict, blank=True)
+    # While a hand that ended in an all-in run-out is revealed step by step (rule 30):
+    # how many of its run-out streets are on the felt so far; null otherwise (and
+    # from the result step on). Only such a hand reads or writes it.
+    runout_revealed = models.PositiveSmallIntegerField(null=True, blank=True)
 
     # The live hand: its event log (engine.replay rebuilds the state), the
     # sequence number every command must name, and the clock.

@@ -21,7 +21,7 @@ from tables.models import Seat, Table
 from tables.play import hand_state
 from tables.services import bots, clock
 from tables.services import play as p
-from tables.services.runouts import runout_timeout
+from tables.services.runouts import runout_reveal, runout_timeout
 
 
 def hand_start(*, table_id: int, seq: int) -> int:
@@ -131,6 +131,8 @@ def table_wake(*, table_id: int, seq: int, table: Table | None = None) -> str | 
 def _apply_due(table: Table, seq: int) -> str | None:
     state = hand_state(table)
     try:
+        if state is not None and table.runout_revealed is not None:
+            return "runout_reveal" if runout_reveal(table_id=table.pk, seq=seq) else None
         if state is None or state.is_over:
             hand_start(table_id=table.pk, seq=seq)
             return "hand_start"

@@ -159,8 +159,8 @@ def plan_next_hand(play: Play) -> None:
         if table.next_hand_at is None:
             delay = settings.TABLES_NEXT_HAND_SECONDS
             if play.state is not None and was_shown_down(play.state):
-                run_out = streets_run_out(play.state) * settings.TABLES_RUNOUT_STREET_SECONDS
-                delay = max(delay, settings.TABLES_SHOWDOWN_SECONDS + run_out)  # who won
+                # Who won: a run-out's streets were revealed before this (rule 30).
+                delay = max(delay, settings.TABLES_SHOWDOWN_SECONDS)
             table.next_hand_at = play.now + timedelta(seconds=delay)
         table.wake_at = table.next_hand_at
     else:  # nothing due, unless the kind says when play resumes (a break's end)
@@ -174,7 +174,8 @@ def was_shown_down(state: engine.HandState) -> bool:
 
 def streets_run_out(state: engine.HandState) -> int:
     """How many streets were dealt after every live hand was turned up (an all-in
-    run-out, rule 14): the table page deals them one at a time."""
+    run-out, rule 14), both boards' for a hand run twice: the snapshots reveal them
+    one at a time (rule 30)."""
     shown = False
     streets = 0
     for event in state.events:
@@ -224,6 +225,7 @@ def deal(play: Play) -> None:
     table.small_blind_seat = positions.small_blind_seat
     table.big_blind_seat = positions.big_blind_seat
     table.next_hand_at = None
+    table.runout_revealed = None
     table.hand_names = [
         play.seats[n].name if n in occupied else None for n in range(table.seat_count)
     ]
@@ -359,6 +361,39 @@ def passive_move(state: engine.HandState) -> engine.Action:
 
 
 def finish_hand(play: Play) -> None:
+    """The engine's hand is over: reveal its all-in run-out street by street first
+    (rule 30), else end it now. A street time of 0 turns the reveal off."""
+    state = play.state
+    assert state is not None and state.is_over
+    if streets_run_out(state) and settings.TABLES_RUNOUT_STREET_SECONDS > 0:
+        reveal_begin(play)
+    else:
+        end_hand(play)
+
+
+def reveal_begin(play: Play) -> None:
+    """The run-out is dealt but none of it is on the felt: the hand stays in play
+    (``Play.is_hand_running``) while ``runout_reveal_step`` shows it."""
+    table = play.table
+    table.runout_revealed = 0
+    table.deadline = None
+    table.wake_at = play.now + timedelta(seconds=settings.TABLES_RUNOUT_STREET_SECONDS)
+
+
+def runout_reveal_step(play: Play) -> None:
+    """Put the run-out's next street on the felt, one street's time apart (board 1's
+    streets, then board 2's); after the last one, the result: the hand ends."""
+    table, state = play.table, play.state
+    assert state is not None and table.runout_revealed is not None
+    if table.runout_revealed < streets_run_out(state):
+        table.runout_revealed += 1
+        table.wake_at = play.now + timedelta(seconds=settings.TABLES_RUNOUT_STREET_SECONDS)
+    else:
+        table.runout_revealed = None
+        end_hand(play)
+
+
+def end_hand(play: Play) -> None:
     """Write history, pay the stacks back to the seats, free seats of those who left."""
     state = play.state
     assert state is not None and state.is_over

@@ -7,6 +7,11 @@ When the players in the pot are all-in before the river, the engine stops with
 them says yes. One "no" settles it at once; a player who does not answer, is
 away (rule 20) or has left says no; a bot says yes, so it never stands in the
 humans' way. The answers so far are ``Table.runout_answers``, by seat.
+
+Every all-in run-out, once or twice, is then revealed one step at a time
+(docs/rules.md rule 30): ``play.finish_hand`` sets ``Table.runout_revealed``
+to 0 and each wake-up (``runout_reveal``) puts one more street on the felt,
+then the result, so the snapshots learn nothing before the felt shows it.
 """
 
 from __future__ import annotations
@@ -48,5 +53,19 @@ def runout_timeout(*, table_id: int, seq: int) -> bool:
         if state is None or not state.runout_pending or deadline is None or deadline > play.now:
             return False
         p.settle_runouts(play, 1)
+        p.commit(play)
+        return True
+
+
+def runout_reveal(*, table_id: int, seq: int) -> bool:
+    """The next step of an all-in run-out's reveal is due (the wake task or the sweep):
+    one more street, or the result. False if not due."""
+    with transaction.atomic():
+        play = p.lock(table_id, seq)
+        table = play.table
+        due = table.wake_at
+        if table.runout_revealed is None or due is None or due > play.now:
+            return False
+        p.runout_reveal_step(play)
         p.commit(play)
         return True

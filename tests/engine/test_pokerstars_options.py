@@ -45,6 +45,7 @@ import re
 import warnings
 from collections import defaultdict
 from collections.abc import Callable
+from operator import add
 from random import Random
 from typing import Any
 
@@ -52,8 +53,11 @@ import pytest
 from pokerkit import HandHistory
 from pokerkit.notation import PokerStarsParser, parse_value
 
-from engine.cards import cards_str
-from engine.events import RunoutsChosen
+from engine.actions import parse_action
+from engine.betting import apply_action
+from engine.cards import card_str, cards, cards_str
+from engine.deal import new_hand
+from engine.events import PotAwarded, RunoutsChosen
 from engine.formats.phh import phh_order, to_phh
 from engine.formats.pokerstars import to_pokerstars
 from engine.games import GAMES
@@ -97,6 +101,20 @@ class _FirstBoardParser(_HomeGameParser):
         r"\*\*\*( (FIRST )?FLOP \*\*\*| (FIRST )?(TURN|RIVER) \*\*\* \[[2-9TJQKAcdhs ]+\])"
         r" \[(?P<cards>[2-9TJQKAcdhs ]+)\]"
     )
+
+
+class _CollectedParser(_FirstBoardParser):
+    """Also reads each "<player> collected <chips> from <pot>" line as winnings (as
+    shipped it reads only a summary's "Seat N: <player> collected (<chips>)")."""
+
+    PLAYER_VARIABLES = {
+        "winnings": (
+            re.compile(r"^(?P<player>[^:]+) collected (?P<winnings>[0-9]+) from "),
+            None,
+            int,
+            add,
+        ),
+    }
 
 
 def _read(parser: Callable[..., Any], text: str) -> HandHistory:
@@ -234,3 +252,73 @@ def test_pokerkit_plays_a_hand_run_twice_once_on_its_first_board(game: str) -> N
             assert 0 < moved <= 2 * split_pot_count(once), f"seed {seed}"
         compared += 1
     assert compared > 20
+
+
+# ---------------------------------------------------------------- a hand run twice's ending
+
+
+def _section(text: str, title: str) -> list[str]:
+    lines = text.splitlines()
+    start = lines.index(title) + 1
+    end = next((i for i in range(start, len(lines)) if lines[i].startswith("*** ")), len(lines))
+    return lines[start:end]
+
+
+def test_a_hand_run_twice_ends_with_both_boards_each_pot_once_and_each_board_s_winner() -> None:
+    deck = cards("3c Ks As 8d Kh Ah 2h7d9hTc3s Kd2d7c8h4s")
+    hand = new_hand([100, 100, 100], button=0, deck=deck, run_it_twice=True)
+    for action in ("raise 100", "fold", "call"):
+        hand = apply_action(hand, parse_action(action))
+    text = to_pokerstars(choose_runouts(hand, 2))
+    assert _section(text, "*** FIRST SHOW DOWN ***") == [
+        "Player1: shows [As Ah] (Pair of Aces)",
+        "Player3: shows [Ks Kh] (Pair of Kings)",
+        "Player1 collected 101 from pot",
+    ]
+    assert _section(text, "*** SECOND SHOW DOWN ***") == ["Player3 collected 100 from pot"]
+    assert _section(text, "*** SUMMARY ***") == [
+        "Total pot 201 | Rake 0",
+        "Hand was run twice",
+        "FIRST Board [2h 7d 9h Tc 3s]",
+        "SECOND Board [Kd 2d 7c 8h 4s]",
+        "Seat 1: Player1 (button) showed [As Ah] and won (101) with Pair of Aces on the first"
+        " board, and lost with Pair of Aces on the second board",
+        "Seat 2: Player2 (small blind) folded before Flop",
+        "Seat 3: Player3 (big blind) showed [Ks Kh] and lost with Pair of Kings on the first"
+        " board, and won (100) with Three of a Kind, Kings on the second board",  # a set there
+    ]
+
+
+@EVERY_GAME
+def test_every_pot_of_a_hand_run_twice_is_named_once_and_pokerkit_reads_who_won_it(
+    game: str,
+) -> None:
+    checked = 0
+    for seed in range(150):
+        hand = random_home_hand(Random(seed), "run_it_twice", game=game)
+        if not hand.second_board:
+            continue
+        text = to_pokerstars(hand, hand_id=seed + 1)
+        summary = _section(text, "*** SUMMARY ***")
+        pot_count = len({e.pot_index for e in hand.events if isinstance(e, PotAwarded)})
+        named = re.findall(r"(Main pot|Side pot(?:-\d+)?) \d+\.", summary[0])
+        assert len(named) == len(set(named)) == (pot_count if pot_count > 1 else 0), text
+        assert summary[1:4] == [
+            "Hand was run twice",
+            f"FIRST Board [{' '.join(card_str(c) for c in hand.board)}]",
+            f"SECOND Board [{' '.join(card_str(c) for c in hand.second_board)}]",
+        ]
+        if _posted_short(hand):
+            continue  # rules 9 and 10: PokerKit cannot replay short forced bets, as above
+        # PokerKit, told Felt's "collected" lines, adds them up: both boards' halves
+        history = _read(_CollectedParser(), text)
+        assert history.players is not None and history.winnings is not None
+        theirs = dict(zip(history.players, history.winnings, strict=True))
+        won = {seat: 0 for seat in hand.players}
+        for event in hand.events:
+            if isinstance(event, PotAwarded):
+                for seat, chips in event.shares:
+                    won[seat] += chips
+        assert {int(p.removeprefix("Player")) - 1: w for p, w in theirs.items()} == won, text
+        checked += 1
+    assert checked > 20

@@ -25,7 +25,7 @@ pytestmark = BROWSER_TEST
 
 @pytest.fixture
 def live_server_options() -> dict[str, Any]:
-    return {"next_hand_seconds": 1.0}
+    return {"next_hand_seconds": 1.0, "runout_street_seconds": 0.8}
 
 
 def open_home_game(page: Page, server_url: str, seats: int, **options: Any) -> str:
@@ -96,6 +96,40 @@ def test_two_players_play_pot_limit_omaha_with_four_cards_each(server_url: str, 
     expect(guest.locator("[data-seats] .seat.you .card.face")).to_have_count(4)
 
 
+# Polled every frame: once the winners are named and the pot's chips set out, how
+# many chips there are and how many lie on a board card.
+POT_PUSHED = """() => {
+  if (!document.querySelector("[data-announce]").textContent.includes(" wins ")) return null;
+  const chips = [...document.querySelectorAll("[data-motion] .bet.moving")];
+  if (!chips.length) return null;
+  const cards = [...document.querySelectorAll("[data-board] .card")];
+  const boxes = cards.map((card) => card.getBoundingClientRect());
+  const onCards = chips.filter((chip) => {
+    const r = chip.getBoundingClientRect();
+    return boxes.some(
+      (c) => r.left < c.right && c.left < r.right && r.top < c.bottom && c.top < r.bottom,
+    );
+  });
+  return { chips: chips.length, on_cards: onCards.length };
+}"""
+
+
+def assert_pot_clear_of_the_cards(page: Page) -> None:
+    """The pot's line (where chips gather and leave from) lies on no board card."""
+    pot = page.locator("[data-pot]").bounding_box()
+    assert pot is not None
+    for card in page.locator("[data-board] .card").all():
+        box = card.bounding_box()
+        assert box is not None
+        overlaps = (
+            pot["x"] < box["x"] + box["width"]
+            and box["x"] < pot["x"] + pot["width"]
+            and pot["y"] < box["y"] + box["height"]
+            and box["y"] < pot["y"] + pot["height"]
+        )
+        assert not overlaps, "the pot sits on a board card"
+
+
 def go_all_in(pages: list[Page]) -> None:
     """Whoever is to act moves in or calls, until the run-it-twice question comes."""
     deadline = time.monotonic() + 60
@@ -156,6 +190,24 @@ def test_straddles_run_it_twice_and_a_bomb_pot_at_a_holdem_table(server_url: str
         expect(question).to_be_visible()
         question.get_by_role("button", name="Twice").click()
         expect(question).to_be_hidden()
+    # The server reveals the boards a street per snapshot (rule 30): with the first
+    # board out and the second not yet, nobody's page says who won.
+    first_only = others[0].locator("[data-board] .card")
+    expect(first_only).to_have_count(5, timeout=10_000)
+    for page in pages:
+        assert page.locator("[data-board] .board-run").count() == 0
+        assert " wins " not in page.locator("[data-announce]").inner_text()
+        assert "on the second board" not in log_text(page)
+        assert page.locator(".seat.winner").count() == 0
+        assert_pot_clear_of_the_cards(page)
+    for page in pages:
+        expect(page.locator("[data-board] .board-run")).to_have_count(2)
+        assert_pot_clear_of_the_cards(page)
+    # With the result the pot goes to the winners: it sets out from the pot's line,
+    # not from the felt's middle, where the second board's cards lie.
+    pushed = host.wait_for_function(POT_PUSHED, timeout=15_000).json_value()
+    host.screenshot(path=SCREENSHOTS / "felt-run-it-twice-pot-pushed-laptop.png")
+    assert pushed["chips"] > 0 and pushed["on_cards"] == 0, pushed
     for page in pages:
         expect(page.locator("[data-board] .board-run")).to_have_count(2)
         expect(page.locator("[data-board] .board-run").nth(1).locator(".card")).to_have_count(5)

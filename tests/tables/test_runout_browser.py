@@ -1,5 +1,7 @@
-"""An all-in run-out is dealt street by street and chips slide to the pot and the
-winner, in a real browser; none of it for someone who asked for less motion."""
+"""An all-in run-out arrives a street per snapshot (the server reveals it, rule 30):
+the page animates only the cards new since the last frame, and chips slide to the
+pot and from it to the winner, in a real browser; none of it for someone who asked
+for less motion."""
 
 from __future__ import annotations
 
@@ -11,16 +13,23 @@ from tests.support.live import BROWSER_TEST
 
 pytestmark = BROWSER_TEST
 
-BOARD = """async ([before, after, isOver]) => {
+# Draws each board in turn into one container; for each drawing, which cards arrive
+# (animated) in the first row and the second: "new" or "still".
+BOARDS = """async (hands) => {
   const { renderBoard } = await import("/static/js/render.js");
   const board = document.createElement("div");
   document.body.append(board);
-  renderBoard(board, { board: before, is_over: false }, 1200);
-  const staged = renderBoard(board, { board: after, is_over: isOver }, 1200);
-  return { staged, delays: [...board.children].map((card) => card.style.animationDelay) };
+  const arriving = (cards) =>
+    [...cards].map((card) => (card.classList.contains("arriving") ? "new" : "still"));
+  return hands.map((hand) => {
+    renderBoard(board, { second_board: [], ...hand });
+    const runs = board.querySelectorAll(".board-run");
+    if (!runs.length) return [arriving(board.children)];
+    return [...runs].map((run) => arriving(run.children));
+  });
 }"""
 
-CHIPS = """async () => {
+CHIPS = """async (pot) => {
   const { moveChips } = await import("/static/js/motion.js");
   const layer = document.createElement("div");
   document.body.append(layer);
@@ -30,10 +39,12 @@ CHIPS = """async () => {
   const won = { seat: 1, amount: 40 };
   const hand = { is_over: true, winners: [won] };
   const over = { ...base, seats: [seat(0, 0), seat(1, 0)], hand };
-  moveChips(layer, betting, over, 0);
+  moveChips(layer, betting, over, pot);
   window.layer = layer;
-  return [...layer.children].map((chip) => chip.textContent);
+  return [...layer.children].map((chip) => [chip.textContent, chip.style.left, chip.style.top]);
 }"""
+
+FLOP = ["As", "Kd", "7c"]
 
 
 def page_of(browser: Browser, static_url: str, reduced_motion: str):
@@ -42,29 +53,43 @@ def page_of(browser: Browser, static_url: str, reduced_motion: str):
     return page
 
 
-def test_a_run_out_deals_the_turn_and_river_after_the_flop(static_url, browser) -> None:
+def test_each_revealed_street_animates_only_its_own_cards(static_url, browser) -> None:
     page = page_of(browser, static_url, "no-preference")
-    run_out = page.evaluate(BOARD, [[], ["As", "Kd", "7c", "2h", "9s"], True])
-    assert run_out == {
-        "staged": 2400,
-        "delays": ["0ms", "0ms", "0ms", "1200ms", "2400ms"],
-    }
-    from_the_flop = page.evaluate(BOARD, [["As", "Kd", "7c"], ["As", "Kd", "7c", "2h", "9s"], True])
-    assert from_the_flop["staged"] == 1200 and from_the_flop["delays"][3:] == ["0ms", "1200ms"]
-    one_street = page.evaluate(BOARD, [["As", "Kd", "7c"], ["As", "Kd", "7c", "2h"], False])
-    assert one_street == {"staged": 0, "delays": ["", "", "", ""]}, "a turn in play is not staged"
+    first = [*FLOP, "2h", "9s"]
+    second = [*FLOP, "3d", "Qc"]
+    drawn = page.evaluate(
+        BOARDS,
+        [
+            {"board": FLOP},  # all-in on the flop: then the reveal
+            {"board": first[:4]},
+            {"board": first},
+            {"board": first, "second_board": second[:4]},
+            {"board": first, "second_board": second},
+            {"board": first, "second_board": second},  # the result frame
+        ],
+    )
+    assert drawn == [
+        [["new"] * 3],
+        [["still"] * 3 + ["new"]],
+        [["still"] * 4 + ["new"]],
+        [["still"] * 5, ["still"] * 3 + ["new"]],  # the second board shares the flop
+        [["still"] * 5, ["still"] * 4 + ["new"]],
+        [["still"] * 5, ["still"] * 5],
+    ]
 
 
-def test_less_motion_gets_the_whole_board_at_once(static_url, browser) -> None:
+def test_less_motion_slides_no_chips(static_url, browser) -> None:
     page = page_of(browser, static_url, "reduce")
-    run_out = page.evaluate(BOARD, [[], ["As", "Kd", "7c", "2h", "9s"], True])
-    assert run_out == {"staged": 0, "delays": ["", "", "", "", ""]}
-    assert page.evaluate(CHIPS) == [], "no chips slide"
+    assert page.evaluate(CHIPS, [50, 70]) == [], "no chips slide"
 
 
 def test_bets_slide_into_the_pot_and_the_pot_to_the_winner_then_vanish(static_url, browser) -> None:
     page = page_of(browser, static_url, "no-preference")
-    assert page.evaluate(CHIPS) == ["20", "20", "40"]  # two bets gathered, one pot won
+    chips = page.evaluate(CHIPS, [50, 70])
+    assert [text for text, _, _ in chips] == ["20", "20", "40"]  # two bets gathered, one pot won
+    # bets go to where the pot is drawn (under the board), not to the middle of the
+    # felt where a board's cards lie, and the pot leaves from there
+    assert [chip[1:] for chip in chips[:2]] == [["50%", "70%"]] * 2
     deadline = time.monotonic() + 5
     while page.evaluate("window.layer.children.length") and time.monotonic() < deadline:
         time.sleep(0.1)

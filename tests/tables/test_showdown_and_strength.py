@@ -4,12 +4,14 @@ what their own cards make, and nobody else sees it."""
 from __future__ import annotations
 
 import json
+from datetime import timedelta
 
 import pytest
+import time_machine
 from asgiref.sync import sync_to_async
 
 import engine
-from tables import selectors
+from tables import selectors, services
 from tests.tables.helpers import act, deal, fresh, friends_table, state_of
 from tests.tables.sockets import Client
 
@@ -46,18 +48,17 @@ def test_an_all_in_run_out_is_held_longer_by_a_pause_for_each_street(alice, bob,
     act(table, "raise", engine.legal_actions(state_of(table)).max_raise_to)
     act(table, "call")
     act(table, "fold")  # two all-in preflop: flop, turn and river are run out
+    all_in = fresh(table).wake_at - timedelta(seconds=1.5)
+    done = []
+    for step in range(1, 5):  # flop, turn, river, then the result (rule 30)
+        with time_machine.travel(all_in + timedelta(seconds=1.5 * step), tick=False):
+            done.append(services.table_wake(table_id=table.pk, seq=fresh(table).seq))
+    assert done == ["runout_reveal"] * 4
     ended = fresh(table)
     hand = ended.hands.get(number=ended.hand_number)
+    assert (hand.ended_at - all_in).total_seconds() == pytest.approx(4 * 1.5, abs=0.01)
     held = (ended.next_hand_at - hand.ended_at).total_seconds()
-    assert held == pytest.approx(5.0 + 3 * 1.5, abs=0.01)
-
-
-def test_the_table_page_is_told_the_run_out_pause(client, alice, settings):
-    settings.TABLES_RUNOUT_STREET_SECONDS = 1.5
-    table = friends_table(alice)
-    client.force_login(alice)
-    page = client.get(f"/tables/{table.pk}/").content.decode()
-    assert 'data-runout-street-ms="1500"' in page
+    assert held == pytest.approx(5.0, abs=0.01)
 
 
 def test_a_hand_won_by_a_fold_is_not_held(alice, bob, settings):

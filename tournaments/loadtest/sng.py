@@ -12,6 +12,7 @@ from typing import Any
 
 from django.core.management.base import CommandError
 from django.db import transaction
+from django.test import override_settings
 from django.utils import timezone
 from websockets.asyncio.client import ClientConnection
 
@@ -110,13 +111,15 @@ def sng_of_bots(level_seconds: float) -> tuple[float, int]:
     started = time.perf_counter()
     with transaction.atomic():
         table = tournament_start(tournament=tournament, now=timezone.now())
-    while Tournament.objects.get(pk=tournament.pk).status == "running":
-        table.refresh_from_db()
-        state = hand_state(table)
-        if state is None or state.is_over:
-            hand_start(table_id=table.pk, seq=table.seq)
-        else:
-            bot_act(table_id=table.pk, seq=table.seq)
+    # No delay at all: an all-in's run-out is not revealed street by street (rule 30).
+    with override_settings(TABLES_RUNOUT_STREET_SECONDS=0):
+        while Tournament.objects.get(pk=tournament.pk).status == "running":
+            table.refresh_from_db()
+            state = hand_state(table)
+            if state is None or state.is_over:
+                hand_start(table_id=table.pk, seq=table.seq)
+            else:
+                bot_act(table_id=table.pk, seq=table.seq)
     elapsed = time.perf_counter() - started
     table.refresh_from_db()
     hands = table.hand_number

@@ -125,7 +125,7 @@ def _is_settled(play: Play, tournament: Tournament, other_ids: list[int]) -> boo
     takes the tournament's row first (``TournamentBehaviour.lock_first``), and this
     transaction holds it, so these reads are what the locks would give. Locking them all
     after every hand held up every table of the tournament for nothing."""
-    fields = ("seat_count", "big_blind_seat", "hand_events")
+    fields = ("seat_count", "big_blind_seat", "hand_events", "runout_revealed")
     tables = list(Table.objects.filter(pk__in=other_ids).only(*fields).order_by("pk"))
     players: dict[int, dict[int, Hashable]] = {}
     for table_id, number, entry_id, stack, bought in Seat.objects.filter(
@@ -134,7 +134,12 @@ def _is_settled(play: Play, tournament: Tournament, other_ids: list[int]) -> boo
         table_players = players.setdefault(table_id, {})  # any seat: the table counts
         if stack + bought > 0:  # chips bought (a rebuy, an add-on) arrive: still in
             table_players[number] = entry_id
-    running = {t.pk for t in tables if (state := hand_state(t)) is not None and not state.is_over}
+    running = {  # a hand whose run-out is still being revealed is in play (rule 30)
+        t.pk
+        for t in tables
+        if (state := hand_state(t)) is not None
+        and (not state.is_over or t.runout_revealed is not None)
+    }
     seatings = [table_seating(play)] + [
         TableSeating(
             t.pk,
