@@ -24,6 +24,7 @@ from tables.services.host import (
 from tables.services.options import (
     seat_straddle,
     table_call_bomb_pot,
+    table_new_invite_key,
     table_set_listed,
     table_set_options,
 )
@@ -62,6 +63,7 @@ __all__ = [
     "runout_timeout",
     "seat_straddle",
     "table_call_bomb_pot",
+    "table_new_invite_key",
     "table_set_listed",
     "table_set_options",
     "seat_remove",
