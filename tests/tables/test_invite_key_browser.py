@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from playwright.sync_api import Browser, expect
 
-from tests.support.live import BROWSER_TEST, DESKTOP, sign_up
+from tests.support.live import BROWSER_TEST, DESKTOP, SCREENSHOTS, sign_up
 from tests.support.table_pages import open_table, show_panel_tab, table_id_of, take_seat
 
 pytestmark = BROWSER_TEST
@@ -29,6 +29,7 @@ def test_the_id_alone_finds_nothing_the_link_seats_a_friend_and_a_new_link_stops
     take_seat(friend, 1)
 
     show_panel_tab(host, "Host")
+    host.screenshot(path=SCREENSHOTS / "felt-host-new-link-1280.png")
     host.get_by_role("region", name="Host controls").get_by_role("button", name="New link").click()
     host.wait_for_url(lambda url: url != old_link and "?key=" in url)
     new_link = host.url
