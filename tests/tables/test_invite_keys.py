@@ -167,6 +167,20 @@ def test_the_host_panels_new_link_button_takes_the_host_to_the_new_link(alice: A
     assert f'value="http://testserver{table_link(fresh(table))}"' in share, "Invite copies it"
 
 
+def test_a_guest_handed_the_host_role_makes_a_new_link(alice: Any) -> None:
+    table = friends_table(alice, name="Secret game")
+    visitor = browser_of()
+    visitor.get(table_link(table))
+    visitor.post(reverse("tables:table_join_guest", args=[table.pk]), {"nickname": "Eve"})
+    services.seat_take(table_id=table.pk, user=User.objects.get(display_name="Eve"), seat=1)
+    services.host_hand_over(table_id=table.pk, user=alice, seat=1)
+
+    moved = visitor.post(reverse("tables:table_new_link", args=[table.pk]))
+
+    assert moved.status_code == 302 and moved["Location"] == table_link(fresh(table))
+    assert fresh(table).invite_key != table.invite_key
+
+
 def test_a_listed_table_and_a_practice_table_keep_their_rules(alice: Any, bob: Any) -> None:
     listed = friends_table(alice, name="Open game")
     services.table_set_listed(table_id=listed.pk, user=alice, listed=True)
