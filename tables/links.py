@@ -35,8 +35,11 @@ def is_right_key(table: Table, key: object) -> bool:
 
 
 def admit(session: Any, table: Table) -> None:
-    """Remember in ``session`` that it came with ``table``'s current key."""
+    """Remember in ``session`` that it came with ``table``'s current key (no write when
+    it already holds it: a host reloading the link's page)."""
     admitted = dict(session.get(SESSION_KEY) or {})
+    if admitted.get(str(table.pk)) == table.invite_key:
+        return
     admitted.pop(str(table.pk), None)  # re-added last: the most recent are kept
     admitted[str(table.pk)] = table.invite_key
     session[SESSION_KEY] = dict(list(admitted.items())[-ADMITTED_KEPT:])

@@ -13,7 +13,7 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 from accounts.models import User
-from tables import services
+from tables import links, services
 from tables.errors import NotHost
 from tables.links import table_link
 from tables.models import Table
@@ -224,3 +224,13 @@ def test_the_page_logs_no_key(alice: Any, bob: Any, caplog: pytest.LogCaptureFix
         browser_of(bob).get(table_link(table))
         browser_of(bob).get(plain(table))
     assert table.invite_key not in caplog.text
+
+
+def test_a_session_remembers_only_the_most_recent_tables_it_came_to() -> None:
+    session: dict[str, Any] = {}
+    for number in range(1, links.ADMITTED_KEPT + 2):
+        links.admit(session, Table(pk=number, invite_key=f"key-{number}"))
+    links.admit(session, Table(pk=2, invite_key="key-2"))  # already held: no change
+
+    kept = links.admitted_ids(session)
+    assert len(kept) == links.ADMITTED_KEPT and 1 not in kept and 2 in kept
