@@ -29,6 +29,7 @@ GUEST_PAGES = frozenset(
         "tables:table_detail",
         "tables:table_join_guest",
         "tables:table_ledger_csv",
+        "tables:table_new_link",  # a guest may be handed the host role
         "tables:hand_history_list",
         "tables:hand_replayer",
         "tables:player_page",

@@ -30,7 +30,7 @@ from accounts.sessions import log_in_stands, session_is_current
 from config.platform.broadcast import Messages, collected, relay, serve_from_running_loop
 from config.platform.close_codes import CloseCode
 from config.platform.command_budget import CommandBudget
-from tables import kinds, selectors
+from tables import kinds, links, selectors
 from tables.commands import BadMessage, Command, parse_command, read_frame, run_command
 from tables.errors import MembersOnly, StaleDecision, TableError, TableNotFound
 from tables.groups import chat_group, private_group, public_group
@@ -126,10 +126,15 @@ def close_command_pool() -> None:
 
 
 @database_sync_to_async
-def check_watch(table_id: int, user: User) -> None:
-    """Refuse a table that does not exist (``TableNotFound``) or is not the member's to
-    see (``MembersOnly``: a club's table, or a guest at any but a friends' table)."""
+def check_watch(table_id: int, user: User, session: SessionBase | None) -> None:
+    """Refuse a table that does not exist (``TableNotFound``), or that the member may
+    not reach (an unlisted friends' table they neither play at nor came to with its
+    link's key, which ``session`` remembers: tables/links.py), as if it did not; or
+    that is not the member's to see (``MembersOnly``: a club's table, or a guest at
+    any but a friends' table)."""
     table = selectors.table_get(table_id=table_id)
+    if not selectors.may_reach(table, user, admitted=links.admitted_ids(session)):
+        raise TableNotFound()
     kinds.check_watch(table, user)
 
 
@@ -175,7 +180,7 @@ class TableConsumer(SignedInSocket, AsyncWebsocketConsumer):  # type: ignore[mis
         serve_from_running_loop()
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         try:
-            await check_watch(self.table_id, user)
+            await check_watch(self.table_id, user, self.scope.get("session"))
         except TableNotFound:
             await self.refuse(CloseCode.NOT_FOUND)
             return

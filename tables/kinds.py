@@ -40,6 +40,9 @@ class TableBehaviour:
     sells_chips = False
     # Guests (accounts/guests.py: a nickname, from the table's link) may watch and sit.
     admits_guests = True
+    # Unlisted (``Table.is_listed``), it opens only to its players and to whoever
+    # brings its link's key (tables/links.py); to anyone else it does not exist.
+    is_by_link = True
 
     def lock_first(self, table: dict[str, Any]) -> Any:
         """Lock any row that must be locked before this table (``table``: its kind and
@@ -206,6 +209,7 @@ class PracticeBehaviour(TableBehaviour):
     has_host = False  # one member alone with bots: nothing to run
     offers_auto_rebuy = True
     admits_guests = False  # a member's own table; a guest cannot open one
+    is_by_link = False  # never shared: only its owner sits there
 
     def check_sit(self, table: Table, user: Any) -> None:
         if table.owner_id != user.pk:

@@ -95,6 +95,20 @@ def tables_of(user: User) -> QuerySet[Table]:
     )
 
 
+def may_reach(table: Table, user: User | AnonymousUser | None, *, admitted: set[int]) -> bool:
+    """Whether ``user`` may open ``table`` at all (its page, socket or join page).
+
+    An unlisted friends' table opens only to its players (``tables_of``), staff, and
+    whoever came with its link's key (``admitted``: the ids the session holds,
+    tables/links.py); to anyone else it is a table that does not exist. Other
+    tables keep their kind's rules (``kinds.check_watch``)."""
+    if table.is_listed or not kinds.of(table).is_by_link or table.pk in admitted:
+        return True
+    if user is None or not user.is_authenticated:
+        return False
+    return user.is_staff or tables_of(user).filter(pk=table.pk).exists()
+
+
 # Friends' tables with a free seat, at most this many on the lobby page.
 OPEN_TABLES_SHOWN = 20
 

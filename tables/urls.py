@@ -12,6 +12,7 @@ urlpatterns = [
     path("tables/practice/", views.table_practice, name="table_practice"),
     path("tables/<int:table_id>/", views.table_detail, name="table_detail"),
     path("tables/<int:table_id>/guest/", views.table_join_guest, name="table_join_guest"),
+    path("tables/<int:table_id>/new-link/", views.table_new_link, name="table_new_link"),
     path("tables/<int:table_id>/ledger.csv", views.table_ledger_csv, name="table_ledger_csv"),
     path("hands/", history_views.hand_history_list, name="hand_history_list"),
     path("hands/<int:hand_id>/", history_views.hand_replayer, name="hand_replayer"),

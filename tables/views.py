@@ -23,8 +23,8 @@ from accounts.forms import GuestForm
 from accounts.guests import guest_create, keep_signed_in
 from accounts.requests import client_address, signed_in_user
 from config.platform.domain_errors import add_to_form
-from tables import kinds, selectors, services
-from tables.errors import GuestsRefused, MembersOnly, TableNotFound
+from tables import kinds, links, selectors, services
+from tables.errors import GuestsRefused, MembersOnly, NotHost, TableError, TableNotFound
 from tables.forms import NewTableForm, PracticeForm
 from tables.models import DEPARTED_NAME, Table
 
@@ -56,8 +56,8 @@ def table_new(request: HttpRequest) -> HttpResponse:
             table = services.table_create(owner=signed_in_user(request), **form.cleaned_data)
         except (services.BadTableSettings, services.TooManyTables) as error:
             add_to_form(form, error)
-        else:
-            return redirect("tables:table_detail", table_id=table.pk)
+        else:  # its link, key and all, in the address bar and the Invite button
+            return redirect(links.table_link(table))
     return render(request, "tables/table_new.html", {"form": form})
 
 
@@ -79,8 +79,21 @@ def table_practice(request: HttpRequest) -> HttpResponse:
     return render(request, "tables/table_practice.html", {"form": form})
 
 
-def table_detail(request: HttpRequest, table_id: int) -> HttpResponse:
+def reachable_table(request: HttpRequest, table_id: int) -> Table:
+    """The table, if this visitor may open it (``selectors.may_reach``); a 404 as for
+    no table at all otherwise. Coming with the link's key is remembered in the
+    session, for later visits, the socket and a guest made here."""
     table = get_object_or_404(Table, pk=table_id)
+    if links.is_right_key(table, request.GET.get(links.KEY_PARAMETER)):
+        links.admit(request.session, table)
+    admitted = links.admitted_ids(request.session)
+    if not selectors.may_reach(table, request.user, admitted=admitted):
+        raise Http404("No table here.")
+    return table
+
+
+def table_detail(request: HttpRequest, table_id: int) -> HttpResponse:
+    table = reachable_table(request, table_id)
     if not request.user.is_authenticated:  # a friend with the link: a guest, or log in
         return _join_page(request, table, GuestForm()) or redirect_to_login(request.path)
     try:
@@ -93,14 +106,26 @@ def table_detail(request: HttpRequest, table_id: int) -> HttpResponse:
         return render(
             request, "tournaments/members_only.html", {"message": error.message}, status=403
         )
-    share_url = request.build_absolute_uri(request.path)
     context = {
         "table": table,
-        "share_url": share_url,
+        "share_url": _share_url(request, table),
         "reactions": QUICK_REACTIONS,
         "games": Table.Game.choices,
     }
     return render(request, "tables/table.html", context)
+
+
+def _share_url(request: HttpRequest, table: Table) -> str | None:
+    """The link the Invite button copies, key and all: for the table's players and
+    staff, and for a visitor who came with the key as it is now. None for anyone
+    let in by a key the host has since replaced (they stay, but learn no new key)."""
+    if not kinds.of(table).is_by_link:
+        return None
+    user = signed_in_user(request)
+    knows_key = user.is_staff or links.knows_current_key(request.session, table)
+    if not knows_key and not selectors.tables_of(user).filter(pk=table.pk).exists():
+        return None
+    return request.build_absolute_uri(links.table_link(table))
 
 
 def _join_page(
@@ -124,7 +149,7 @@ def table_join_guest(request: HttpRequest, table_id: int) -> HttpResponse:
 
     Counted with sign-ups from the same address (accounts/throttling.py): a guest is an
     account like any other, and may become a member with the welcome grant."""
-    table = get_object_or_404(Table, pk=table_id)
+    table = reachable_table(request, table_id)
     if request.user.is_authenticated or not _admits_guests(table):
         return redirect("tables:table_detail", table_id=table.pk)
     form = GuestForm(request.POST)
@@ -149,6 +174,22 @@ def table_join_guest(request: HttpRequest, table_id: int) -> HttpResponse:
 
 def table_path(table: Table) -> str:
     return str(reverse("tables:table_detail", kwargs={"table_id": table.pk}))
+
+
+@login_required
+@require_POST
+def table_new_link(request: HttpRequest, table_id: int) -> HttpResponse:
+    """The host's "New link": a new key for the table, and the host back at its new
+    link (to share). The old link lets nobody new in; whoever it let in stays."""
+    try:
+        services.table_new_invite_key(table_id=table_id, user=signed_in_user(request))
+    except (NotHost, TableNotFound):
+        raise Http404("No table here.") from None
+    except TableError:  # the game has ended: nothing to invite anyone to
+        return redirect("tables:table_detail", table_id=table_id)
+    table = get_object_or_404(Table, pk=table_id)
+    links.admit(request.session, table)  # the host's Invite button shows the new key
+    return redirect(links.table_link(table))
 
 
 @login_required

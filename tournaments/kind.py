@@ -50,6 +50,7 @@ class TournamentBehaviour(TableBehaviour):
     keeps_departed_seats = True  # its chips stay in play until blinded off, then it places
     keeps_ledger = False  # the entry fee and prizes are the tournament's own ledger
     admits_guests = False  # guests play at friends' tables only (accounts/guests.py)
+    is_by_link = False  # a tournament's tables follow its own rules (check_watch)
     has_host = False  # the tournament's structure runs it
     allows_rebuys = False  # not a friends' table's: out of chips is out of the tournament,
     sells_chips = True  # unless it has rebuys (tournaments/services/rebuys.py)

@@ -24,6 +24,7 @@ from django.core.management.base import CommandError
 from django.db import transaction
 
 from accounts.models import User
+from tables import links
 from tables.loadtest.clients import CONNECTS_AT_ONCE, Client, Player, Stats
 from tables.models import Hand, Table
 from tables.services import table_create
@@ -34,12 +35,16 @@ MODEL_BACKEND = "django.contrib.auth.backends.ModelBackend"
 # --- setting up and cleaning up (the ORM, outside the event loop) --------------------
 
 
-def log_in(user: Any) -> str:
-    """A session that logs ``user`` in, as the login view would make it; its key."""
+def log_in(user: Any, table: Table | None = None) -> str:
+    """A session that logs ``user`` in, as the login view would make it, and that came
+    by ``table``'s shared link, if given (tables/links.py: a friends' table's socket
+    then admits the user); its key."""
     store = import_module(settings.SESSION_ENGINE).SessionStore()
     store[SESSION_KEY] = str(user.pk)
     store[BACKEND_SESSION_KEY] = MODEL_BACKEND
     store[HASH_SESSION_KEY] = user.get_session_auth_hash()
+    if table is not None:
+        links.admit(store, table)
     store.create()
     return str(store.session_key)
 
@@ -70,7 +75,8 @@ def create_tables(count: int, rng: Random, size: int | None = None) -> Setup:
         )
         setup.table_ids.append(table.pk)
         setup.players += [
-            Player(table.pk, seat, log_in(user), user.username) for seat, user in enumerate(users)
+            Player(table.pk, seat, log_in(user, table), user.username)
+            for seat, user in enumerate(users)
         ]
     return setup
 

@@ -7,6 +7,8 @@ Every write goes through ``tables.services`` (one locked transaction each).
 
 from __future__ import annotations
 
+import secrets
+
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
@@ -23,6 +25,12 @@ MAX_ACTION_SECONDS = 120
 MIN_STARTING_BIG_BLINDS = 2  # a starting stack covers at least this many big blinds
 MAX_BOMB_POT_EVERY = 50  # a bomb pot every 2 to 50 hands, when the host wants them regularly
 DEPARTED_NAME = "Former member"  # a seat whose account was deleted during a hand
+INVITE_KEY_BYTES = 12  # 96 random bits, 16 URL-safe characters
+
+
+def new_invite_key() -> str:
+    """A fresh secret for a table's link (``Table.invite_key``)."""
+    return secrets.token_urlsafe(INVITE_KEY_BYTES)
 
 
 class Table(models.Model):
@@ -146,6 +154,10 @@ class Table(models.Model):
     # A friends' table its host lists in the lobby; unlisted (the default), it is
     # reachable by its link only (tables/selectors.py, ``tables_with_free_seats``).
     is_listed = models.BooleanField(default=False)
+    # The secret in the link a friends' table's host shares (``/tables/<id>/?key=...``,
+    # tables/links.py): unlisted, the table opens to its players and to whoever brings
+    # this key. The host may make a new one, and the old link admits nobody new.
+    invite_key = models.CharField(max_length=32, unique=True, default=new_invite_key)
 
     created_at = models.DateTimeField(auto_now_add=True)
 

@@ -25,6 +25,7 @@ from tables.services.host import (
 from tables.services.options import (
     seat_straddle,
     table_call_bomb_pot,
+    table_new_invite_key,
     table_set_listed,
     table_set_options,
 )
@@ -67,6 +68,7 @@ __all__ = [
     "seat_straddle",
     "stack_set",
     "table_call_bomb_pot",
+    "table_new_invite_key",
     "table_set_listed",
     "table_set_options",
     "seat_remove",

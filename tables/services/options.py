@@ -5,7 +5,8 @@ straddles are allowed, whether players all-in are offered to run it twice, and
 bomb pots: their stake, every how many hands, or one called for the next hand.
 Each takes effect from the next hand dealt (``play.home_options``). A player
 ticks whether they straddle when under the gun. The host also chooses whether the
-table is listed in the lobby or reachable by its link only (at once).
+table is listed in the lobby or reachable by its link only (at once), and may
+replace the key its link carries.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from accounts.models import User
 from tables import lobby_news
 from tables.errors import BadOptions
 from tables.models import MAX_BOMB_POT_EVERY, Table
+from tables.models.table import new_invite_key
 from tables.services import play as p
 from tables.services.host import lock_as_host
 from tables.services.seats import own_seat
@@ -96,6 +98,17 @@ def table_set_listed(*, table_id: int, user: User, listed: bool) -> int:
         p.commit(play)
         lobby_news.listing_changed(play.table, players=len(play.seats))
         return play.table.seq
+
+
+def table_new_invite_key(*, table_id: int, user: User) -> str:
+    """The host replaces the key the table's link carries (tables/links.py) and gets
+    the new one: the old link admits nobody new; whoever it let in stays."""
+    with transaction.atomic():
+        play = lock_as_host(table_id, user)
+        key = new_invite_key()
+        Table.objects.filter(pk=play.table.pk).update(invite_key=key)
+        play.table.invite_key = key
+        return key
 
 
 def seat_straddle(*, table_id: int, user: User, on: bool) -> int:

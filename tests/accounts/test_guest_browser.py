@@ -9,7 +9,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from tests.support import PASSWORD
 from tests.support.live import BROWSER_TEST, DESKTOP, PHONE, SCREENSHOTS, sign_up_on_the_page
-from tests.support.table_pages import open_table, play_the_hand_out, take_seat
+from tests.support.table_pages import open_table, play_the_hand_out, table_id_of, take_seat
 
 pytestmark = BROWSER_TEST
 
@@ -39,7 +39,7 @@ def test_a_guest_joins_by_link_plays_a_hand_and_keeps_it_in_a_saved_account(
     friend.screenshot(path=SCREENSHOTS / "felt-guest-join-1280.png", full_page=True)
     friend.get_by_label("Nickname").fill("Dave")
     friend.get_by_role("button", name="Join as a guest").click()
-    friend.wait_for_url(link)
+    friend.wait_for_url(f"{server_url}/tables/{table_id_of(link)}/")  # let in: no key needed
     expect(friend.get_by_role("link", name="Dave (guest)")).to_be_visible()
     take_seat(friend, 1)
     friend.screenshot(path=SCREENSHOTS / "felt-guest-table-1280.png")

@@ -18,6 +18,7 @@ from config.asgi import application
 from config.platform.close_codes import CloseCode
 from tables import errors as table_errors
 from tables import services as table_services
+from tables.links import table_link
 from tables.models import Seat, Table
 from tests.tables.sockets import HEADERS, close_code_after_accepting, session_cookie
 from tests.tables.sockets import Client as TableClient
@@ -118,9 +119,10 @@ def test_a_guest_is_refused_practice_and_tournament_tables(as_guest, alice):
 def test_a_guest_reaches_the_lobby_a_friends_table_its_hands_and_profile(as_guest, alice):
     table = table_services.table_create(owner=alice, name="Friday game")
 
+    assert as_guest.get(table_link(table)).status_code == 200  # the link the host shared
     for name, args in [
         ("lobby", []),
-        ("tables:table_detail", [table.pk]),
+        ("tables:table_detail", [table.pk]),  # again, without its key: it came by the link
         ("tables:hand_history_list", []),
         ("accounts:profile", []),
     ]:

@@ -16,6 +16,7 @@ from accounts import points
 from accounts.guests import GUEST_SESSION_SECONDS, guest_create
 from accounts.models import STARTING_POINTS, PointsAccount, PointsEntry, User
 from tables import services
+from tables.links import table_link
 from tables.models import HandPlayer, Table
 from tests.support import PASSWORD
 from tests.tables.helpers import act, deal, friends_table
@@ -44,6 +45,8 @@ def table_path(table: Table) -> str:
 
 
 def join(client: Client, table: Table, nickname: str, ip: str = "10.0.0.1") -> Any:
+    """Opens the link the host shared (key and all), then joins with ``nickname``."""
+    client.get(table_link(table), REMOTE_ADDR=ip)
     return client.post(join_path(table), {"nickname": nickname}, REMOTE_ADDR=ip)
 
 
@@ -61,7 +64,7 @@ def upgrade_data(**overrides: str) -> dict[str, str]:
 
 
 def test_the_link_offers_a_nickname_form_beside_log_in_and_sign_up(client, table):
-    page = client.get(table_path(table)).content.decode()
+    page = client.get(table_link(table)).content.decode()
 
     assert "Join Friday game" in page
     assert "alice invited you" in page
@@ -174,7 +177,8 @@ def test_guests_join_only_a_friends_table_that_is_still_open(client, make_user, 
     Table.objects.filter(pk=table.pk).update(closed_at=timezone.now())
 
     for closed_to_guests in (practice, table):
-        assert "Join as a guest" not in client.get(table_path(closed_to_guests)).content.decode()
+        page = client.get(table_link(closed_to_guests)).content.decode()
+        assert "Join as a guest" not in page
         response = join(client, closed_to_guests, "Dave")
         assert response.status_code == 302
         assert not User.objects.filter(is_guest=True).exists()

@@ -10,6 +10,16 @@ from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 HAND_SECONDS = 90  # a whole hand clicked through, with room for a slow machine
+# Where a friends' table opens once created: its link, key and all (tables/links.py),
+# the one its host shares.
+TABLE_LINK = re.compile(r"/tables/\d+/\?key=[\w-]+$")
+
+
+def table_id_of(url: str) -> int:
+    """The table's id in a table page's address (with or without its key)."""
+    found = re.search(r"/tables/(\d+)/", url)
+    assert found, url
+    return int(found.group(1))
 
 
 def open_table(page: Page, server_url: str) -> str:
@@ -18,7 +28,7 @@ def open_table(page: Page, server_url: str) -> str:
     page.fill("#id_name", "Browser game")
     page.fill("#id_seat_count", "2")
     page.get_by_role("button", name="Open the table").click()
-    page.wait_for_url(re.compile(r"/tables/\d+/$"))
+    page.wait_for_url(TABLE_LINK)
     link = page.input_value("[data-share-link]")
     assert link == page.url
     return link

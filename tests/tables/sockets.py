@@ -5,10 +5,13 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.test import AsyncClient
 
 from config.asgi import application
+from tables import links
+from tables.models import Table
 
 HEADERS = [(b"host", b"localhost"), (b"origin", b"http://localhost")]
 # The communicator's default of 1 s for a handshake: under make test's load a
@@ -17,10 +20,21 @@ HEADERS = [(b"host", b"localhost"), (b"origin", b"http://localhost")]
 HANDSHAKE_SECONDS = 10
 
 
-async def session_cookie(user: Any) -> bytes:
+async def session_cookie(user: Any, *, came_by_link_to: int | None = None) -> bytes:
+    """A browser session of ``user``'s; with ``came_by_link_to``, one that opened that
+    table's shared link (its key remembered, as ``tables.views`` does on the page)."""
     client = AsyncClient()
     await client.aforce_login(user)
+    table = await Table.objects.filter(pk=came_by_link_to).afirst() if came_by_link_to else None
+    if table is not None:
+        session = await client.asession()
+        await sync_to_async(_admit)(session, table)
     return f"sessionid={client.cookies['sessionid'].value}".encode()
+
+
+def _admit(session: Any, table: Table) -> None:
+    links.admit(session, table)
+    session.save()
 
 
 async def close_code_after_accepting(socket: WebsocketCommunicator) -> int:
@@ -44,9 +58,15 @@ class Client:
         self.texts: list[str] = []
 
     @classmethod
-    async def open(cls, user: Any, table_id: int, app: Any = application) -> Client:
-        """A tab of ``user`` (a session of its own; None: signed out), served by ``app``."""
-        cookie = None if user is None else await session_cookie(user)
+    async def open(
+        cls, user: Any, table_id: int, app: Any = application, *, by_link: bool = True
+    ) -> Client:
+        """A tab of ``user`` (a session of its own; None: signed out), served by ``app``.
+
+        ``by_link``: the tab came by the table's shared link, key and all, as a friend
+        invited to an unlisted table does (a player or a listed table needs none)."""
+        came = table_id if by_link else None
+        cookie = None if user is None else await session_cookie(user, came_by_link_to=came)
         name = getattr(user, "username", "anonymous")
         return await cls.open_with_cookie(cookie, table_id, name, app)
 

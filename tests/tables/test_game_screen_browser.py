@@ -23,7 +23,13 @@ from tests.support.live import (
     sign_up,
     stop_web_server,
 )
-from tests.support.table_pages import open_table, show_panel_tab, take_seat
+from tests.support.table_pages import (
+    TABLE_LINK,
+    open_table,
+    show_panel_tab,
+    table_id_of,
+    take_seat,
+)
 from tests.tables.helpers import act, state_of
 
 pytestmark = BROWSER_TEST
@@ -45,9 +51,9 @@ def open_ring(page: Page, server_url: str, seats: int) -> int:
     page.fill("#id_seat_count", str(seats))
     page.fill("#id_action_seconds", "120")
     page.get_by_role("button", name="Open the table").click()
-    page.wait_for_url(re.compile(r"/tables/\d+/$"))
+    page.wait_for_url(TABLE_LINK)
     take_seat(page, 0)
-    return int(page.url.rstrip("/").split("/")[-1])
+    return table_id_of(page.url)
 
 
 def fill_and_play_to(table_id: int, seats: int, username: str) -> None:
@@ -273,7 +279,7 @@ def test_a_socket_refused_for_too_many_connections_says_it_will_reconnect(
     page.goto(f"{server_url}/tables/new/")
     page.get_by_role("button", name="Open the table").click()
     # A reload while the table page is still loading is Chromium's to refuse.
-    page.wait_for_url(re.compile(r"/tables/\d+/$"))
+    page.wait_for_url(TABLE_LINK)
     banner = page.locator("[data-connection-status]")
     refused = re.compile(r"^Too many connections just now — reconnecting")
     for _ in range(6):

@@ -14,6 +14,7 @@ from playwright.sync_api import Page, expect
 from tests.support.live import BROWSER_TEST, DESKTOP, PHONE, SCREENSHOTS, sign_up
 from tests.support.table_pages import (
     CAN_ACT,
+    TABLE_LINK,
     log_text,
     play_the_hand_out,
     show_panel_tab,
@@ -40,7 +41,7 @@ def open_home_game(page: Page, server_url: str, seats: int, **options: Any) -> s
         page.check("#id_offers_run_it_twice")
     page.fill("#id_bomb_pot_ante", str(options.get("bomb_pot_ante", 0)))
     page.get_by_role("button", name="Open the table").click()
-    page.wait_for_url(re.compile(r"/tables/\d+/$"))
+    page.wait_for_url(TABLE_LINK)
     return page.url
 
 

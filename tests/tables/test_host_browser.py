@@ -12,7 +12,7 @@ from playwright.sync_api import Browser, expect
 
 from tests.support import PASSWORD
 from tests.support.live import BROWSER_TEST, DESKTOP, outside_the_browser_loop, sign_up
-from tests.support.table_pages import open_table, show_panel_tab, take_seat
+from tests.support.table_pages import open_table, show_panel_tab, table_id_of, take_seat
 
 pytestmark = BROWSER_TEST
 
@@ -73,7 +73,8 @@ def test_a_table_link_opened_signed_out_comes_back_to_the_table_after_sign_up(
     friend.fill("#id_password1", PASSWORD)
     friend.fill("#id_password2", PASSWORD)
     friend.get_by_role("button", name="Create account").click()
-    friend.wait_for_url(link)
+    # Back at the table's plain address: the session that came with the key keeps it.
+    friend.wait_for_url(f"{server_url}/tables/{table_id_of(link)}/")
     expect(friend.get_by_text("Welcome to Felt, judy.")).to_be_visible()
     take_seat(friend, 1)
 

@@ -21,7 +21,7 @@ from tests.support.live import (
     outside_the_browser_loop,
     sign_up,
 )
-from tests.support.table_pages import show_panel_tab, take_seat
+from tests.support.table_pages import TABLE_LINK, show_panel_tab, table_id_of, take_seat
 
 pytestmark = BROWSER_TEST
 
@@ -39,7 +39,7 @@ def open_table_of(page: Page, server_url: str, seats: int, game: str = "nlhe") -
     page.fill("#id_seat_count", str(seats))
     page.select_option("#id_game", game)
     page.get_by_role("button", name="Open the table").click()
-    page.wait_for_url(re.compile(r"/tables/\d+/$"))
+    page.wait_for_url(TABLE_LINK)
     return page.url
 
 
@@ -119,7 +119,7 @@ def test_nine_seats_sit_round_the_oval_without_covering_each_other(
     host = page.get_by_role("region", name="Host controls")
     host.get_by_role("button", name="Pause the game").click()  # the first hand for all nine
     expect(host.get_by_role("button", name="Resume the game")).to_be_visible()
-    fill_the_other_seats(int(page.url.rstrip("/").split("/")[-1]))
+    fill_the_other_seats(table_id_of(page.url))
     page.reload()
     expect(page.locator("[data-seats] .seat.occupied")).to_have_count(9)
     show_panel_tab(page, "Host")
@@ -161,7 +161,7 @@ def test_four_omaha_cards_fit_every_seat(
     host = page.get_by_role("region", name="Host controls")
     host.get_by_role("button", name="Pause the game").click()
     expect(host.get_by_role("button", name="Resume the game")).to_be_visible()
-    fill_the_other_seats(int(page.url.rstrip("/").split("/")[-1]), seats)
+    fill_the_other_seats(table_id_of(page.url), seats)
     page.reload()
     expect(page.locator("[data-seats] .seat.occupied")).to_have_count(seats)
     show_panel_tab(page, "Host")

@@ -14,6 +14,7 @@ from rest_framework.test import APIClient
 
 from tables import services
 from tables.errors import NotHost
+from tables.links import table_link
 from tables.models import ChipMovement, HandPlayer, Table
 from tests.tables.helpers import act, deal, friends_table
 
@@ -77,11 +78,11 @@ def test_the_form_offers_the_listing_unticked(client: Client, alice: Any) -> Non
 def test_the_link_of_an_unlisted_table_still_opens_it(client: Client, alice: Any, bob: Any) -> None:
     table = friends_table(alice, name="Secret game")
     client.force_login(bob)
-    member = client.get(link(table))
+    member = client.get(table_link(table))
     assert member.status_code == 200
     assert b"js/table.js" in member.content
 
-    guest = Client().get(link(table))
+    guest = Client().get(table_link(table))
     assert guest.status_code == 200
     assert b"Join Secret game" in guest.content
 

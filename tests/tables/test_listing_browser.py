@@ -5,12 +5,10 @@ its host lists it, and leaving it when the host takes it off."""
 
 from __future__ import annotations
 
-import re
-
 from playwright.sync_api import Browser, Page, expect
 
 from tests.support.live import BROWSER_TEST, DESKTOP, PHONE, SCREENSHOTS, sign_up
-from tests.support.table_pages import show_panel_tab
+from tests.support.table_pages import TABLE_LINK, show_panel_tab, table_id_of
 
 pytestmark = BROWSER_TEST
 
@@ -30,7 +28,7 @@ def open_omaha_table(page: Page, server_url: str, *, shots: str | None = None) -
     if shots:
         page.screenshot(path=SCREENSHOTS / f"{shots}.png", full_page=True)
     page.get_by_role("button", name="Open the table").click()
-    page.wait_for_url(re.compile(r"/tables/\d+/$"))
+    page.wait_for_url(TABLE_LINK)
     return page.url
 
 
@@ -103,7 +101,7 @@ def test_a_table_comes_and_goes_in_an_open_lobby_as_its_host_lists_it(
 ) -> None:
     host = sign_up(browser, server_url, "hazel", DESKTOP)
     link = open_omaha_table(host, server_url)
-    path = re.sub(r"^https?://[^/]+", "", link)
+    path = f"/tables/{table_id_of(link)}/"  # the lobby's own link: the table is listed
 
     other = sign_up(browser, server_url, "ivan", PHONE)  # on the lobby
     expect(other.locator("[data-connection-status]")).to_have_text("Live")
@@ -116,7 +114,7 @@ def test_a_table_comes_and_goes_in_an_open_lobby_as_its_host_lists_it(
     )
     expect(listing).not_to_be_checked()
     listing.check()
-    line = lobby.locator(f'[data-table-id="{path.strip("/").split("/")[-1]}"]')
+    line = lobby.locator(f'[data-table-id="{table_id_of(link)}"]')
     expect(line).to_have_text(
         "Omaha night · Pot-Limit Omaha · blinds 10/20 · Straddles · Run it twice"
         " · Bomb pot 40 every 5 hands · 0/6 seated"

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.support.live import BROWSER_TEST, DESKTOP, sign_up
-from tests.support.table_pages import open_table, take_seat
+from tests.support.table_pages import TABLE_LINK, open_table, take_seat
 
 pytestmark = BROWSER_TEST
 
@@ -90,7 +89,7 @@ def test_checks_chips_and_a_running_clock_are_heard_with_sound_on(
     host.fill("#id_seat_count", "2")
     host.fill("#id_action_seconds", "8")
     host.get_by_role("button", name="Open the table").click()
-    host.wait_for_url(re.compile(r"/tables/\d+/$"))
+    host.wait_for_url(TABLE_LINK)
     link = host.url
     take_seat(host, 0)
     guest = sign_up(browser, server_url, "rosa", DESKTOP)

@@ -9,6 +9,7 @@ from django.test import Client
 from django.urls import reverse
 
 from tables import services
+from tables.links import table_link
 from tables.models import Seat, Table
 
 pytestmark = pytest.mark.django_db
@@ -51,7 +52,7 @@ def test_a_friends_tables_link_offers_visitors_a_guest_seat_or_a_log_in(
 ) -> None:
     table = services.table_create(owner=alice, name="Friday game")
     path = reverse("tables:table_detail", args=[table.pk])
-    page = client.get(path).content.decode()
+    page = client.get(table_link(table)).content.decode()
     assert "Join as a guest" in page
     assert f"{reverse('accounts:login')}?next={path}" in page
 
@@ -60,7 +61,7 @@ def test_opening_a_table_creates_it_and_shows_it(client: Client, alice: Any) -> 
     response = signed_in(client, alice).post(reverse("tables:table_new"), GOOD_TABLE)
     table = Table.objects.get()
     assert response.status_code == 302
-    assert response["Location"] == reverse("tables:table_detail", args=[table.pk])
+    assert response["Location"] == table_link(table), "the link to share, in the address bar"
     assert (table.name, table.owner, table.kind) == ("Friday game", alice, Table.Kind.FRIENDS)
     assert (table.seat_count, table.small_blind, table.big_blind) == (4, 25, 50)
     assert (table.starting_stack, table.action_seconds) == (2000, 15)
@@ -128,7 +129,7 @@ def test_the_table_page_loads_the_client_for_that_table(client: Client, alice: A
     assert f'data-socket-path="/ws/tables/{table.pk}/"' in page
     assert f'data-table-id="{table.pk}"' in page
     assert "js/table.js" in page and 'type="module"' in page
-    assert f'value="http://testserver{url}"' in page, "the link to share"
+    assert f'value="http://testserver{table_link(table)}"' in page, "the link to share"
     assert "https://" not in page and 'src="//' not in page, "no CDN"
 
 

@@ -3,7 +3,6 @@ and sits again only once the host lets them back."""
 
 from __future__ import annotations
 
-import re
 import time
 from typing import Any
 
@@ -11,7 +10,12 @@ import pytest
 from playwright.sync_api import Browser, expect
 
 from tests.support.live import BROWSER_TEST, DESKTOP, PHONE, SCREENSHOTS, sign_up
-from tests.support.table_pages import click_check_or_call, show_panel_tab, take_seat
+from tests.support.table_pages import (
+    TABLE_LINK,
+    click_check_or_call,
+    show_panel_tab,
+    take_seat,
+)
 
 pytestmark = BROWSER_TEST
 
@@ -29,7 +33,7 @@ def test_a_player_removed_during_a_hand_is_told_at_each_step(
     host.fill("#id_name", "Three of us")
     host.fill("#id_seat_count", "3")
     host.get_by_role("button", name="Open the table").click()
-    host.wait_for_url(re.compile(r"/tables/\d+/$"))
+    host.wait_for_url(TABLE_LINK)
     take_seat(host, 0)
     show_panel_tab(host, "Host")
     panel = host.get_by_role("region", name="Host controls")
