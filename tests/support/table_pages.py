@@ -105,3 +105,44 @@ def facing_a_bet() -> dict[str, Any]:
             "max_raise_to": 1440,
         },
     }
+
+
+def open_home_game(page: Page, server_url: str, seats: int, **options: Any) -> str:
+    """Opens a table from /tables/new/ with the given game and options; returns its link."""
+    page.goto(f"{server_url}/tables/new/")
+    page.fill("#id_name", "Home game")
+    page.fill("#id_seat_count", str(seats))
+    page.select_option("#id_game", options.get("game", "nlhe"))
+    if options.get("straddle"):
+        page.check("#id_allows_straddle")
+    if options.get("run_it_twice"):
+        page.check("#id_offers_run_it_twice")
+    page.fill("#id_bomb_pot_ante", str(options.get("bomb_pot_ante", 0)))
+    page.get_by_role("button", name="Open the table").click()
+    page.wait_for_url(TABLE_LINK)
+    return page.url
+
+
+def whose_turn(pages: list[Page], timeout: float = 20.0) -> Page:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        for page in pages:
+            if page.evaluate(CAN_ACT):
+                return page
+        time.sleep(0.1)
+    raise AssertionError("nobody got the controls")
+
+
+def go_all_in(pages: list[Page]) -> None:
+    """Whoever is to act moves in or calls, until the run-it-twice question comes."""
+    deadline = time.monotonic() + 60
+    while not any(page.locator("[data-runout]").is_visible() for page in pages):
+        assert time.monotonic() < deadline, "the players never got all-in"
+        page = whose_turn(pages)
+        all_in = page.get_by_role("button", name="All-in amount")
+        if all_in.is_visible():
+            all_in.click()
+            page.locator('[data-act="raise"]').click()
+        else:
+            page.locator('[data-act="call"]').click()
+        time.sleep(0.3)

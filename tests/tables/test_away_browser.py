@@ -3,7 +3,6 @@ where the action bar goes; the others see the seat away (docs/table.md, rule 29)
 
 from __future__ import annotations
 
-import re
 import time
 
 from playwright.sync_api import Browser, Page, expect
@@ -17,7 +16,7 @@ from tests.support.live import (
     outside_the_browser_loop,
     sign_up,
 )
-from tests.support.table_pages import click_check_or_call, take_seat
+from tests.support.table_pages import TABLE_LINK, click_check_or_call, take_seat
 
 pytestmark = BROWSER_TEST
 
@@ -42,7 +41,7 @@ def test_a_player_who_timed_out_is_told_and_comes_back_from_the_dock(
     host.fill("#id_seat_count", "2")
     host.fill("#id_action_seconds", "8")
     host.get_by_role("button", name="Open the table").click()
-    host.wait_for_url(re.compile(r"/tables/\d+/$"))
+    host.wait_for_url(TABLE_LINK)
     take_seat(host, 0)
     slow = sign_up(browser, server_url, "uma", PHONE)
     slow.goto(host.url)
@@ -90,7 +89,7 @@ def test_back_after_missing_the_big_blind_the_dock_says_to_wait_for_it(
     host.fill("#id_name", "Three of us")
     host.fill("#id_seat_count", "3")
     host.get_by_role("button", name="Open the table").click()
-    host.wait_for_url(re.compile(r"/tables/\d+/$"))
+    host.wait_for_url(TABLE_LINK)
     take_seat(host, 0)
     other = sign_up(browser, server_url, "wes", DESKTOP)
     other.goto(host.url)

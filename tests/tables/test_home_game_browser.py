@@ -5,7 +5,6 @@ players, and a Hold'em table with straddles, run it twice and bomb pots
 from __future__ import annotations
 
 import re
-import time
 from typing import Any
 
 import pytest
@@ -13,12 +12,13 @@ from playwright.sync_api import Page, expect
 
 from tests.support.live import BROWSER_TEST, DESKTOP, PHONE, SCREENSHOTS, sign_up
 from tests.support.table_pages import (
-    CAN_ACT,
-    TABLE_LINK,
+    go_all_in,
     log_text,
+    open_home_game,
     play_the_hand_out,
     show_panel_tab,
     take_seat,
+    whose_turn,
 )
 
 pytestmark = BROWSER_TEST
@@ -29,22 +29,6 @@ def live_server_options() -> dict[str, Any]:
     return {"next_hand_seconds": 1.0, "runout_street_seconds": 0.8}
 
 
-def open_home_game(page: Page, server_url: str, seats: int, **options: Any) -> str:
-    """Opens a table from /tables/new/ with the given game and options; returns its link."""
-    page.goto(f"{server_url}/tables/new/")
-    page.fill("#id_name", "Home game")
-    page.fill("#id_seat_count", str(seats))
-    page.select_option("#id_game", options.get("game", "nlhe"))
-    if options.get("straddle"):
-        page.check("#id_allows_straddle")
-    if options.get("run_it_twice"):
-        page.check("#id_offers_run_it_twice")
-    page.fill("#id_bomb_pot_ante", str(options.get("bomb_pot_ante", 0)))
-    page.get_by_role("button", name="Open the table").click()
-    page.wait_for_url(TABLE_LINK)
-    return page.url
-
-
 def replay_latest_hand(page: Page, server_url: str) -> None:
     """Opens the newest hand in the replayer and steps to its end."""
     page.goto(f"{server_url}/hands/")
@@ -53,16 +37,6 @@ def replay_latest_hand(page: Page, server_url: str) -> None:
     forward = page.get_by_role("button", name="Step forward")
     while forward.is_enabled():
         forward.click()
-
-
-def whose_turn(pages: list[Page], timeout: float = 20.0) -> Page:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        for page in pages:
-            if page.evaluate(CAN_ACT):
-                return page
-        time.sleep(0.1)
-    raise AssertionError("nobody got the controls")
 
 
 def test_two_players_play_pot_limit_omaha_with_four_cards_each(server_url: str, browser) -> None:
@@ -129,21 +103,6 @@ def assert_pot_clear_of_the_cards(page: Page) -> None:
             and box["y"] < pot["y"] + pot["height"]
         )
         assert not overlaps, "the pot sits on a board card"
-
-
-def go_all_in(pages: list[Page]) -> None:
-    """Whoever is to act moves in or calls, until the run-it-twice question comes."""
-    deadline = time.monotonic() + 60
-    while not any(page.locator("[data-runout]").is_visible() for page in pages):
-        assert time.monotonic() < deadline, "the players never got all-in"
-        page = whose_turn(pages)
-        all_in = page.get_by_role("button", name="All-in amount")
-        if all_in.is_visible():
-            all_in.click()
-            page.locator('[data-act="raise"]').click()
-        else:
-            page.locator('[data-act="call"]').click()
-        time.sleep(0.3)
 
 
 def test_straddles_run_it_twice_and_a_bomb_pot_at_a_holdem_table(server_url: str, browser) -> None:
