@@ -35,6 +35,10 @@ class Table(models.Model):
         NO_LIMIT_HOLDEM = "nlhe", "No-Limit Hold'em"
         POT_LIMIT_OMAHA = "plo", "Pot-Limit Omaha"
 
+    class Pace(models.TextChoices):  # how long the bots and the next hand wait
+        NORMAL = "normal", "Normal"
+        FAST = "fast", "Fast"
+
     name = models.CharField(max_length=60)
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -133,6 +137,9 @@ class Table(models.Model):
     # A practice table's player gets a fresh starting stack after any hand that
     # busts them (their choice, kept for their next practice table too).
     auto_rebuy = models.BooleanField(default=False)
+    # A practice table's pace: fast bots and short pauses between hands (tables/services/
+    # clock.py), chosen on the practice form and offered again for the next one.
+    pace = models.CharField(max_length=8, choices=Pace.choices, default=Pace.NORMAL)
 
     created_at = models.DateTimeField(auto_now_add=True)
 

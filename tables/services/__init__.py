@@ -38,6 +38,7 @@ from tables.services.seats import (
 from tables.services.tables import (
     BadTableSettings,
     TooManyTables,
+    last_practice_pace,
     table_create,
     table_create_practice,
 )
@@ -48,6 +49,7 @@ __all__ = [
     "bot_act",
     "chat_mute",
     "chat_post",
+    "last_practice_pace",
     "deal_answer",
     "deal_propose",
     "host_hand_over",
