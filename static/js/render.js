@@ -94,7 +94,7 @@ function clockTime(iso) {
 
 function seatState(info, winnings) {
   if (winnings) return `Wins ${winnings}`;
-  const away = info.disconnected_since ? `Disconnected since ${clockTime(info.disconnected_since)}` : "";
+  const away = info.disconnected_since ? `Offline since ${clockTime(info.disconnected_since)}` : "";
   if (info.has_folded) return away || "Folded";
   if (info.is_all_in) return away ? `All-in · ${away}` : "All-in";
   if (away) return away;
