@@ -19,6 +19,7 @@ import engine
 from accounts.models import User
 from tables import services
 from tables.models import Seat, Table
+from tests.support import PASSWORD
 from tests.support.live import (
     BROWSER_TEST,
     SCREENSHOTS,
@@ -334,6 +335,31 @@ def guest_says(page: Page, text: str) -> None:
     page.get_by_label("Chat message").fill(text)
     page.get_by_label("Chat message").press("Enter")
     page.get_by_role("button", name="Close the panel").click()
+
+
+def test_the_welcome_passes_over_the_table_without_pushing_the_felt_down(
+    server_url: str, browser: Browser
+) -> None:
+    host = sign_up(browser, server_url, "hal", {"width": 1280, "height": 720})
+    link = open_table(host, server_url)
+    # A friend with the link signs up, and is brought back to the table with a welcome.
+    page = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+    page.goto(f"{server_url}/accounts/signup/?next={link.removeprefix(server_url)}")
+    page.fill("#id_username", "ivy")
+    page.fill("#id_email", "ivy@example.com")
+    page.fill("#id_password1", PASSWORD)
+    page.fill("#id_password2", PASSWORD)
+    page.get_by_role("button", name="Create account").click()
+    page.wait_for_url(link)
+    welcome = page.get_by_text("Welcome to Felt, ivy.")
+    expect(welcome).to_be_visible()
+    expect(page.locator("[data-connection-status]")).to_have_text("Live")
+    felt = page.locator("[data-felt]").bounding_box()
+    expect(welcome).to_be_hidden(timeout=10_000)  # it goes by itself
+    page.reload()
+    expect(page.locator("[data-connection-status]")).to_have_text("Live")
+    expect(welcome).to_have_count(0)
+    assert felt == page.locator("[data-felt]").bounding_box()
 
 
 def test_the_invite_button_copies_the_link_or_shows_it(server_url: str, browser: Browser) -> None:
