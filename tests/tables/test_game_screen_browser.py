@@ -274,6 +274,7 @@ def test_a_turn_at_a_full_table_fits_every_screen_size(
     expect(page.locator(".seat.you .strength")).to_have_text("Two Pair, Queens and Tens")
     expect(page.locator("[data-raise-box]")).to_be_visible()
     page.locator('[data-preset="max"]').click()  # the longest label: "All-in 1500"
+    expect(page.locator("[data-motion] .bet")).to_have_count(0)  # the bets in the pot
     problems = []
     for width, height in VIEWPORTS:
         page.set_viewport_size({"width": width, "height": height})
