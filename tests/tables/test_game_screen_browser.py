@@ -47,6 +47,7 @@ DEALS = {
     "nlhe": ("Tc Qd", "Qh Ts 9c"),
     "plo": ("Th 9d Qc Js", "Qh Tc 9c"),
 }
+FLOP_BET = 40  # a friend's bet on the flop: the viewer may fold, call or raise
 TOUCH_MIN = 44  # px: the smallest comfortable touch target
 BANNER_SECONDS = 3.0  # the longest a dropped connection may go unsaid
 
@@ -96,16 +97,20 @@ def stack_the_deck(table_id: int, seat: int, hole: str, flop: str) -> None:
 
 def friends_act_until(table_id: int, username: str, street: int) -> None:
     """The friends check or call until ``username`` is to act on ``street`` (0: preflop,
-    1: the flop)."""
+    1: the flop, where the first of them bets: ``username`` then has three buttons)."""
     table = Table.objects.get(pk=table_id)
     deadline = time.monotonic() + 30
     while True:
         state = state_of(table)
         actor = Seat.objects.get(table=table, number=state.actor).user.username
-        if actor == username and len(state.board) >= (3 if street else 0):
+        on_the_flop = bool(street and state.board)
+        if actor == username and (not street or (on_the_flop and state.current_bet)):
             return
         assert time.monotonic() < deadline, "the turn never came round"
-        check_or_call(table)
+        if on_the_flop and state.current_bet == 0 and actor != username:
+            act(table, "raise", FLOP_BET)
+        else:  # the viewer first to act on the flop checks
+            check_or_call(table)
 
 
 def check_or_call(table: Table) -> None:
@@ -275,6 +280,7 @@ def test_a_turn_at_a_full_table_fits_every_screen_size(
     expect(page.locator(".seat.you.to-act")).to_have_count(1)
     expect(page.locator("[data-board] .card")).to_have_count(3)
     expect(page.locator(".seat.you .strength")).to_have_text("Two Pair, Queens and Tens")
+    expect(page.locator('[data-act="fold"]')).to_be_visible()  # Fold, Call 40, Raise
     expect(page.locator("[data-raise-box]")).to_be_visible()
     page.locator('[data-preset="max"]').click()  # the longest label: "All-in 1500"
     expect(page.locator("[data-motion] .bet")).to_have_count(0)  # the bets in the pot
