@@ -194,6 +194,11 @@ TABLES_RUNOUT_STREET_SECONDS = env_float("TABLES_RUNOUT_STREET_SECONDS", 1.2)
 # How long the players all-in have to say whether to run it twice (docs/rules.md rule 25).
 TABLES_RUNOUT_QUESTION_SECONDS = env_float("TABLES_RUNOUT_QUESTION_SECONDS", 10.0)
 TABLES_BOT_DELAY_SECONDS = (0.8, 2.0)
+# A practice table at the fast pace (Table.pace): the bots' pause, the pause between
+# hands and after a showdown. Never longer than the normal pace's above.
+TABLES_FAST_BOT_DELAY_SECONDS = (0.2, 0.4)
+TABLES_FAST_NEXT_HAND_SECONDS = 1.0
+TABLES_FAST_SHOWDOWN_SECONDS = 1.5
 TABLES_TIME_BANK_SECONDS = env_float("TABLES_TIME_BANK_SECONDS", 30.0)  # a new seat's
 # A deadline found this many seconds late was missed while Felt was down: the
 # player gets a fresh clock instead of being folded (tables/services/clock.py).

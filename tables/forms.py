@@ -101,7 +101,7 @@ class NewTableForm(forms.Form):
 
 
 class PracticeForm(forms.Form):
-    """How many bots to play against, and at which game."""
+    """How many bots to play against, at which game and pace."""
 
     bots = forms.IntegerField(
         label="Number of bots", min_value=MIN_BOTS, max_value=MAX_BOTS, initial=MAX_BOTS
@@ -110,5 +110,16 @@ class PracticeForm(forms.Form):
         choices=Table.Game.choices, initial=Table.Game.NO_LIMIT_HOLDEM, required=False
     )
 
+    # Optional like the game: a form posted without it plays at the normal pace.
+    pace = forms.ChoiceField(
+        choices=Table.Pace.choices,
+        initial=Table.Pace.NORMAL,
+        required=False,
+        help_text="Fast: the bots answer at once and the next hand follows quickly.",
+    )
+
     def clean_game(self) -> str:
         return self.cleaned_data.get("game") or Table.Game.NO_LIMIT_HOLDEM
+
+    def clean_pace(self) -> str:
+        return self.cleaned_data.get("pace") or Table.Pace.NORMAL

@@ -64,13 +64,16 @@ def table_new(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def table_practice(request: HttpRequest) -> HttpResponse:
-    form = PracticeForm(request.POST or None)
+    user = signed_in_user(request)
+    # The pace of the member's last practice table is offered again.
+    form = PracticeForm(request.POST or None, initial={"pace": services.last_practice_pace(user)})
     if request.method == "POST" and form.is_valid():
         try:
             table = services.table_create_practice(
-                user=signed_in_user(request),
+                user=user,
                 bots=form.cleaned_data["bots"],
                 game=form.cleaned_data["game"],
+                pace=form.cleaned_data["pace"],
             )
         except services.TooManyTables as error:
             add_to_form(form, error)

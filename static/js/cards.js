@@ -33,7 +33,7 @@ export function cardFace(code) {
   el.setAttribute("role", "img");
   el.setAttribute("aria-label", cardName(code));
   const rank = document.createElement("span");
-  rank.className = "rank";
+  rank.className = code[0] === "T" ? "rank ten" : "rank"; // "10": the widest rank
   rank.textContent = code[0] === "T" ? "10" : code[0];
   const symbol = document.createElement("span");
   symbol.className = "suit";

@@ -25,8 +25,9 @@ const LAYOUTS = {
   9: [[50, 90], [20, 91], [4, 57], [8, 20], [34, 6], [66, 6], [92, 20], [96, 57], [80, 91]],
 };
 // How far from a seat toward the middle its bet sits (across, and up or down).
-const BET_PULL_X = 0.55;
-const BET_PULL_Y = 0.58;
+const BET_PULL_X = 0.5;
+const BET_PULL_Y = 0.48;
+const BET_PULL_Y_BOTTOM = 0.7;
 
 function el(tag, className, text) {
   const node = document.createElement(tag);
@@ -94,11 +95,11 @@ function clockTime(iso) {
 
 function seatState(info, winnings) {
   if (winnings) return `Wins ${winnings}`;
-  const away = info.disconnected_since ? `Disconnected since ${clockTime(info.disconnected_since)}` : "";
+  const away = info.disconnected_since ? `Offline since ${clockTime(info.disconnected_since)}` : "";
+  if (info.has_folded) return away || "Folded";
   if (info.is_all_in) return away ? `All-in · ${away}` : "All-in";
   if (away) return away;
   if (info.is_sitting_out) return info.has_timed_out ? "Timed out" : "Sitting out";
-  if (info.has_folded) return "Folded";
   if (info.waits_for_big_blind) return "Waits for BB"; // rule 29: dealt in at their big blind
   return "";
 }
@@ -190,7 +191,9 @@ function winningsBySeat(hand) {
 /** Where a seat's bet sits: from the seat part of the way toward the middle. */
 export function betPosition(table, seat) {
   const [x, y] = positionOf(table, seat);
-  return [x + (50 - x) * BET_PULL_X, y + (50 - y) * BET_PULL_Y];
+  // Beside your seat (the bottom row) a bet goes further up, clear of your cards.
+  const pullY = y > 80 && slotOf(table, seat) !== 0 ? BET_PULL_Y_BOTTOM : BET_PULL_Y;
+  return [x + (50 - x) * BET_PULL_X, y + (50 - y) * pullY];
 }
 
 function betChip(table, info) {

@@ -43,6 +43,10 @@ class Table(models.Model):
         NO_LIMIT_HOLDEM = "nlhe", "No-Limit Hold'em"
         POT_LIMIT_OMAHA = "plo", "Pot-Limit Omaha"
 
+    class Pace(models.TextChoices):  # how long the bots and the next hand wait
+        NORMAL = "normal", "Normal"
+        FAST = "fast", "Fast"
+
     name = models.CharField(max_length=60)
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -158,6 +162,9 @@ class Table(models.Model):
     # tables/links.py): unlisted, the table opens to its players and to whoever brings
     # this key. The host may make a new one, and the old link admits nobody new.
     invite_key = models.CharField(max_length=32, unique=True, default=new_invite_key)
+    # A practice table's pace: fast bots and short pauses between hands (tables/services/
+    # clock.py), chosen on the practice form and offered again for the next one.
+    pace = models.CharField(max_length=8, choices=Pace.choices, default=Pace.NORMAL)
 
     created_at = models.DateTimeField(auto_now_add=True)
 

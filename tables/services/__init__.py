@@ -46,6 +46,7 @@ from tables.services.stacks import chips_move, stack_set
 from tables.services.tables import (
     BadTableSettings,
     TooManyTables,
+    last_practice_pace,
     table_create,
     table_create_practice,
 )
@@ -57,6 +58,7 @@ __all__ = [
     "chat_mute",
     "chat_post",
     "chips_move",
+    "last_practice_pace",
     "deal_answer",
     "deal_propose",
     "host_hand_over",

@@ -6,7 +6,8 @@ whatever the player does not use stays in the bank. When both run out the
 player is checked if free, else folded, and sits out until they send
 ``sit_in``. The bank starts at 30 s and grows by 5 s every 10 hands the player
 is dealt in, up to 60 s. Bots get no clock: their move is due after a short,
-human-like pause.
+human-like pause, shorter at a table played at the fast pace (``Table.pace``),
+which also waits less between hands (``between_hands``).
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ def start(table: Table, actor: Seat | None, now: datetime) -> None:
     if table.is_paused and not (actor is not None and actor.is_bot):
         hold(table, now)
     elif actor is not None and actor.is_bot:
-        table.wake_at = now + timedelta(seconds=bot_delay())
+        table.wake_at = now + timedelta(seconds=bot_delay(table))
     else:
         table.wake_at = table.deadline
 
@@ -61,9 +62,22 @@ def starting_time_bank() -> float:
     return settings.TABLES_TIME_BANK_SECONDS
 
 
-def bot_delay() -> float:
+def bot_delay(table: Table) -> float:
     low, high = settings.TABLES_BOT_DELAY_SECONDS
+    if table.pace == Table.Pace.FAST:
+        fast_low, fast_high = settings.TABLES_FAST_BOT_DELAY_SECONDS
+        low, high = min(low, fast_low), min(high, fast_high)
     return _rng.uniform(low, high) if high > low else float(low)
+
+
+def between_hands(table: Table) -> tuple[float, float]:
+    """How long the next hand waits after the last (seconds): after any hand, and the
+    least after a showdown, so its result can be read."""
+    next_hand, showdown = settings.TABLES_NEXT_HAND_SECONDS, settings.TABLES_SHOWDOWN_SECONDS
+    if table.pace == Table.Pace.FAST:
+        next_hand = min(next_hand, settings.TABLES_FAST_NEXT_HAND_SECONDS)
+        showdown = min(showdown, settings.TABLES_FAST_SHOWDOWN_SECONDS)
+    return next_hand, showdown
 
 
 def has_run_out(table: Table, now: datetime) -> bool:

@@ -157,10 +157,10 @@ def plan_next_hand(play: Play) -> None:
     table.is_time_bank = False
     if wants_next_hand(play) and not table.is_paused:
         if table.next_hand_at is None:
-            delay = settings.TABLES_NEXT_HAND_SECONDS
+            delay, showdown = clock.between_hands(table)
             if play.state is not None and was_shown_down(play.state):
                 # Who won: a run-out's streets were revealed before this (rule 30).
-                delay = max(delay, settings.TABLES_SHOWDOWN_SECONDS)
+                delay = max(delay, showdown)
             table.next_hand_at = play.now + timedelta(seconds=delay)
         table.wake_at = table.next_hand_at
     else:  # nothing due, unless the kind says when play resumes (a break's end)

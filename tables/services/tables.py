@@ -162,11 +162,22 @@ def last_auto_rebuy(user: User) -> bool:
     return bool(latest.values_list("auto_rebuy", flat=True).first())
 
 
+def last_practice_pace(user: User) -> str:
+    """The pace of the player's latest practice table (normal at first)."""
+    latest = Table.objects.filter(owner=user, kind=Table.Kind.PRACTICE).order_by("-pk")
+    return latest.values_list("pace", flat=True).first() or Table.Pace.NORMAL
+
+
 def table_create_practice(
-    *, user: User, bots: int, action_seconds: int = 20, game: str = Table.Game.NO_LIMIT_HOLDEM
+    *,
+    user: User,
+    bots: int,
+    action_seconds: int = 20,
+    game: str = Table.Game.NO_LIMIT_HOLDEM,
+    pace: str = Table.Pace.NORMAL,
 ) -> Table:
     """A table with ``user`` in seat 0 and 1 to 5 bots, dealing ``game`` (the bots play
-    both, engine/bots.py); the first hand starts at once."""
+    both, engine/bots.py) at ``pace``; the first hand starts at once."""
     if not 1 <= bots <= PRACTICE_MAX_BOTS:
         raise BadTableSettings(f"Play against 1 to {PRACTICE_MAX_BOTS} bots.")
     with transaction.atomic():
@@ -183,7 +194,8 @@ def table_create_practice(
             game=game,
         )
         table.auto_rebuy = is_auto_rebuy
-        table.save(update_fields=["auto_rebuy"])
+        table.pace = pace
+        table.save(update_fields=["auto_rebuy", "pace"])
         seats = [Seat(table=table, number=0, user=user, stack=PRACTICE_STACK)]
         seats += [
             Seat(table=table, number=n, is_bot=True, bot_name=bot_name(n - 1), stack=PRACTICE_STACK)

@@ -9,6 +9,7 @@ from django.utils import timezone
 
 from tables import services, tasks
 from tables.models import Seat, Table
+from tables.services import clock
 from tests.tables.helpers import act, deal, fresh, friends_table, state_of
 
 pytestmark = pytest.mark.django_db
@@ -169,3 +170,28 @@ def test_a_deadline_just_passed_still_runs_into_the_time_bank(alice, bob):
     expire_the_clock(table, seconds_ago=2)
     assert tasks.sweep() == 1
     assert fresh(table).is_time_bank
+
+
+def test_a_fast_table_wakes_its_bots_and_deals_again_sooner_never_later(settings):
+    settings.TABLES_BOT_DELAY_SECONDS = (0.8, 2.0)
+    settings.TABLES_NEXT_HAND_SECONDS, settings.TABLES_SHOWDOWN_SECONDS = 3.0, 5.0
+    fast, normal = Table(pace=Table.Pace.FAST), Table()
+    assert all(0.2 <= clock.bot_delay(fast) <= 0.4 for _ in range(20))
+    assert all(0.8 <= clock.bot_delay(normal) <= 2.0 for _ in range(20))
+    assert clock.between_hands(fast) == (1.0, 1.5)
+    assert clock.between_hands(normal) == (3.0, 5.0)
+    # Pauses set shorter than the fast pace's (the tests' own) stay as short.
+    settings.TABLES_BOT_DELAY_SECONDS = (0.0, 0.0)
+    settings.TABLES_NEXT_HAND_SECONDS = settings.TABLES_SHOWDOWN_SECONDS = 0.0
+    assert clock.bot_delay(fast) == 0.0
+    assert clock.between_hands(fast) == (0.0, 0.0)
+
+
+def test_the_practice_form_offers_the_pace_of_the_last_practice_table(client, alice):
+    client.force_login(alice)
+    page = client.get("/tables/practice/").content.decode()
+    assert '<option value="normal" selected>' in page
+    client.post("/tables/practice/", {"bots": 2, "game": "nlhe", "pace": "fast"})
+    assert Table.objects.get(owner=alice, kind="practice").pace == Table.Pace.FAST
+    page = client.get("/tables/practice/").content.decode()
+    assert '<option value="fast" selected>' in page

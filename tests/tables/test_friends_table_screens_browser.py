@@ -56,7 +56,10 @@ def own_cards_unmissable(page: Page) -> None:
 
 def test_a_hand_run_twice_between_its_boards_at_four_sizes(server_url: str, browser) -> None:
     names = ["rita", "sam", "tess", "umar"]
-    pages = [sign_up(browser, server_url, name, size) for name, size in zip(names, SIZES.values())]
+    pages = [
+        sign_up(browser, server_url, name, size)
+        for name, size in zip(names, SIZES.values(), strict=True)
+    ]
     link = open_home_game(pages[0], server_url, 4, run_it_twice=True)
     take_seat(pages[0], 0)
     for number, page in enumerate(pages[1:], start=1):
@@ -67,7 +70,7 @@ def test_a_hand_run_twice_between_its_boards_at_four_sizes(server_url: str, brow
         page.get_by_role("group", name="Run it twice?").get_by_role("button", name="Twice").click()
     # Mid-reveal: the first board out, the second begun, nobody told who won.
     expect(pages[0].locator("[data-board] .board-run")).to_have_count(2, timeout=30_000)
-    for page, size in zip(pages, SIZES):
+    for page, size in zip(pages, SIZES, strict=True):
         assert " wins " not in page.locator("[data-announce]").inner_text(), size
         assert page.locator(".seat.winner").count() == 0, size
         second = page.locator("[data-board] .board-run").nth(1).locator(".card")

@@ -55,7 +55,7 @@ def test_the_host_pauses_changes_the_blinds_and_resumes(server_url: str, browser
     expect(guest.locator(".seat.you .strength")).to_have_text(strength)
     expect(guest.locator(".seat:not(.you) .strength")).to_have_count(0)
     guest.close()
-    expect(host.locator(".seat:not(.you) .state")).to_contain_text("Disconnected since")
+    expect(host.locator(".seat:not(.you) .state")).to_contain_text("Offline since")
 
 
 def test_a_table_link_opened_signed_out_comes_back_to_the_table_after_sign_up(
