@@ -96,10 +96,10 @@ function clockTime(iso) {
 function seatState(info, winnings) {
   if (winnings) return `Wins ${winnings}`;
   const away = info.disconnected_since ? `Offline since ${clockTime(info.disconnected_since)}` : "";
-  if (info.has_folded) return away || "Folded";
   if (info.is_all_in) return away ? `All-in · ${away}` : "All-in";
   if (away) return away;
   if (info.is_sitting_out) return info.has_timed_out ? "Timed out" : "Sitting out";
+  if (info.has_folded) return "Folded";
   if (info.waits_for_big_blind) return "Waits for BB"; // rule 29: dealt in at their big blind
   return "";
 }
