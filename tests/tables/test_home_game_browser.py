@@ -160,8 +160,8 @@ def test_straddles_run_it_twice_and_a_bomb_pot_at_a_holdem_table(server_url: str
         assert "on the second board" not in log_text(page)
         assert page.locator(".seat.winner").count() == 0
         assert_pot_clear_of_the_cards(page)
-    for page in pages:
-        expect(page.locator("[data-board] .board-run")).to_have_count(2)
+    for page in pages:  # each street's step comes from the worker (or the sweep)
+        expect(page.locator("[data-board] .board-run")).to_have_count(2, timeout=20_000)
         assert_pot_clear_of_the_cards(page)
     # With the result the pot goes to the winners: it sets out from the pot's line,
     # not from the felt's middle, where the second board's cards lie.
