@@ -26,7 +26,9 @@ pytestmark = BROWSER_TEST
 
 @pytest.fixture
 def live_server_options() -> dict[str, Any]:
-    return {"next_hand_seconds": 1.0, "runout_street_seconds": 0.8}
+    # A showdown's result stays up 6 s: the run-twice test reads both boards' results
+    # on three pages after the pot is pushed, before the next hand clears them.
+    return {"next_hand_seconds": 1.0, "runout_street_seconds": 0.8, "showdown_seconds": 6.0}
 
 
 def replay_latest_hand(page: Page, server_url: str) -> None:
