@@ -108,10 +108,13 @@ def facing_a_bet() -> dict[str, Any]:
 
 
 def open_home_game(page: Page, server_url: str, seats: int, **options: Any) -> str:
-    """Opens a table from /tables/new/ with the given game and options; returns its link."""
+    """Opens a table from /tables/new/ with the given game and options (and name, and
+    seconds per decision); returns its link, key and all."""
     page.goto(f"{server_url}/tables/new/")
-    page.fill("#id_name", "Home game")
+    page.fill("#id_name", options.get("name", "Home game"))
     page.fill("#id_seat_count", str(seats))
+    if options.get("action_seconds"):
+        page.fill("#id_action_seconds", str(options["action_seconds"]))
     page.select_option("#id_game", options.get("game", "nlhe"))
     if options.get("straddle"):
         page.check("#id_allows_straddle")

@@ -17,7 +17,7 @@ from tests.support.live import (
     outside_the_browser_loop,
     sign_up,
 )
-from tests.support.table_pages import TABLE_LINK, click_check_or_call, take_seat
+from tests.support.table_pages import click_check_or_call, open_home_game, take_seat
 
 pytestmark = BROWSER_TEST
 
@@ -37,12 +37,7 @@ def test_a_player_who_timed_out_is_told_and_comes_back_from_the_dock(
     server_url: str, browser: Browser
 ) -> None:
     host = sign_up(browser, server_url, "tess", DESKTOP)
-    host.goto(f"{server_url}/tables/new/")
-    host.fill("#id_name", "Heads up")
-    host.fill("#id_seat_count", "2")
-    host.fill("#id_action_seconds", "8")
-    host.get_by_role("button", name="Open the table").click()
-    host.wait_for_url(TABLE_LINK)
+    open_home_game(host, server_url, 2, name="Heads up", action_seconds=8)
     take_seat(host, 0)
     slow = sign_up(browser, server_url, "uma", PHONE)
     slow.goto(host.url)
@@ -94,11 +89,7 @@ def test_back_after_missing_the_big_blind_the_dock_says_to_wait_for_it(
     server_url: str, browser: Browser
 ) -> None:
     host = sign_up(browser, server_url, "vera", DESKTOP)
-    host.goto(f"{server_url}/tables/new/")
-    host.fill("#id_name", "Three of us")
-    host.fill("#id_seat_count", "3")
-    host.get_by_role("button", name="Open the table").click()
-    host.wait_for_url(TABLE_LINK)
+    open_home_game(host, server_url, 3, name="Three of us")
     take_seat(host, 0)
     other = sign_up(browser, server_url, "wes", DESKTOP)
     other.goto(host.url)
