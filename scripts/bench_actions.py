@@ -14,7 +14,8 @@ Prints the median processor time of an ordinary action (one that does not end
 the hand) and of a hand's deal, per run, then the medians over the runs: the
 process's own time, which other work on a busy machine disturbs less than the
 clock on the wall. With
-``--profile`` the last run is written as a cProfile file for ``pstats``.
+``--profile`` the last run's timed commands (the deals and actions, not the
+bench's own reads between them) are written as a cProfile file for ``pstats``.
 
 The wake-up scheduler is replaced by one that does nothing: a live server
 hands the wake-up to another thread (tables/wakeups.py), so it is not on the
@@ -103,7 +104,28 @@ def refill(table: Table) -> None:
     Seat.objects.filter(table=table).update(stack=table.starting_stack)
 
 
-def play(hands: int, seed: int, run: int) -> tuple[list[float], list[float]]:
+class Timed:
+    """The processor time of what runs inside it, and its calls in ``profiler`` if any."""
+
+    def __init__(self, profiler: cProfile.Profile | None) -> None:
+        self.profiler = profiler
+        self.started = self.elapsed = 0.0
+
+    def __enter__(self) -> Timed:
+        if self.profiler:
+            self.profiler.enable()
+        self.started = time.process_time()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.elapsed = time.process_time() - self.started
+        if self.profiler:
+            self.profiler.disable()
+
+
+def play(
+    hands: int, seed: int, run: int, profiler: cProfile.Profile | None = None
+) -> tuple[list[float], list[float]]:
     rng = random.Random(seed)
     table = new_table(run)
     seats = {seat.number: seat.user for seat in Seat.objects.filter(table=table) if seat.user}
@@ -113,10 +135,9 @@ def play(hands: int, seed: int, run: int) -> tuple[list[float], list[float]]:
     for _ in range(hands):
         refill(table)
         table = Table.objects.get(pk=table.pk)
-        started = time.process_time()
-        with broadcast.collected(outbox):
+        with Timed(profiler) as timed, broadcast.collected(outbox):
             services.hand_start(table_id=table.pk, seq=table.seq)
-        deals.append(time.process_time() - started)
+        deals.append(timed.elapsed)
         while True:
             table = Table.objects.get(pk=table.pk)
             state = hand_state(table)
@@ -128,8 +149,7 @@ def play(hands: int, seed: int, run: int) -> tuple[list[float], list[float]]:
             decision = decision_id(table, state)
             assert decision is not None
             outbox.clear()
-            started = time.process_time()
-            with broadcast.collected(outbox):
+            with Timed(profiler) as timed, broadcast.collected(outbox):
                 services.hand_act(
                     table_id=table.pk,
                     user=seats[state.actor],
@@ -137,9 +157,8 @@ def play(hands: int, seed: int, run: int) -> tuple[list[float], list[float]]:
                     amount=amount,
                     decision=decision,
                 )
-            elapsed = time.process_time() - started
             if not hand_state(Table.objects.get(pk=table.pk)).is_over:  # type: ignore[union-attr]
-                actions.append(elapsed)
+                actions.append(timed.elapsed)
             assert outbox, "a command's commit builds its snapshots"
     return actions, deals
 
@@ -165,11 +184,8 @@ def measure(options: argparse.Namespace) -> int:
     action_medians, deal_medians = [], []
     for run in range(options.runs):
         profiler = cProfile.Profile() if options.profile and run == options.runs - 1 else None
+        actions, deals = play(options.hands, options.seed, run, profiler)
         if profiler:
-            profiler.enable()
-        actions, deals = play(options.hands, options.seed, run)
-        if profiler:
-            profiler.disable()
             profiler.dump_stats(options.profile)
         action_medians.append(statistics.median(actions) * 1e6)
         deal_medians.append(statistics.median(deals) * 1e6)
