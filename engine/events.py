@@ -28,19 +28,37 @@ class EventBase:
     __slots__ = ()
     kind: ClassVar[str]
 
-    def to_dict(self) -> dict[str, Any]:
-        """The event as plain JSON data: ``{"kind": ..., field: value, ...}``."""
+    def to_dict(self, *, leave_out: frozenset[str] = frozenset()) -> dict[str, Any]:
+        """The event as plain JSON data: ``{"kind": ..., field: value, ...}``, without
+        the fields named in ``leave_out`` (a view's hidden cards are never converted)."""
         out: dict[str, Any] = {"kind": self.kind}
-        for field in dataclasses.fields(cast(Any, self)):
-            value = getattr(self, field.name)
-            if field.name in _CARD_FIELDS:
+        for name in _field_names(type(self)):
+            if name in leave_out:
+                continue
+            value = getattr(self, name)
+            if name in _CARD_FIELDS:
                 value = [card_str(c) for c in value]
-            elif field.name == "shares":
+            elif name == "shares":
                 value = [{"seat": seat, "amount": chips} for seat, chips in value]
             elif isinstance(value, tuple):
                 value = list(value)
-            out[field.name] = value
+            out[name] = value
         return out
+
+
+# An event type's field names, read once: every snapshot turns the hand's whole log
+# into dicts for its viewers, and ``dataclasses.fields`` on each event was a third
+# of that time (docs/performance.md, session 24).
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+
+
+def _field_names(event_type: type) -> tuple[str, ...]:
+    names = _FIELD_NAMES.get(event_type)
+    if names is None:
+        names = _FIELD_NAMES[event_type] = tuple(
+            field.name for field in dataclasses.fields(cast(Any, event_type))
+        )
+    return names
 
 
 @dataclass(frozen=True, slots=True)

@@ -134,9 +134,12 @@ def _seat_view(state: HandState, seat: int, viewer: int | None) -> dict[str, Any
 
 def _public_event(event: Event) -> dict[str, Any]:
     """What everyone may see of an event: no deck, no face-down cards."""
-    data = event.to_dict()
     if isinstance(event, HandStarted):
-        del data["deck"]
-    elif isinstance(event, HoleCardsDealt | CardsMucked):
-        del data["cards"]
-    return data
+        return event.to_dict(leave_out=_DECK)
+    if isinstance(event, HoleCardsDealt | CardsMucked):
+        return event.to_dict(leave_out=_CARDS)
+    return event.to_dict()
+
+
+_DECK = frozenset({"deck"})
+_CARDS = frozenset({"cards"})
