@@ -22,9 +22,16 @@ from tables.play import hand_state
 from tables.snapshot import build_snapshot
 
 # Unordered: the model's ordering starts with the table, whose own ordering the
-# query would join the table's row again for (a quarter of this read).
+# query would join the table's row again for (a quarter of this read). Every command
+# reads this under the table's lock: the users' columns no table code reads are left
+# out, the two dates among them each a text parsed per user (7% of the read).
 _seats_of = CompiledQuery(
-    lambda table_id: Seat.objects.filter(table_id=table_id).select_related("user").order_by()
+    lambda table_id: (
+        Seat.objects.filter(table_id=table_id)
+        .select_related("user")
+        .defer("user__password", "user__last_login", "user__date_joined")
+        .order_by()
+    )
 )
 
 

@@ -10,7 +10,16 @@ from django.test.utils import CaptureQueriesContext
 import engine
 from tables import play as table_play
 from tables.services import play as p
-from tests.tables.helpers import act, deal, fresh, friends_table, state_of
+from tables import services
+from tests.tables.helpers import (
+    act,
+    deal,
+    decision_of,
+    fresh,
+    friends_table,
+    state_of,
+    user_to_act,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -57,3 +66,22 @@ def test_a_json_column_changed_in_place_is_saved(alice, bob):
         play.table.muted_user_ids.append(bob.pk)
         p.commit(play)
     assert fresh(table).muted_user_ids == [bob.pk]
+
+
+def test_an_action_and_its_snapshots_read_no_players_account_again(
+    alice, bob, carol, django_capture_on_commit_callbacks
+):
+    """The seats are read with their users' names under the lock, without the columns
+    no table reads (selectors.py): a command that touched one of those would fetch
+    each player's account again, a query per player per action."""
+    table = friends_table(alice, bob, carol)
+    deal(table)
+    user, decision = user_to_act(table), decision_of(table)
+    with (
+        CaptureQueriesContext(connection) as queries,
+        django_capture_on_commit_callbacks(execute=True) as callbacks,
+    ):
+        services.hand_act(table_id=table.pk, user=user, action="call", decision=decision)
+    assert callbacks, "the action's snapshots were built"
+    user_reads = [q["sql"] for q in queries if 'FROM "accounts_user"' in q["sql"]]
+    assert user_reads == []
