@@ -3,13 +3,15 @@
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Sequence
 from typing import Any
 
 import engine
 from tables.models import Seat
 
 
-def _cards(texts: list[str]) -> tuple[int, ...]:
+def _cards(texts: Sequence[str]) -> tuple[int, ...]:
     return tuple([engine.card(c) for c in texts])
 
 
@@ -25,8 +27,15 @@ def your_hand(hand_view: dict[str, Any] | None, viewer: Seat | None, run: int = 
     board = hand_view["second_board"] if run else hand_view["board"]
     if run and not board:
         return None
-    game = engine.GAMES[hand_view["game"]]
-    return game.strength(_cards(played["cards"]), _cards(board))
+    return _strength(hand_view["game"], tuple(played["cards"]), tuple(board))
+
+
+# Every change at a table names each seated player's hand in their snapshot, though
+# their cards and the board change only a few times a hand: a hand's name is kept
+# for the next actions (an Omaha hand's is the best of sixty five-card hands).
+@functools.lru_cache(maxsize=4096)
+def _strength(game: str, hole: tuple[str, ...], board: tuple[str, ...]) -> str:
+    return engine.GAMES[game].strength(_cards(hole), _cards(board))
 
 
 def best_cards(hand_view: dict[str, Any], seat: int, run: int = 0) -> list[str]:
