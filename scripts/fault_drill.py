@@ -241,9 +241,9 @@ def start_site(options: argparse.Namespace, site: Site) -> dict[str, str]:
         backends = [("127.0.0.1", node.port) for node in site.nodes]
         site.balancer = Balancer(kind, ports["balancer"], backends, site.workdir)
         site.balancer.start()
-    return dict(
-        env, FELT_HOME=str(site.workdir / "drill"), DJANGO_SETTINGS_MODULE="config.settings"
-    )
+        say(site.balancer.describe())
+    home = str(site.workdir / "drill")
+    return dict(env, FELT_HOME=home, DJANGO_SETTINGS_MODULE="config.settings")
 
 
 def faults(options: argparse.Namespace, site: Site) -> tuple[list[Any], list[str]]:
@@ -292,7 +292,7 @@ def announced(fault: Any) -> Any:
     def make() -> None:
         say(f"fault: {fault.name}")
         fault.make()
-        say("made (and the server back, for a restart): watching the tables")
+        say("watching the tables" + (" (the server is back)" if fault.name[0] != "k" else ""))
 
     return dataclasses.replace(fault, make=make)
 

@@ -255,19 +255,21 @@ class FaultResult:
         return missed
 
     def lines(self) -> list[str]:
+        was_away = self.outage >= 0.05  # a restart; a node killed is away for good
+        since = "the server was back" if was_away else "the fault"
         recovered = (
-            f"{self.recovered_in:.1f} s after the server was back (slowest: table "
-            f"{self.slowest_table})"
+            f"{self.recovered_in:.1f} s after {since} (slowest: table {self.slowest_table})"
             if self.recovered_in is not None
             else f"NOT within the window: {len(self.stuck)} tables stuck {self.stuck[:10]}"
         )
+        away = f", server away {self.outage:.1f} s" if was_away else ""
         back = self.reconnect_seconds
         took = (
             f", back after p50 {percentile(back, 50):.1f} s, max {max(back):.1f} s" if back else ""
         )
         refused = ", ".join(f"{why} x{n}" for why, n in sorted(self.failed_handshakes.items()))
         lines = [
-            f"{self.fault} (at +{self.started_at:.0f} s, server away {self.outage:.1f} s)",
+            f"{self.fault} (at +{self.started_at:.0f} s{away})",
             f"  every table playing again: {recovered}",
             f"  hands lost: {len(self.hands_lost)}; chips off: {len(self.chips_off)} "
             f"(over {self.hands_checked} finished hands and every friends' table's ledger)",
