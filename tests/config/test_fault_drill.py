@@ -10,6 +10,10 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import threading
+import urllib.request
+from functools import partial
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -17,18 +21,19 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "scripts"))
 
+from drill.proxy import wait_until_listening  # noqa: E402
 from drill.servers import postgresql_binaries  # noqa: E402
 
-pytestmark = [
-    pytest.mark.load,
-    pytest.mark.skipif(
-        postgresql_binaries() is None, reason="no PostgreSQL binaries to start a cluster with"
-    ),
-]
+from tests.support.live import free_port  # noqa: E402
+
+pytestmark = pytest.mark.load
 
 DRILL_TIMEOUT = 180.0
 
 
+@pytest.mark.skipif(
+    postgresql_binaries() is None, reason="no PostgreSQL binaries to start a cluster with"
+)
 def test_every_table_plays_on_after_a_redis_and_a_postgresql_restart(tmp_path: Path) -> None:
     figures_path = tmp_path / "figures.json"
     finished = subprocess.run(  # noqa: S603 - our interpreter and script
@@ -62,3 +67,26 @@ def test_every_table_plays_on_after_a_redis_and_a_postgresql_restart(tmp_path: P
         assert fault["most_refused"] <= 1, f"{name}: one refused command at most\n{report}"
         assert fault["players_lost"] == 0, f"{name}: every player back\n{report}"
     assert finished.returncode == 0, report
+
+
+def test_the_drills_own_proxy_hands_a_connection_to_a_node_that_accepts(tmp_path: Path) -> None:
+    """Where haproxy is not installed: a node that refuses (killed) is passed over."""
+    (tmp_path / "index.html").write_text("felt")
+    node = ThreadingHTTPServer(
+        ("127.0.0.1", 0), partial(SimpleHTTPRequestHandler, directory=str(tmp_path))
+    )
+    threading.Thread(target=node.serve_forever, daemon=True).start()
+    dead, port = free_port(), free_port()
+    proxy = subprocess.Popen(  # noqa: S603 - our interpreter and script
+        [sys.executable, str(ROOT / "scripts" / "drill" / "tcp_proxy.py"), str(port),
+         f"127.0.0.1:{dead}", f"127.0.0.1:{node.server_address[1]}"],
+    )  # fmt: skip
+    try:
+        wait_until_listening(port, proxy, "the TCP proxy")
+        for _ in range(3):  # each turn, whichever node it starts from
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/index.html") as answer:
+                assert answer.read() == b"felt"
+    finally:
+        proxy.terminate()
+        proxy.wait()
+        node.shutdown()
