@@ -264,10 +264,12 @@ def serve(supervisor: Supervisor, server: socket.socket, processes: int, home: P
         "celery worker", "celery", "-A", "config", "worker",
         "--concurrency", "2", "--loglevel", "INFO", "--hostname", "felt@%h",
     )  # fmt: skip
-    supervisor.start(
-        "celery beat", "celery", "-A", "config", "beat", "--loglevel", "INFO",
-        "--schedule", str(home / "celerybeat-schedule"),
-    )  # fmt: skip
+    # RUN_BEAT=0: a second node of a site whose beat runs on another (docs/deploy.md).
+    if os.environ.get("RUN_BEAT", "1") != "0":
+        supervisor.start(
+            "celery beat", "celery", "-A", "config", "beat", "--loglevel", "INFO",
+            "--schedule", str(home / "celerybeat-schedule"),
+        )  # fmt: skip
     bind, port = server.getsockname()[:2]
     shown_host = "127.0.0.1" if bind in {"0.0.0.0", ""} else bind
     wait_until_serving(f"http://{shown_host}:{port}/healthz", daphnes)

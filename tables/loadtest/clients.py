@@ -3,6 +3,14 @@
 ``manage.py loadtest`` (and the tournaments' load tests) run these against a
 server; ``tables/loadtest/flooders.py`` builds its misbehaving clients on
 ``Client``; ``tables/loadtest/driver.py`` sets a run up and plays it.
+
+A client whose socket drops comes back as the table page does
+(``static/js/table.js``): after 0.5 s, the pause doubling to 15 s and starting
+again from 0.5 s once a socket opens; never after a close code that says
+trying again cannot help (docs/protocol.md). The server sends a new socket the
+table's whole snapshot, which is all a client needs to play on: what it had
+sent on the lost socket and not seen answered is forgotten, and the snapshot
+says whether the decision is still its to make.
 """
 
 from __future__ import annotations
@@ -20,11 +28,31 @@ from urllib.parse import urlsplit
 
 from django.conf import settings
 from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import WebSocketException
+from websockets.exceptions import (
+    ConnectionClosed,
+    InvalidHandshake,
+    InvalidStatus,
+    WebSocketException,
+)
+
+from config.platform.close_codes import CloseCode
 
 CONNECT_TIMEOUT = 10.0  # seconds to open one websocket
 CLOSE_TIMEOUT = 2.0
 CONNECTS_AT_ONCE = 20  # handshakes in flight, so hundreds of clients do not swamp the server
+# The table page's pauses before it reconnects (static/js/table.js).
+FIRST_PAUSE = 0.5
+MAX_PAUSE = 15.0
+# Close codes after which the page stops reconnecting (docs/protocol.md).
+FINAL_CLOSE_CODES = frozenset(
+    {
+        CloseCode.UNAUTHENTICATED,
+        CloseCode.SESSION_ENDED,
+        CloseCode.NOT_FOUND,
+        CloseCode.MEMBERS_ONLY,
+        CloseCode.RATE_LIMITED,
+    }
+)
 
 
 # --- measuring -----------------------------------------------------------------
@@ -53,11 +81,39 @@ class Stats:
     actions_sent: int = 0
     snapshots: int = 0
     server_errors: Counter[str] = field(default_factory=Counter)  # error frames, by code
-    client_errors: list[str] = field(default_factory=list)  # failed connects, lost sockets...
+    refused_players: Counter[str] = field(default_factory=Counter)  # error frames, by player
+    client_errors: list[str] = field(default_factory=list)  # refused for good, lost sockets...
+    drops: int = 0  # sockets lost while playing (a server gone, a close code to retry after)
+    # Seconds from each drop to the first snapshot on a new socket.
+    reconnects: list[float] = field(default_factory=list)
+    # Handshakes that failed before a socket opened, by why: "HTTP 500", "refused", ...
+    failed_handshakes: Counter[str] = field(default_factory=Counter)
+
+    @property
+    def server_failures(self) -> int:
+        """Handshakes the server answered with an HTTP 5xx: an error a person would see."""
+        return sum(n for why, n in self.failed_handshakes.items() if why.startswith("HTTP 5"))
 
     @property
     def has_errors(self) -> bool:
-        return bool(self.server_errors or self.client_errors)
+        return bool(self.server_errors or self.client_errors or self.server_failures)
+
+    def reconnect_line(self) -> str:
+        """The sockets lost and how long each took to play again."""
+        if not self.reconnects:
+            took = ""
+        else:
+            ms = [seconds * 1000 for seconds in self.reconnects]
+            took = (
+                ", back after ms: "
+                + " ".join(f"p{p} {percentile(ms, p):.0f}" for p in (50, 95))
+                + f" max {max(ms):.0f}"
+            )
+        refused = ", ".join(f"{why} x{n}" for why, n in sorted(self.failed_handshakes.items()))
+        return (
+            f"reconnects: {len(self.reconnects)} of {self.drops} dropped sockets{took}; "
+            f"failed handshakes: {refused or 'none'}"
+        )
 
     def report(
         self, tables: int, clients: int, seconds: float, think: float = 0.0, warmup: float = 0.0
@@ -81,6 +137,7 @@ class Stats:
             lines.append("round trip ms: no action was answered")
         codes = ", ".join(f"{code} x{n}" for code, n in sorted(self.server_errors.items()))
         lines.append(f"server errors: {codes or 'none'}")
+        lines.append(self.reconnect_line())
         lines.append(f"client errors: {len(self.client_errors)}")
         lines += [f"  {error}" for error in self.client_errors[:10]]
         lines.append(self.summary(tables, clients, seconds, think, warmup))
@@ -96,12 +153,12 @@ class Stats:
             if ms
             else "none answered"
         )
-        errors = sum(self.server_errors.values()) + len(self.client_errors)
+        errors = sum(self.server_errors.values()) + len(self.client_errors) + self.server_failures
         return (
             f"summary: tables {tables}, clients {clients}, think {think:g} s, "
             f"warm-up {warmup:g} s, "
             f"actions {len(self.round_trips)}, {len(self.round_trips) / seconds:.1f} actions/s, "
-            f"round trip ms {trips}, errors {errors}"
+            f"round trip ms {trips}, errors {errors}, reconnects {len(self.reconnects)}"
         )
 
 
@@ -139,8 +196,25 @@ class Player:
     username: str
 
 
+def handshake_failure(error: Exception) -> str:
+    """Why a socket did not open, as the failed-handshake count names it."""
+    if isinstance(error, InvalidStatus):
+        return f"HTTP {error.response.status_code}"
+    if isinstance(error, ConnectionRefusedError):
+        return "refused"
+    if isinstance(error, TimeoutError):
+        return "timed out"
+    if isinstance(error, OSError | InvalidHandshake):
+        return "no answer"  # reset or closed before the server's answer
+    return type(error).__name__
+
+
 class Client:
-    """One player's websocket: sits down, then acts on every snapshot that asks it to."""
+    """One player's websocket: sits down, then acts on every snapshot that asks it to,
+    and comes back as the table page does when the socket drops."""
+
+    # False: a drop or a failed handshake ends the client (the flooders).
+    reconnects = True
 
     def __init__(
         self, player: Player, base_url: str, stats: Stats, rng: Random, think: float = 0.0
@@ -155,6 +229,13 @@ class Client:
         self.sent_at = 0.0
         self.is_rebuying = False
         self.local_address: str | None = None  # to connect from (None: the system's choice)
+        self.has_connected = False
+        self.lost_at: float | None = None  # time.perf_counter() of a drop not yet made good
+        self.is_resuming = False  # on a new socket, until its first snapshot
+
+    @property
+    def name(self) -> str:
+        return f"{self.player.username} (table {self.player.table_id})"
 
     @property
     def ws_url(self) -> str:
@@ -163,31 +244,80 @@ class Client:
         return f"{scheme}://{parts.netloc}/ws/tables/{self.player.table_id}/"
 
     async def run(self, deadline: float, gate: asyncio.Semaphore) -> None:
-        """Play until ``deadline`` (a ``time.monotonic`` time); errors go to the stats.
+        """Play until ``deadline`` (a ``time.monotonic`` time), reconnecting after a drop
+        with the table page's pauses; errors go to the stats.
 
         ``gate`` limits how many clients open their socket at the same moment.
         """
-        name = f"{self.player.username} (table {self.player.table_id})"
-        try:
-            async with asyncio.timeout(max(0.0, deadline - time.monotonic()) + CONNECT_TIMEOUT):
-                async with gate:
-                    socket = await connect(
-                        self.ws_url,
-                        origin=self.origin(),  # type: ignore[arg-type]
-                        additional_headers={"Cookie": self.cookie()},
-                        open_timeout=CONNECT_TIMEOUT,
-                        close_timeout=CLOSE_TIMEOUT,
-                        compression=None,
-                        **self.connect_options(),
-                    )
-                self.stats.connected += 1
-                async with socket:
-                    for message in self.on_connect():
-                        await socket.send(json.dumps(message))
-                    await self.play(socket, deadline)
-        except (OSError, TimeoutError, WebSocketException, ValueError, KeyError) as error:
-            # a refused or lost socket, a timeout, or a frame this client cannot read
-            self.stats.client_errors.append(f"{name}: {type(error).__name__}: {error}")
+        pause = FIRST_PAUSE
+        while (left := deadline - time.monotonic()) > 0:
+            try:
+                async with asyncio.timeout(left + CONNECT_TIMEOUT):
+                    try:
+                        socket = await self.open(gate)
+                    except (OSError, TimeoutError, InvalidHandshake) as error:
+                        if not self.may_retry(error):
+                            raise
+                        self.stats.failed_handshakes[handshake_failure(error)] += 1
+                        self.note_lost()
+                    else:
+                        pause = FIRST_PAUSE  # as the page does once a socket opens
+                        async with socket:
+                            await self.start_playing(socket)
+                            await self.play(socket, deadline)
+                        return  # played to the end (or out of the game)
+            except ConnectionClosed as closed:
+                code = closed.rcvd.code if closed.rcvd else None
+                if code in FINAL_CLOSE_CODES or not self.reconnects:
+                    self.stats.client_errors.append(f"{self.name}: closed with {code}: {closed}")
+                    return
+                self.stats.drops += 1
+                self.note_lost()
+            except (OSError, TimeoutError, WebSocketException, ValueError, KeyError) as error:
+                # refused for good, a timeout, or a frame this client cannot read
+                self.stats.client_errors.append(f"{self.name}: {type(error).__name__}: {error}")
+                return
+            await asyncio.sleep(min(pause, max(0.0, deadline - time.monotonic())))
+            pause = min(pause * 2, MAX_PAUSE)
+        if self.lost_at is not None:
+            self.stats.client_errors.append(f"{self.name}: not back by the end of the run")
+
+    def may_retry(self, error: Exception) -> bool:
+        """A failed handshake the page would try again after: anything but a refusal
+        (HTTP 4xx: a bad origin, a missing page), which trying again cannot mend."""
+        if not self.reconnects:
+            return False
+        return not (isinstance(error, InvalidStatus) and error.response.status_code < 500)
+
+    def note_lost(self) -> None:
+        if self.lost_at is None and self.has_connected:
+            self.lost_at = time.perf_counter()
+
+    async def open(self, gate: asyncio.Semaphore) -> ClientConnection:
+        async with gate:
+            socket = await connect(
+                self.ws_url,
+                origin=self.origin(),  # type: ignore[arg-type]
+                additional_headers={"Cookie": self.cookie()},
+                open_timeout=CONNECT_TIMEOUT,
+                close_timeout=CLOSE_TIMEOUT,
+                compression=None,
+                **self.connect_options(),
+            )
+        if not self.has_connected:
+            self.stats.connected += 1
+        return socket
+
+    async def start_playing(self, socket: ClientConnection) -> None:
+        """The first socket takes the seat; a new one after a drop waits for its
+        snapshot (``resume``)."""
+        if self.has_connected:
+            self.is_resuming = True
+            self.acted_on = None  # an action sent on the lost socket may never have arrived
+            return
+        self.has_connected = True
+        for message in self.on_connect():
+            await socket.send(json.dumps(message))
 
     def connect_options(self) -> dict[str, Any]:
         """Passed on to the event loop's ``create_connection``."""
@@ -223,11 +353,14 @@ class Client:
         """Update the measurements from one server frame; the messages to send back."""
         if frame.get("type") == "error":
             self.stats.server_errors[str(frame.get("code"))] += 1
+            self.stats.refused_players[self.player.username] += 1
             self.acted_on = None  # refused: nothing changed, the next snapshot tells us more
             return []
         if frame.get("type") != "snapshot":
             return []
         self.stats.snapshots += 1
+        if self.is_resuming:
+            return self.resume(frame, received_at)
         seq, table = frame["seq"], frame["table"]
         # Answered once the decision acted on is gone. A newer snapshot still naming it
         # came from another change that crossed the action (a player sitting down, a
@@ -241,6 +374,19 @@ class Client:
             self.acted_on, self.acted_decision = seq, table["decision"]
             return [self.choose(table["legal"], table["decision"])]
         return self.rebuy(table)
+
+    def resume(self, frame: dict[str, Any], received_at: float) -> list[dict[str, Any]]:
+        """The first snapshot on a new socket: the drop is made good; play on from it,
+        taking the seat again if it was lost with the socket (never sat down)."""
+        self.is_resuming = False
+        if self.lost_at is not None:
+            self.stats.reconnects.append(received_at - self.lost_at)
+            self.lost_at = None
+        seats = frame["table"]["seats"]
+        is_seated = 0 <= self.player.seat < len(seats) and seats[self.player.seat].get("is_you")
+        if self.player.seat >= 0 and not is_seated:
+            return self.on_connect()
+        return self.on_frame(frame, received_at)
 
     def choose(self, legal: dict[str, Any], decision: str) -> dict[str, Any]:
         """The ``act`` message for a decision: a random legal one."""

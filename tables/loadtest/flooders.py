@@ -46,6 +46,7 @@ class Flooder(Client):
     """A misbehaving client: stale commands, as fast as the socket takes them."""
 
     STALE = json.dumps({"type": "act", "action": "fold", "decision": "0.0"})
+    reconnects = False  # one socket; ``ReconnectingFlooder`` comes back at once instead
 
     def __init__(self, player: Player, base_url: str, flood: FloodStats) -> None:
         super().__init__(player, base_url, Stats(), Random(0))

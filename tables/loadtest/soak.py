@@ -150,7 +150,11 @@ def verdict(run: Run, hands: dict[int, int], max_gap: float) -> tuple[list[str],
     idlest = max(run.table_ids, key=lambda t: run.watch.idle.get(t, 0.0))
     idle = run.watch.idle.get(idlest, 0.0)
     checked, chips = chip_problems(run.table_ids)
-    errors = sum(run.stats.server_errors.values()) + len(run.stats.client_errors)
+    errors = (
+        sum(run.stats.server_errors.values())
+        + len(run.stats.client_errors)
+        + run.stats.server_failures
+    )
     still_waiting = max(run.watch.overdue.values(), default=0.0)
     lines = [
         f"tables: {len(run.practice.table_ids)} practice, {len(run.friends.table_ids)} friends'; "
@@ -164,6 +168,7 @@ def verdict(run: Run, hands: dict[int, int], max_gap: float) -> tuple[list[str],
         f"acting clients timed out: {sum(run.stats.timed_out.values())}; "
         f"snapshots between hands saying nothing: {len(run.stats.silent)}",
         f"chips: {'conserved' if not chips else 'NOT conserved'} over {checked} hands",
+        run.stats.reconnect_line(),
     ]
     failures: list[str] = []
     if gaps[worst] >= max_gap:
@@ -175,12 +180,16 @@ def verdict(run: Run, hands: dict[int, int], max_gap: float) -> tuple[list[str],
     failures += [f"{where} said neither why nor when" for where in run.stats.silent[:5]]
     failures += chips[:10]
     if errors:
-        failures.append(f"{errors} errors (server: {dict(run.stats.server_errors)})")
+        failures.append(
+            f"{errors} errors (server: {dict(run.stats.server_errors)}; "
+            f"failed handshakes: {dict(run.stats.failed_handshakes)})"
+        )
         failures += run.stats.client_errors[:5]
     lines.append(
         f"summary: practice {len(run.practice.table_ids)}, friends {len(run.friends.table_ids)}, "
         f"hands {sum(hands.values())}, largest gap {gaps[worst]:.3f} s, "
         f"idle {idle:.1f} s, timed out {sum(run.stats.timed_out.values())}, "
-        f"silent {len(run.stats.silent)}, chips {'ok' if not chips else 'WRONG'}, errors {errors}"
+        f"silent {len(run.stats.silent)}, chips {'ok' if not chips else 'WRONG'}, errors {errors}, "
+        f"reconnects {len(run.stats.reconnects)}"
     )
     return lines, failures

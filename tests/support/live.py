@@ -36,7 +36,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -123,6 +123,11 @@ class Server:
     timing: dict[str, Any]
     timing_version: int = 1
     log_offset: int = 0  # where the current test's part of the log starts
+    environment: dict[str, str] = field(default_factory=dict)  # the processes' own
+
+    @property
+    def port(self) -> int:
+        return int(self.url.rsplit(":", 1)[1])
 
     @property
     def web(self) -> subprocess.Popen[bytes]:
@@ -151,6 +156,25 @@ class Server:
 
     def log_since_offset(self) -> str:
         return self.log_path.read_bytes()[self.log_offset :].decode(errors="replace")
+
+
+def web_command(port: int) -> list[str]:
+    return ["daphne", "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"]
+
+
+def spawn(command: list[str], env: dict[str, str], log_path: Path) -> subprocess.Popen[bytes]:
+    """``python -m <command>`` in a session of its own, its output added to the log."""
+    with log_path.open("ab") as log:
+        return subprocess.Popen(  # noqa: S603 - our own interpreter and arguments
+            [sys.executable, "-m", *command],
+            cwd=ROOT,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+            preexec_fn=die_with_parent,  # noqa: PLW1509 - no orphans if pytest is killed
+        )
 
 
 def start_server(
@@ -187,25 +211,14 @@ def start_server(
     )
     log_path = workdir / "server.log"
     commands = [
-        ["daphne", "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
+        web_command(port),
         ["celery", "-A", "config", "worker", "--pool", "solo", "--loglevel", "WARNING",
          "--hostname", f"{queue}@felt-tests"],
     ]  # fmt: skip
-    with log_path.open("wb") as log:
-        children = [
-            subprocess.Popen(  # noqa: S603 - our own interpreter and arguments
-                [sys.executable, "-m", *command],
-                cwd=ROOT,
-                env=env,
-                stdin=subprocess.DEVNULL,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-                start_new_session=True,
-                preexec_fn=die_with_parent,  # noqa: PLW1509 - no orphans if pytest is killed
-            )
-            for command in commands
-        ]
-    server = Server(f"http://{host}:{port}", queue, children, log_path, timing_path, timing)
+    children = [spawn(command, env, log_path) for command in commands]
+    server = Server(
+        f"http://{host}:{port}", queue, children, log_path, timing_path, timing, environment=env
+    )
     try:
         wait_until_listening(port, children)
     except BaseException:
@@ -340,6 +353,16 @@ def stop_web_server(url: str) -> None:
     with contextlib.suppress(ProcessLookupError):
         os.killpg(web.pid, signal.SIGKILL)
     web.wait()
+
+
+def restart_web_server(url: str) -> None:
+    """Kill the Daphne behind ``url`` as ``stop_web_server`` does, then start a new one
+    on the same port, as a supervisor (``make run``, systemd) would, and wait until it
+    listens: every socket drops, and the clients may come back."""
+    server = _serving[url]
+    stop_web_server(url)
+    server.children[0] = spawn(web_command(server.port), server.environment, server.log_path)
+    wait_until_listening(server.port, server.children)
 
 
 # Chromium, driven by Playwright.

@@ -19,13 +19,25 @@ from typing import Any
 
 import numpy as np
 import pytest
+from asgiref.sync import sync_to_async
 from django.core.management import CommandError, call_command
 from django.db import connection
 from hypothesis import given
 from hypothesis import strategies as st
+from websockets.datastructures import Headers
+from websockets.exceptions import InvalidStatus
+from websockets.http11 import Response
 
 from accounts.models import User
-from tables.loadtest.clients import Client, Player, Stats, percentile, random_act
+from tables.loadtest.clients import (
+    Client,
+    Player,
+    Stats,
+    handshake_failure,
+    percentile,
+    random_act,
+)
+from tables.loadtest.driver import log_in
 from tables.models import Table
 from tests.support.live import free_port, live_server
 
@@ -300,7 +312,7 @@ def test_the_summary_line_holds_every_figure_of_the_run() -> None:
     assert "measured: 2.0 s after a 5 s warm-up" in report
     assert report.splitlines()[-1] == (
         "summary: tables 2, clients 7, think 0.5 s, warm-up 5 s, actions 4, 2.0 actions/s, "
-        "round trip ms p50 25.0 p95 38.5 p99 39.7 max 40.0, errors 1"
+        "round trip ms p50 25.0 p95 38.5 p99 39.7 max 40.0, errors 1, reconnects 0"
     )
 
 
@@ -338,3 +350,49 @@ async def test_a_thinking_client_waits_before_it_acts_but_times_from_the_send() 
 
 
 LEGAL = {"can_check": True, "call_amount": 0, "min_raise_to": None, "max_raise_to": None}
+
+
+# --- coming back after a drop, as the table page does -----------------------------------
+
+
+def test_a_client_back_on_a_new_socket_times_its_return_and_plays_on_from_the_snapshot() -> None:
+    stats = Stats()
+    client = Client(Player(1, 0, "key", "loadtest-a"), "http://127.0.0.1:8000", stats, Random(1))
+    client.lost_at, client.is_resuming = 5.0, True  # as run() leaves it on a new socket
+    [move] = client.on_frame(snapshot(9, LEGAL), received_at=6.5)
+    assert stats.reconnects == [1.5], "from the drop to the first snapshot on the new socket"
+    assert move == {"type": "act", "action": "check", "decision": "1.9"}
+    assert client.lost_at is None and not client.is_resuming
+    assert "reconnects: 1 of 0 dropped sockets, back after ms: p50 1500" in stats.report(1, 1, 1)
+
+
+def test_a_client_whose_seat_went_with_the_socket_sits_down_again() -> None:
+    client = Client(Player(1, 1, "key", "loadtest-a"), "http://127.0.0.1:8000", Stats(), Random(1))
+    client.is_resuming = True
+    frame = snapshot(4)
+    frame["table"]["seats"] = [{"seat": 0, "occupied": True, "stack": 100}, {"seat": 1}]
+    assert client.on_frame(frame, received_at=1.0) == [{"type": "sit", "seat": 1}]
+
+
+def test_a_handshake_answered_with_a_server_error_counts_as_an_error() -> None:
+    stats = Stats()
+    refused = InvalidStatus(Response(500, "Internal Server Error", Headers()))
+    stats.failed_handshakes[handshake_failure(refused)] += 1
+    stats.failed_handshakes[handshake_failure(ConnectionRefusedError())] += 2
+    assert stats.has_errors and stats.server_failures == 1
+    assert "failed handshakes: HTTP 500 x1, refused x2" in stats.report(1, 1, 1.0)
+    assert stats.report(1, 1, 1.0).endswith("errors 1, reconnects 0")
+
+
+@pytest.mark.load
+async def test_a_client_closed_with_a_code_that_retrying_cannot_mend_stops(server: str) -> None:
+    user = await sync_to_async(User.objects.create_user)(username="loadtest-lost")
+    session = await sync_to_async(log_in)(user)
+    stats = Stats()
+    client = Client(Player(999_999, 0, session, user.username), server, stats, Random(1))
+    await client.run(time.monotonic() + 5, asyncio.Semaphore(1))
+    assert stats.client_errors == [
+        "loadtest-lost (table 999999): closed with 4404: "
+        "received 4404 (private use); then sent 4404 (private use)"
+    ]
+    assert stats.drops == 0 and stats.reconnects == [], "no such table: it does not try again"

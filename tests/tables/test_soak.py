@@ -6,12 +6,14 @@ from __future__ import annotations
 import io
 import re
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.core.management import CommandError, call_command
-from django.db import connection
+from django.db import connection, connections
 from django.utils import timezone
 
 from accounts.models import User
@@ -19,8 +21,9 @@ from tables import lateness
 from tables.loadtest.driver import Setup
 from tables.loadtest.soak import Run, verdict
 from tables.loadtest.soak_checks import Watch, chip_problems
-from tables.models import HandPlayer, Table
-from tests.support.live import live_server
+from tables.models import Hand, HandPlayer, Table
+from tests.support import wait_for
+from tests.support.live import live_server, restart_web_server
 from tests.tables.helpers import act, deal, friends_table
 
 # make test runs this beside everything else on the machine's cores, and the test
@@ -53,13 +56,53 @@ def test_practice_and_friends_tables_deal_on_with_every_wake_up_on_time(server: 
     print(report)  # the figures, for `pytest -s`
     summary = re.search(
         r"summary: practice 3, friends 3, hands (\d+), largest gap ([\d.]+) s, idle ([\d.]+) s, "
-        r"timed out 0, silent 0, chips ok, errors 0",
+        r"timed out 0, silent 0, chips ok, errors 0, reconnects 0",
         report,
     )
     assert summary, report
     assert int(summary[1]) >= 12, "every table deals hand after hand"
     assert float(summary[2]) < MAX_GAP_UNDER_TEST and float(summary[3]) < MAX_GAP_UNDER_TEST
     assert not Table.objects.exists() and not User.objects.exists(), "it cleans up"
+
+
+def soak_in_the_background(*arguments: str, out: io.StringIO) -> Any:
+    """``call_command("soak", ...)`` on a thread of its own, its connection closed after."""
+
+    def soak() -> None:
+        try:
+            call_command("soak", *arguments, stdout=out)
+        finally:
+            connections.close_all()
+
+    pool = ThreadPoolExecutor(1)
+    running = pool.submit(soak)
+    pool.shutdown(wait=False)
+    return running
+
+
+@pytest.mark.load
+def test_players_whose_server_drops_their_sockets_come_back_and_play_on(server: str) -> None:
+    out = io.StringIO()
+    arguments = ["--practice", "2", "--friends", "2", "--seconds", "16", "--seed", "4"]
+    arguments += ["--max-gap", str(MAX_GAP_UNDER_TEST), "--url", server, "--no-cleanup"]
+    soaking = soak_in_the_background(*arguments, out=out)
+    wait_for(lambda: Hand.objects.values("table").distinct().count() == 4, seconds=20)
+    restart_web_server(server)  # every socket drops without a closing handshake
+    restarted_at = timezone.now()
+    soaking.result(timeout=60)  # CommandError when any check fails, a lost player among them
+    report = out.getvalue()
+    print(report)
+    back = re.search(
+        r"reconnects: (\d+) of (\d+) dropped sockets, back after ms: .* max (\d+)", report
+    )
+    assert back, report
+    assert int(back[1]) == int(back[2]) >= 4, "every player's socket dropped and came back"
+    # The server took a few seconds to start; the page's pauses (0.5, 1, 2, 4 s) then
+    # bring everyone back within one more.
+    assert int(back[3]) < 10_000, report
+    assert re.search(r"chips ok, errors 0, reconnects \d+$", report), report
+    for table in Table.objects.all():
+        assert table.hands.filter(started_at__gt=restarted_at).exists(), f"{table} plays on"
 
 
 # --- what the soak measures and how it judges -----------------------------------------
