@@ -145,6 +145,9 @@ CELERY_RESULT_BACKEND = REDIS.celery_url(2)
 CELERY_RESULT_EXPIRES = 3600
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_ACKS_LATE = True
+# Celery's consumer, made to survive a Redis restart while it holds unacknowledged
+# messages (config/adapters/celery_consumer.py says why it exited before).
+CELERY_WORKER_CONSUMER = "config.adapters.celery_consumer:Consumer"
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
