@@ -145,7 +145,21 @@ CELERY_RESULT_BACKEND = REDIS.celery_url(2)
 CELERY_RESULT_EXPIRES = 3600
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_ACKS_LATE = True
+# Celery's consumer, made to survive a Redis restart while it holds unacknowledged
+# messages (config/adapters/celery_consumer.py says why it exited before).
+CELERY_WORKER_CONSUMER = "config.adapters.celery_consumer:Consumer"
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# Redis hands a message that a worker has held unacknowledged this long to another
+# worker (kombu's visibility timeout, an hour by default). A worker holds a task
+# from its delivery until it has run, the wait for its countdown or eta included,
+# so no task is queued further ahead than TASK_HOLD_SECONDS, a minute less
+# (tables/tasks.py, tournaments/tasks.py), and a live worker's task is never handed
+# to another. The timeout is not what rescues a dead worker's wake-ups: the sweeps
+# below apply them within seconds, on any node (docs/deploy.md); it only bounds how
+# long that worker's messages wait in Redis' ``unacked`` set before they go back to
+# the queue, where they find their work done and do nothing.
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 300}
+TASK_HOLD_SECONDS = 240.0
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]

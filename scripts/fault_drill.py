@@ -7,8 +7,8 @@ By default it starts its own Redis and its own PostgreSQL cluster (in a
 temporary directory, on ports from ``--port``), so the faults it makes touch
 nobody else's servers; ``--redis-url`` and ``--database-url`` name others
 instead, and then it does not restart them. Each node is ``scripts/run.py``
-(what ``make run`` starts: Daphne, a Celery worker and, on the first node
-only unless ``--beat every``, Celery beat). Then, in turn: ``node`` kills -9
+(what ``make run`` starts: Daphne, a Celery worker and Celery beat; with
+``--beat one``, beat on the first node only). Then, in turn: ``node`` kills -9
 every process of the node without the beat, ``beat-node`` those of the node
 with it, ``redis`` kills Redis and starts it again (empty) after ``--outage``
 seconds, ``postgres`` stops PostgreSQL at once (``-m immediate``) and starts
@@ -80,8 +80,9 @@ def parse(argv: list[str]) -> argparse.Namespace:
     add(
         "--beat",
         choices=("one", "every"),
-        default="one",
-        help="Celery beat on the first node only (docs/deploy.md), or on each",
+        default="every",
+        help="Celery beat on each node (docs/deploy.md), or on the first only, as "
+        "deployments did before issue 42",
     )
     add("--redis-url", help="a Redis to use instead of the drill's own (not restarted)")
     add("--database-url", help="a PostgreSQL database to use instead (not restarted)")

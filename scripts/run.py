@@ -264,7 +264,8 @@ def serve(supervisor: Supervisor, server: socket.socket, processes: int, home: P
         "celery worker", "celery", "-A", "config", "worker",
         "--concurrency", "2", "--loglevel", "INFO", "--hostname", "felt@%h",
     )  # fmt: skip
-    # RUN_BEAT=0: a second node of a site whose beat runs on another (docs/deploy.md).
+    # RUN_BEAT=0: a node without a beat (the fault drill's ``--beat one``); a site runs
+    # a beat on every node (docs/deploy.md).
     if os.environ.get("RUN_BEAT", "1") != "0":
         supervisor.start(
             "celery beat", "celery", "-A", "config", "beat", "--loglevel", "INFO",

@@ -113,7 +113,7 @@ external_run() {
     DATABASE_URL=$PG_URL REDIS_URL=$REDIS_TEST_URL \
         run_pytest "External: PostgreSQL + Redis on 127.0.0.1" tests -n "$PROCESSES" \
         --dist worksteal --ignore=tests/engine --ignore=tests/config/test_launcher.py \
-        -m "not browser and not long_game and not load and not pure" -p no:cov
+        -m "not browser and not long_game and not load and not pure and not fault" -p no:cov
 }
 
 # The runs share nothing (their own databases, Redis and homes), and all start at

@@ -14,6 +14,7 @@ import secrets
 from datetime import datetime, timedelta
 
 from celery import shared_task
+from django.conf import settings
 from django.core.cache import cache
 from django.utils import timezone
 
@@ -133,6 +134,11 @@ def rearm(table_id: int, seq: int, token: str, at: datetime | None) -> None:
 def _queue(wake_up: Wake, now: datetime) -> None:
     assert wake_up.at is not None
     countdown = max(0.0, (wake_up.at - now).total_seconds())
+    if countdown > settings.TASK_HOLD_SECONDS:
+        # Longer than a worker may hold a task (config/settings.py): not queued, and
+        # the sweep applies it within one period of its time. Felt's clocks are
+        # shorter (a decision's at most MAX_ACTION_SECONDS, a time bank's 30 s).
+        return
     token = secrets.token_hex(8)
     try:
         cache.set(wake_key(wake_up.table_id), (token, wake_up.at.timestamp()), countdown + 60)

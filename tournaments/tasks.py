@@ -5,15 +5,23 @@ Tasks decide nothing: the services check the tournament's clock. The sweep
 (celery beat, CELERY_BEAT_SCHEDULE) starts any scheduled tournament whose start
 task was lost, announces any level whose task was lost, ends rebuy offers and deals whose
 time passed and opens the lobby's missing SNGs.
+
+A worker holds a task unacknowledged from its delivery until it has run, the
+wait for its eta included, and Redis hands a message held longer than the
+broker's visibility timeout to another worker (config/settings.py,
+``TASK_HOLD_SECONDS``). So a time further ahead than that is reached in
+hops: the task is queued for at most the hold ahead, with the time it is for
+(``due``), and a run before that time only queues the next hop.
 """
 
 from __future__ import annotations
 
 import logging
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from celery import shared_task
+from django.conf import settings
 from django.utils import timezone
 
 from tournaments import services
@@ -22,16 +30,28 @@ log = logging.getLogger(__name__)
 
 
 def _queue(task: Any, tournament_id: int, at: datetime, what: str) -> None:
-    """``task`` for ``tournament_id`` at ``at``; a broker that refuses it is logged:
-    the beat sweep does the same work a few seconds late."""
+    """``task`` for ``tournament_id`` at ``at``, or its next hop towards ``at``; a broker
+    that refuses it is logged: the beat sweep does the same work a few seconds late."""
+    hop = min(at, timezone.now() + timedelta(seconds=settings.TASK_HOLD_SECONDS))
     try:
-        task.apply_async((tournament_id,), eta=at)
+        task.apply_async((tournament_id,), {"due": at.isoformat()} if hop < at else {}, eta=hop)
     except Exception:
         log.exception("could not queue %s of tournament %s", what, tournament_id)
 
 
+def _is_hop(task: Any, tournament_id: int, due: str | None, what: str) -> bool:
+    """Whether this run comes before the time it is for (``due``); then the next hop
+    is queued, and the run does nothing else."""
+    if due is None or (at := datetime.fromisoformat(due)) <= timezone.now():
+        return False
+    _queue(task, tournament_id, at, what)
+    return True
+
+
 @shared_task(ignore_result=True)
-def announce_level(tournament_id: int) -> int | None:
+def announce_level(tournament_id: int, due: str | None = None) -> int | None:
+    if _is_hop(announce_level, tournament_id, due, "the level task"):
+        return None
     return services.tournament_level_announce(tournament_id=tournament_id)
 
 
@@ -41,7 +61,9 @@ def queue_level_announcement(tournament_id: int, at: datetime) -> None:
 
 
 @shared_task(ignore_result=True)
-def start_tournament(tournament_id: int) -> bool:
+def start_tournament(tournament_id: int, due: str | None = None) -> bool:
+    if _is_hop(start_tournament, tournament_id, due, "the start"):
+        return False
     return services.mtt_start(tournament_id=tournament_id) is not None
 
 
@@ -51,7 +73,9 @@ def queue_start(tournament_id: int, at: datetime) -> None:
 
 
 @shared_task(ignore_result=True)
-def end_rebuy_offers(tournament_id: int) -> int:
+def end_rebuy_offers(tournament_id: int, due: str | None = None) -> int:
+    if _is_hop(end_rebuy_offers, tournament_id, due, "the end of the rebuy offers"):
+        return 0
     return services.rebuy_offers_expire(tournament_id=tournament_id, now=timezone.now())
 
 
@@ -61,7 +85,9 @@ def queue_rebuy_offers_end(tournament_id: int, at: datetime) -> None:
 
 
 @shared_task(ignore_result=True)
-def end_deal(tournament_id: int) -> int:
+def end_deal(tournament_id: int, due: str | None = None) -> int:
+    if _is_hop(end_deal, tournament_id, due, "the end of the deal"):
+        return 0
     return services.deals_expire(tournament_id=tournament_id, now=timezone.now())
 
 

@@ -25,6 +25,10 @@ WRITTEN_AGAINST = {
     # config/adapters/session_store.py: the database session store's row read;
     # config/adapters/json_field.py: JSONField's reading and saving of a value.
     "django": ("5.2.",),
+    # config/adapters/celery_consumer.py: the worker consumer's clean-up of a lost
+    # connection, and the Redis channel's close it runs to the end.
+    "celery": ("5.7.",),
+    "kombu": ("5.7.",),
 }
 
 
