@@ -4,6 +4,7 @@ from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
+from django.contrib.auth.forms import UserChangeForm as DjangoUserChangeForm
 from django.db import transaction
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
@@ -12,6 +13,7 @@ from django.template.response import TemplateResponse
 from accounts import points
 from accounts.forms import AdminLoginForm
 from accounts.models import ApiToken, PointsAccount, PointsEntry, User
+from accounts.names import check_display_name
 from accounts.release import account_release
 from accounts.sessions import session_changed
 from config.platform.admin_lookups import SidebarFiltersOnly
@@ -30,11 +32,20 @@ class GrantPointsForm(forms.Form):
     )
 
 
+class UserChangeForm(DjangoUserChangeForm[User]):
+    """Staff may rename a member, to a name the rules let a member take
+    (accounts/names.py), not one the database would refuse."""
+
+    def clean_display_name(self) -> str:
+        return check_display_name(self.cleaned_data["display_name"], self.instance)
+
+
 @admin.register(User)
 class UserAdmin(SidebarFiltersOnly, DjangoUserAdmin[User]):
     """Members: the query string filters only as the sidebar does (the password hash
     and the API tokens are never a lookup; config/platform/admin_lookups.py)."""
 
+    form = UserChangeForm
     list_display = ("username", "display_name", "email", "is_guest", "is_staff", "date_joined")
     list_filter = (*DjangoUserAdmin.list_filter, "is_guest")
     search_fields = ("username", "display_name", "email")

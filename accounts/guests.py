@@ -17,11 +17,11 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
-from django.db.models import Q
 from django.http import HttpRequest
 from django.utils import timezone
 
-from accounts.models import User
+from accounts.models import NAME_TAKEN, User
+from accounts.names import check_name_free
 from accounts.points import points_account_open
 
 # How long a guest's log-in lasts in its browser since the day it was last used: the
@@ -34,7 +34,6 @@ GUESTS_REFUSED = (
     "Guest accounts play at friends' tables only. "
     "Save yours as a full account (a username and password) to use the rest of Felt."
 )
-NAME_TAKEN = "Another member already goes by that name."
 
 
 class NotAGuest(Exception):
@@ -49,12 +48,15 @@ def is_guest(user: Any) -> bool:
 
 
 def _free_username() -> str:
-    """A username nobody has or goes by; guests never type it (they cannot log in)."""
+    """A username nobody has or goes by, nor one that looks the same; guests never
+    type it (they cannot log in)."""
     while True:
         username = f"guest-{secrets.token_hex(4)}"
-        taken = Q(username__iexact=username) | Q(display_name__iexact=username)
-        if not User.objects.filter(taken).exists():
-            return username
+        try:
+            check_name_free(username, None)
+        except ValidationError:
+            continue
+        return username
 
 
 def guest_create(*, nickname: str) -> User:

@@ -1,6 +1,13 @@
+from collections.abc import Collection
+from typing import Any
+
 from django.contrib.auth.models import AbstractUser
 from django.db import models
 from django.db.models.functions import Lower
+
+from accounts.name_keys import name_key
+
+NAME_TAKEN = "Another member already goes by that name."
 
 
 class User(AbstractUser):
@@ -18,18 +25,60 @@ class User(AbstractUser):
         default=False,
         help_text="Made from a table's link with a nickname only; plays at friends' tables.",
     )
+    # Each name's look-alike key (accounts/name_keys.py), worked out again whenever the
+    # name changes (save). Empty: no display name, or one that looked like an earlier
+    # member's before keys were kept (fill_name_keys), or a row bulk-created.
+    username_key = models.TextField(blank=True, default="", editable=False, db_index=True)
+    display_name_key = models.TextField(blank=True, default="", editable=False)
 
     class Meta:
         constraints = [
-            # accounts/names.py says why; the constraint closes the race between two
+            # accounts/names.py says why; the constraints close the race between two
             # members taking one name at once.
             models.UniqueConstraint(
                 Lower("display_name"),
                 condition=~models.Q(display_name=""),
                 name="accounts_user_display_name_unique_ci",
-                violation_error_message="Another member already goes by that name.",
+                violation_error_message=NAME_TAKEN,
+            ),
+            models.UniqueConstraint(
+                fields=["display_name_key"],
+                condition=~models.Q(display_name_key=""),
+                name="accounts_user_display_name_key_unique",
+                violation_error_message=NAME_TAKEN,
             ),
         ]
+
+    # The names as their keys were last worked out (loaded or saved): a name changed
+    # since gets its key again when it is saved.
+    _keyed_names: tuple[str | None, str | None] = (None, None)
+
+    @classmethod
+    def from_db(
+        cls, db: str | None, field_names: Collection[str], values: Collection[Any], **kwargs: Any
+    ) -> "User":
+        user: User = super().from_db(db, field_names, values, **kwargs)
+        user._keyed_names = (user.__dict__.get("username"), user.__dict__.get("display_name"))
+        return user
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        """Saved with the keys of the names saved, worked out again for a name that
+        changed (a display name without a key keeps none until it changes)."""
+        update_fields = kwargs.get("update_fields")
+        saving = {"username", "display_name"} if update_fields is None else set(update_fields)
+        username, display_name = self._keyed_names
+        keys = []
+        if "username" in saving and self.username != username:
+            self.username_key, username = name_key(self.username), self.username
+            keys.append("username_key")
+        if "display_name" in saving and self.display_name != display_name:
+            self.display_name_key = name_key(self.display_name) if self.display_name else ""
+            display_name = self.display_name
+            keys.append("display_name_key")
+        if update_fields is not None and keys:
+            kwargs["update_fields"] = [*update_fields, *keys]
+        super().save(*args, **kwargs)
+        self._keyed_names = (username, display_name)
 
     def __str__(self) -> str:
         return self.public_name

@@ -1,8 +1,12 @@
 """What a member may call themselves: names others read at the table must not
 pass for someone else, or hide what they say.
 
-A display name may not equal (ignoring case) another member's username or
-display name, and may not hold control or formatting characters (newlines,
+A name may not be one a reader would take for another member's username or
+display name: not the same ignoring case, nor the same to the eye (``аdmin``
+with a Cyrillic а, fullwidth ``ａｄｍｉｎ``: their look-alike keys match,
+``accounts/name_keys.py``). That holds for a display name, a guest's nickname
+and a new username alike. A display name may not hold control or formatting
+characters (newlines,
 right-to-left overrides, zero-width spaces): they can make one name look like
 another, or reorder the text around it. Table chat refuses the same
 characters (``has_hidden_characters``), for the same reasons, except the two
@@ -16,7 +20,10 @@ import unicodedata
 from django.core.exceptions import ValidationError
 from django.db.models import Q
 
-from accounts.models import User
+from accounts.models import NAME_TAKEN, User
+from accounts.name_keys import keys_to_check
+
+LOOKS_TAKEN = "Another member goes by a name that looks the same."
 
 # Unicode categories: control (Cc), format (Cf: bidi overrides, zero-width
 # characters), line and paragraph separators (Zl, Zp), unassigned, private use.
@@ -98,15 +105,22 @@ def check_display_name(name: str, user: User | None) -> str:
         raise ValidationError(
             "A display name can only hold visible characters and spaces.", code="hidden_characters"
         )
-    others = User.objects.exclude(pk=user.pk) if user is not None else User.objects.all()
-    if others.filter(Q(username__iexact=name) | Q(display_name__iexact=name)).exists():
-        raise ValidationError("Another member already goes by that name.", code="name_taken")
+    check_name_free(name, user)
     return name
 
 
 def check_new_username(username: str, user: User | None = None) -> None:
-    """A new username may not equal (ignoring case) another member's display name (a
-    guest taking a username may take its own nickname, ``user`` being that guest)."""
+    """A new username may not be taken for another member's username or display name
+    (a guest taking a username may take its own nickname, ``user`` being that guest)."""
+    check_name_free(username.strip(), user)
+
+
+def check_name_free(name: str, user: User | None) -> None:
+    """``ValidationError`` when a member other than ``user`` goes by ``name``, or by a
+    name that looks the same."""
     others = User.objects.exclude(pk=user.pk) if user is not None else User.objects.all()
-    if others.filter(display_name__iexact=username.strip()).exists():
-        raise ValidationError("Another member already goes by that name.", code="name_taken")
+    if others.filter(Q(username__iexact=name) | Q(display_name__iexact=name)).exists():
+        raise ValidationError(NAME_TAKEN, code="name_taken")
+    keys = keys_to_check(name) - {""}
+    if others.filter(Q(username_key__in=keys) | Q(display_name_key__in=keys)).exists():
+        raise ValidationError(LOOKS_TAKEN, code="name_taken")

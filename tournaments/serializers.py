@@ -15,7 +15,7 @@ from django.core.validators import RegexValidator
 from rest_framework import serializers
 
 import engine
-from config.platform.api_fields import TextField
+from config.platform.api_fields import TextField, ZonedDateTimeField
 from tables.models import MAX_SEATS, MIN_SEATS
 from tournaments import tournament_settings as schedule_rules
 from tournaments.models import Deal, Tournament
@@ -84,7 +84,7 @@ class TournamentScheduleSerializer(serializers.Serializer[Any]):
     (``schedule_tournament``) checks what depends on several values."""
 
     name = TextField(max_length=schedule_rules.MAX_NAME, validators=[NOT_ONLY_SPACES])
-    starts_at = serializers.DateTimeField(help_text="ISO 8601 with its zone, still to come.")
+    starts_at = ZonedDateTimeField(help_text="ISO 8601 with its zone, still to come.")
     buy_in = serializers.IntegerField(min_value=0, max_value=MOST_CHIPS, required=False, default=0)
     seats_per_table = serializers.IntegerField(
         min_value=MIN_SEATS, max_value=MAX_SEATS, required=False, default=9

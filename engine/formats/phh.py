@@ -24,11 +24,15 @@ Conventions (uoftcprg/phh-std):
 - On import every action must be the one the hand is waiting for: a decision
   names the player the engine asks, on a street the file has dealt; hole
   cards are dealt once each before anything else, and a board card once the
-  betting before it is closed (:mod:`engine.formats.phh_replay`). Two
+  betting before it is closed (:mod:`engine.formats.phh_replay`). A card
+  named in two places is refused at the entry that names it second, saying
+  which card and where it was first (:mod:`engine.formats.phh_deck`). Two
   exceptions, both checks other engines write where Felt asks nothing, and
   both accepted without changing anything (Felt never writes them): the
   check of the last player with chips facing only all-in players, where Felt
-  has already ended the hand, on the street where the betting closed; and
+  has already ended the hand, on the street where the betting closed and
+  before they have acted on it (their own call closing the betting leaves
+  nothing to ask them); and
   the checks before a bomb pot's flop, one from every player with chips in
   turn from p1, which PokerKit writes because it deals a bomb pot's preflop.
 - Felt's rules are fixed, so on import ``ante_trimming_status`` is ignored
@@ -75,11 +79,10 @@ from engine.events import (
     CardsShown,
     HoleCardsDealt,
     PlayerActed,
-    PotAwarded,
 )
+from engine.formats.phh_deck import check_no_made_up_showdown, deck_for
 from engine.formats.phh_notation import (
     VARIANTS,
-    PhhAction,
     PhhError,
     PhhFile,
     check_optional_field,
@@ -90,7 +93,7 @@ from engine.formats.phh_notation import (
 )
 from engine.formats.phh_replay import PhhIllegalAction, PhhReplay
 from engine.formats.phh_table import PhhTable, read_table
-from engine.games import GAMES, Game
+from engine.games import GAMES
 from engine.state import HandState
 from engine.view import EVERY_CARD, sees_hole_cards
 
@@ -235,11 +238,11 @@ def from_phh(text: str) -> HandState:
     phh = parse_phh(text)
     table = read_table(phh)
     second_board = _second_board(phh)
-    deck, made_up = _deck(phh, second_board)
+    deck, made_up = deck_for(phh, second_board)
     replay = PhhReplay(_start(phh, table, deck, bool(second_board)), table.seats)
     for action in phh.actions:
         replay.apply(action)
-    _check_no_made_up_showdown(replay.state, made_up, table.seats)
+    check_no_made_up_showdown(replay.state, made_up, table.seats)
     _check_second_board(replay.state, second_board)
     return replay.state
 
@@ -304,69 +307,3 @@ def _new_cards(state: HandState) -> int:
     return sum(
         len(event.cards) for event in state.events if isinstance(event, BoardDealt) and event.run
     )
-
-
-def _deck(phh: PhhFile, second_board: tuple[int, ...]) -> tuple[tuple[int, ...], frozenset[int]]:
-    """The deck order that deals the file's cards, and the card positions we made up.
-
-    The engine deals one card to each player (p1 first), then a second round
-    (and in Omaha a third and a fourth), then the board with no burn cards,
-    then the cards a second board does not share with the first (rule 25);
-    unknown cards are filled with unused cards in ascending order.
-    """
-    game = GAMES[phh.game]
-    holes: list[list[int | None]] = [[None] * game.hole_card_count for _ in range(phh.player_count)]
-    board: list[int | None] = []
-    for action in phh.actions:
-        if action.verb in ("dh", "sm"):
-            _merge_hole(holes, action, game)
-        elif action.verb == "db":
-            board.extend(action.cards)
-    if len(board) > 5:
-        raise PhhError("the board has more than five cards")
-    slots = [hole[round_] for round_ in range(game.hole_card_count) for hole in holes] + board
-    slots += [None] * (len(holes) * game.hole_card_count + 5 - len(slots))
-    # the second board repeats the first up to where the run-out was chosen
-    shared = next((i for i, c in enumerate(second_board) if i >= len(board) or board[i] != c), 5)
-    slots += second_board[shared:]
-    known = [c for c in slots if c is not None]
-    if len(set(known)) != len(known):
-        raise PhhError("a card is dealt twice")
-    spare = iter(sorted(set(range(52)) - set(known)))
-    made_up = frozenset(i for i, c in enumerate(slots) if c is None)
-    deck = tuple(next(spare) if c is None else c for c in slots)
-    return deck + tuple(spare), made_up
-
-
-def _merge_hole(holes: list[list[int | None]], action: PhhAction, game: Game) -> None:
-    assert action.actor is not None
-    if not action.cards:
-        return
-    if len(action.cards) != game.hole_card_count:
-        reason = f"a {game.name} hand is {game.hole_card_count} cards, not {len(action.cards)}"
-        raise PhhError(reason, action.index, action.text)
-    hole = holes[action.actor]
-    for slot, new in enumerate(action.cards):
-        if new is not None and hole[slot] not in (None, new):
-            raise PhhError("these cards differ from the ones dealt", action.index, action.text)
-        if new is not None:
-            hole[slot] = new
-
-
-def _check_no_made_up_showdown(
-    state: HandState, made_up: frozenset[int], seats: tuple[int, ...]
-) -> None:
-    """Refuse a showdown decided by cards the file never named."""
-    contested = any(
-        isinstance(event, PotAwarded) and event.description is not None for event in state.events
-    )
-    if not contested:
-        return
-    count, rounds = len(seats), GAMES[state.game].hole_card_count
-    board_slots = range(rounds * count, rounds * count + len(state.board))
-    for player, seat in enumerate(seats):
-        unknown = any(player + round_ * count in made_up for round_ in range(rounds))
-        if unknown and state.is_live(seat):
-            raise PhhError(f"p{player + 1}'s hole cards are unknown but decide the showdown")
-    if any(slot in made_up for slot in board_slots):
-        raise PhhError("the board is not fully named but decides the showdown")

@@ -60,6 +60,8 @@ class PhhReplay:
         self.board_named = 0
         self.streets_named = 0
         self.board_at_last_decision = 0
+        # by seat: the board cards named at its last decision (the street it last acted on)
+        self.board_at_decision_of: dict[int, int] = {}
         self.players_acted = False
         self.dealt: set[int] = set()
         self.revealed: set[int] = set()
@@ -153,7 +155,7 @@ class PhhReplay:
         legal = legal_actions(state)
         if legal.actor != seat:
             raise self.error(action, f"it is not p{action.actor + 1}'s turn: {self._whose_turn()}")
-        self.board_at_last_decision = self.board_named
+        self.board_at_last_decision = self.board_at_decision_of[seat] = self.board_named
         try:
             state = apply_action(state, _engine_action(action, legal.can_check))
         except IllegalAction as error:
@@ -188,14 +190,17 @@ class PhhReplay:
         one player with chips is left among players all-in: the big blind after
         everyone else folded to a short all-in, or a small blind covering an
         all-in big blind (rule 9). Such an engine still asks that one player to
-        check, on the street where the betting closed. Only that check, once,
-        is accepted and changes nothing.
+        check, on the street where the betting closed, when they have not acted
+        on it: a player whose own call or bet closed the betting is asked nothing
+        more, so their check after it is a decision after the hand is over. Only
+        that check, once, is accepted and changes nothing.
         """
         state = self.state
         if (
             not state.is_over
             or seat in self.idle_checked
             or self.board_named != self.board_at_last_decision
+            or self.board_at_decision_of.get(seat) == self.board_named
             or not state.is_live(seat)
             or _live_count(state) < 2
         ):

@@ -41,15 +41,22 @@ def test_the_api_changes_only_the_display_name(make_user):
 
 
 @pytest.mark.django_db
-def test_the_api_refuses_a_display_name_another_member_goes_by(make_user):
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [
+        ("Bob", "Another member already goes by that name."),
+        ("B\u043eb", "Another member goes by a name that looks the same."),  # a Cyrillic o
+    ],
+)
+def test_the_api_refuses_a_display_name_another_member_goes_by(make_user, name, message):
     make_user("bob")
     user = make_user()
     api = APIClient()
     api.force_authenticate(user)
 
-    response = api.patch(ME, {"display_name": "Bob"}, format="json")
+    response = api.patch(ME, {"display_name": name}, format="json")
 
     assert response.status_code == 400
-    assert response.json()["display_name"] == ["Another member already goes by that name."]
+    assert response.json()["display_name"] == [message]
     user.refresh_from_db()
     assert user.display_name == ""

@@ -119,6 +119,8 @@ def test_nobody_can_log_in_as_a_guest(client, table):
         ("   ", "Choose a nickname to play under."),
         ("ALICE", "Another member already goes by that name."),
         ("Rock", "Another member already goes by that name."),
+        ("\u0430lice", "Another member goes by a name that looks the same."),  # Cyrillic a
+        ("\uff32ock", "Another member goes by a name that looks the same."),  # fullwidth R
         ("Da\u202eve", "A display name can only hold visible characters and spaces."),
         ("x" * 41, "Ensure this value has at most 40 characters (it has 41)."),
     ],

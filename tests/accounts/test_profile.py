@@ -105,6 +105,51 @@ def test_a_display_name_that_passes_for_someone_else_or_hides_text_is_refused(
     assert user.display_name == ""
 
 
+LOOKS_TAKEN = "Another member goes by a name that looks the same."
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "name",
+    [
+        "b\u043eb",  # a Cyrillic o in bob's username
+        "\uff42\uff4f\uff42",  # fullwidth bob
+        "B0B",  # a zero for the O
+        "THE R\u041eCK",  # a Cyrillic O in carol's display name
+        "The\u2003Rock",  # an em space
+    ],
+)
+def test_a_display_name_that_looks_like_another_members_name_is_refused(client, make_user, name):
+    make_user("bob")
+    make_user("carol", display_name="The Rock")
+    user = make_user()
+    client.force_login(user)
+    response = client.post(PROFILE, {"display_name": name})
+    assert response.context["form"].errors["display_name"] == [LOOKS_TAKEN]
+    user.refresh_from_db()
+    assert user.display_name == ""
+
+
+@pytest.mark.django_db
+def test_a_display_name_of_ones_own_username_in_other_letters_is_allowed(client, make_user):
+    user = make_user("alice")
+    client.force_login(user)
+    client.post(PROFILE, {"display_name": "\u0430lice"})  # a Cyrillic a: still alice herself
+    user.refresh_from_db()
+    assert user.display_name == "\u0430lice"
+
+
+@pytest.mark.django_db
+def test_two_members_cannot_hold_look_alike_display_names_even_past_the_form(make_user):
+    from django.db import IntegrityError, transaction
+
+    make_user("carol", display_name="The Rock")
+    user = make_user()
+    user.display_name = "THE R\u041eCK"
+    with pytest.raises(IntegrityError), transaction.atomic():
+        user.save()
+
+
 @pytest.mark.django_db
 def test_two_members_cannot_hold_one_display_name_even_past_the_form(make_user):
     from django.db import IntegrityError, transaction

@@ -99,6 +99,25 @@ def test_a_new_username_may_not_be_another_members_display_name(client, make_use
 
 
 @pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("username", "error"),
+    [
+        ("\u0430dmin", "Another member goes by a name that looks the same."),  # Cyrillic a
+        ("\u0430dm\u0456n", "Another member goes by a name that looks the same."),  # and an i
+        ("\uff41\uff44\uff4d\uff49\uff4e", "A user with that username already exists."),
+        ("b\u043eb", "Another member goes by a name that looks the same."),  # carol's Bob
+    ],
+)
+def test_a_new_username_that_looks_like_another_members_name_is_refused(
+    client, make_user, username, error
+):
+    make_user("admin")
+    make_user("carol", display_name="Bob")
+    assert errors_for(client, username=username)["username"] == [error]
+    assert User.objects.count() == 2
+
+
+@pytest.mark.django_db
 def test_it_refuses_passwords_that_do_not_match(client):
     errors = errors_for(client, password2="something-else-entirely")
     assert "password2" in errors

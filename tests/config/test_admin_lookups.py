@@ -3,6 +3,7 @@ can probe one (config/platform/admin_lookups.py), and staff mint and read no DRF
 
 from __future__ import annotations
 
+import logging
 from types import SimpleNamespace
 from typing import Any
 
@@ -77,6 +78,18 @@ def test_a_change_list_lookup_cannot_probe_a_secret(staff_client, held, page, lo
         right: 400,
         wrong: 400,
     }
+
+
+def test_a_refused_lookup_is_a_quiet_400_with_one_log_line(staff_client, held, caplog):
+    with caplog.at_level(logging.INFO):
+        answer = staff_client.get(reverse(CLUBS), {"invite_token__regex": "^a"})
+
+    assert answer.status_code == 400
+    logged = [record for record in caplog.records if record.levelno >= logging.WARNING]
+    assert [record.exc_info for record in logged] == [None], "one line, no traceback"
+    line = logged[0].getMessage()
+    assert "invite_token__regex" in line and "/admin/tournaments/club/" in line
+    assert "^a" not in line, "the value guessed is not written down"
 
 
 def test_the_members_sidebar_filters_and_search_still_work(staff_client, held, make_user):

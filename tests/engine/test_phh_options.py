@@ -318,8 +318,15 @@ def test_a_second_board_that_does_not_fit_the_hand_is_refused() -> None:
         ), text
     hole = cards_str(hand.holes[hand.players[0]][:1])
     doubled = f'_second_board = "{cards_str(second[:4])}{hole}"'
-    with pytest.raises(PhhError, match="a card is dealt twice"):
+    with pytest.raises(PhhError, match=f"a card is dealt twice: {hole} is already named by act"):
         from_phh(_fields_replaced(text, "_runouts = 2", doubled))
+    its_own_twice = f'_second_board = "{cards_str((*second[:3], spare, spare))}"'
+    with pytest.raises(PhhError) as caught:
+        from_phh(_fields_replaced(text, "_runouts = 2", its_own_twice))
+    assert caught.value.reason == (
+        f"_second_board: a card is dealt twice: {cards_str((spare,))} is already named by"
+        " this entry"
+    )
 
 
 RUN_ONCE = _file(STRADDLED, [*DEALT, "p4 f", "p1 f", "p2 f"])

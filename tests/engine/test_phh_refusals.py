@@ -57,6 +57,8 @@ starting_stacks = [1000, 1000, 1000, 1000, 1000, 1000]
 SHORT_BUTTON = THREE_HANDED.replace("[1000, 1000, 1000]", "[1000, 1000, 5]")
 # Heads-up, the button p2 posts its whole 5 chips as the small blind; the big
 # blind p1 covers it, so the hand runs out before anyone acts.
+# p3 has 500: its all-in is called by p2, who covers it; the hand runs out at once.
+SHORT_SHOVER = THREE_HANDED.replace("[1000, 1000, 1000]", "[1000, 1000, 500]")
 HEADS_UP_SHORT_BUTTON = """variant = "NT"
 antes = [0, 0]
 blinds_or_straddles = [10, 20]
@@ -65,6 +67,8 @@ starting_stacks = [1000, 5]
 """
 DEALT = ["d dh p1 AsAh", "d dh p2 7c2d", "d dh p3 KsKh"]
 PREFLOP_LIMPED = ["p3 cc", "p1 cc", "p2 cc"]
+CHECKED_TO_THE_RIVER = [*DEALT, *PREFLOP_LIMPED, "d db 3c8d9h", "p1 cc", "p2 cc", "p3 cc",
+                        "d db 4s", "p1 cc", "p2 cc", "p3 cc", "d db Jc"]  # fmt: skip
 SIX_DEALT = ["d dh p1 AsAh", "d dh p2 KsKh", "d dh p3 QsQh",
              "d dh p4 JsJh", "d dh p5 TsTh", "d dh p6 9s9h"]  # fmt: skip
 
@@ -108,6 +112,25 @@ def _file(header: str, actions: list[str]) -> str:
         (SHORT_BUTTON, ["p3 cc", "p1 f", "p3 cc"], "the hand is already over"),
         (SHORT_BUTTON, ["p3 cc", "p1 f", "d db 3c8d9h", "p2 cc"], "the hand is already over"),
         (HEADS_UP_SHORT_BUTTON, ["p2 cc"], "the hand is already over"),
+        # Nor from the player whose own call closed the betting and ended the hand,
+        # before the run-out, on the river, or after the showdown.
+        (SHORT_SHOVER, [*DEALT, "p3 cbr 500", "p1 f", "p2 cc", "p2 cc"],
+         "the hand is already over"),
+        (SHORT_SHOVER, [*CHECKED_TO_THE_RIVER, "p1 cc", "p2 cc", "p3 cbr 480", "p1 f", "p2 cc",
+                        "p2 cc"], "the hand is already over"),
+        (SHORT_SHOVER, [*CHECKED_TO_THE_RIVER, "p1 cc", "p2 cc", "p3 cbr 480", "p1 f", "p2 cc",
+                        "p3 sm KsKh", "p2 sm 7c2d", "p2 cc"], "the hand is already over"),
+        # A card named twice: the entry that names it again, with the card and where
+        # it was first (a hole card, the board, a show of cards dealt unknown).
+        (THREE_HANDED, ["d dh p1 AsAh", "d dh p2 AsKd"],
+         "a card is dealt twice: As is already named by actions[0] 'd dh p1 AsAh'"),
+        (THREE_HANDED, ["d dh p1 AsAs"],
+         "a card is dealt twice: As is already named by this entry"),
+        (THREE_HANDED, [*DEALT, *PREFLOP_LIMPED, "d db 3cAh9h"],
+         "a card is dealt twice: Ah is already named by actions[0] 'd dh p1 AsAh'"),
+        (THREE_HANDED, ["d dh p1 ????", "d dh p2 7c2d", "d dh p3 KsKh", "p3 cbr 1000", "p1 cc",
+                        "p2 f", "d db Qc8d9h", "d db 4s", "d db Jc", "p3 sm KsKh", "p1 sm Qc8c"],
+         "a card is dealt twice: Qc is already named by actions[6] 'd db Qc8d9h'"),
     ],
 )  # fmt: skip
 @pytest.mark.parametrize("then", [[], ["p1 f"]], ids=["as_the_last_entry", "followed"])
@@ -121,6 +144,19 @@ def test_an_action_out_of_place_is_refused_naming_its_index_and_why(
     assert (caught.value.action_index, caught.value.action_text) == (index, actions[index])
     assert caught.value.reason == reason
     assert str(caught.value) == f"actions[{index}] {actions[index]!r}: {reason}"
+
+
+def test_a_card_dealt_twice_is_refused_where_it_is_dealt_not_where_it_is_shown() -> None:
+    # p2 was dealt p1's ace; the show of p2's real cards comes later and is not blamed
+    dealt = ["d dh p1 AsAh", "d dh p2 As2d", "d dh p3 KsKh"]
+    played = ["p3 cbr 1000", "p1 cc", "p2 cc", "d db 3c8d9h", "d db 4s", "d db Jc"]
+    actions = [*dealt, *played, "p3 sm KsKh", "p1 sm AsAh", "p2 sm 7c2d"]
+    with pytest.raises(PhhError) as caught:
+        from_phh(_file(THREE_HANDED, actions))
+    assert (caught.value.action_index, caught.value.action_text) == (1, "d dh p2 As2d")
+    assert caught.value.reason == (
+        "a card is dealt twice: As is already named by actions[0] 'd dh p1 AsAh'"
+    )
 
 
 def test_the_one_check_felt_lets_other_engines_write_still_replays() -> None:
@@ -137,6 +173,11 @@ def _with_entry(text: str, index: int, entry: str) -> str:
     """``text`` with ``actions[index]`` replaced (the array written one entry a line)."""
     entries = tomllib.loads(text)["actions"]
     entries[index] = entry
+    return _with_entries(text, entries)
+
+
+def _with_entries(text: str, entries: list[str]) -> str:
+    """``text`` with ``entries`` as its actions (the array written one entry a line)."""
     lines = text.splitlines()
     start = lines.index("actions = [")
     end = lines.index("]", start)
@@ -216,3 +257,38 @@ def test_sixty_files_ending_with_another_players_decision_are_all_refused() -> N
         files += 1
         accepted += len(_accepted_with_another_player(text, last)) > 0
     assert accepted == 0
+
+
+def _finished_hands(seed: int, count: int) -> list[str]:
+    rng = Random(seed)
+    return [to_phh(random_hand(rng)) for _ in range(count)]
+
+
+def test_a_check_after_a_finished_hand_is_refused_from_every_player() -> None:
+    # 5 of these 60 files (an all-in called by a covering stack on the river)
+    # took one such check as the check other engines write where Felt asks nothing.
+    for number, text in enumerate(_finished_hands(42, 60)):
+        entries = tomllib.loads(text)["actions"]
+        for player in range(1, len(tomllib.loads(text)["starting_stacks"]) + 1):
+            with pytest.raises(PhhError) as caught:
+                from_phh(_with_entries(text, [*entries, f"p{player} cc"]))
+            assert caught.value.action_index == len(entries), f"hand {number}, p{player}"
+
+
+def test_a_card_dealt_twice_is_refused_at_the_entry_naming_the_card() -> None:
+    for number, text in enumerate(_finished_hands(43, 60)):
+        entries = tomllib.loads(text)["actions"]
+        dealt = [i for i, entry in enumerate(entries) if entry.startswith("d dh")]
+        boards = [i for i, entry in enumerate(entries) if entry.startswith("d db")]
+        card = entries[dealt[0]].split()[3][:2]  # p1's first card, dealt again:
+        again = [(dealt[1], f"{entries[dealt[1]][:8]}{card}{entries[dealt[1]][10:]}")]
+        if boards:  # to p2, and as the first card of the flop
+            again.append((boards[0], f"d db {card}{entries[boards[0]][7:]}"))
+        for index, entry in again:
+            with pytest.raises(PhhError) as caught:
+                from_phh(_with_entry(text, index, entry))
+            assert (caught.value.action_index, caught.value.action_text) == (index, entry)
+            assert caught.value.reason == (
+                f"a card is dealt twice: {card} is already named by"
+                f" actions[{dealt[0]}] {entries[dealt[0]]!r}"
+            ), f"hand {number}"

@@ -216,6 +216,7 @@ def test_a_member_who_is_not_staff_cannot_schedule(make_user) -> None:
     [
         ({"name": "X"}, "bad_starts_at"),
         ({"name": "X", "starts_at": "tomorrow"}, "bad_starts_at"),
+        ({"name": "X", "starts_at": "2999-01-01T00:00:00"}, "bad_starts_at"),  # no zone
         ({"name": "X", "starts_at": "2999-01-01T00:00:00Z", "seats_per_table": 12}, "bad_seats"),
         ({"name": "X", "starts_at": "2999-01-01T00:00:00Z", "levels": [{}]}, "bad_levels"),
     ],

@@ -1,6 +1,7 @@
 """Every write of tournaments: each function owns its transaction and locks the
 tournament row first, then its tables in id order, then points accounts."""
 
+from tournaments.services.cancel import tournament_cancel
 from tournaments.services.deals import deals_due, deals_expire
 from tournaments.services.levels import levels_due, tournament_level_announce
 from tournaments.services.multi_table import mtt_start, mtts_due
@@ -9,7 +10,6 @@ from tournaments.services.rebuys import rebuy_offers_due, rebuy_offers_expire
 from tournaments.services.registration import (
     sng_open,
     sngs_ensure_open,
-    tournament_cancel,
     tournament_register,
     tournament_unregister,
 )

@@ -28,8 +28,9 @@ from tables.play import Play, hand_state, seat_values
 from tables.services import play as p
 from tournaments import broadcast
 from tournaments.models import Entry, Tournament
+from tournaments.services.cancel import tournament_cancel
 from tournaments.services.late import table_seating
-from tournaments.services.registration import locked, tournament_cancel
+from tournaments.services.registration import locked
 from tournaments.services.start import (
     deal_first_hand,
     plan_first_hand,

@@ -1,4 +1,4 @@
-"""Opening sit-n-gos, registering and unregistering, and an admin's cancel.
+"""Opening sit-n-gos, registering and unregistering.
 
 Each function owns its transaction and locks the tournament row first (then
 points accounts). The sixth registration starts the SNG in its own
@@ -21,7 +21,6 @@ from tournaments import broadcast
 from tournaments.clubs.access import check_can_see
 from tournaments.errors import (
     AlreadyRegistered,
-    CannotCancel,
     Full,
     GuestsRefused,
     NoReentriesLeft,
@@ -224,8 +223,8 @@ def refund_entry(tournament: Tournament, entry: Entry) -> None:
 
 
 def _refund(tournament: Tournament, entry: Entry) -> None:
-    """Every point the entry paid in back (its buy-in; in a cancelled tournament its
-    rebuys and add-on too), out of the pool."""
+    """Every point the entry paid in back (before the start: its buy-in), out of the
+    pool. A cancel gives back only what is left of the pool (``services/cancel.py``)."""
     refund = entry.paid or entry.buy_in  # entries made before Entry.paid have only buy_in
     if not refund:
         return
@@ -245,25 +244,3 @@ def _refund(tournament: Tournament, entry: Entry) -> None:
             scope=tournament.points_scope,
         )
     tournament.prize_pool -= refund - tournament.bounty  # the bounty never was in it
-
-
-def tournament_cancel(*, tournament_id: int) -> Tournament:
-    """An admin stops an unfinished SNG: every buy-in is refunded, its tables closed."""
-    from tournaments.services.start import tables_close
-
-    with transaction.atomic():
-        tournament = locked(tournament_id)
-        if tournament.is_over:
-            raise CannotCancel()
-        was_registering = tournament.status == Tournament.Status.REGISTERING
-        tables_close(tournament)
-        for entry in tournament.entries.select_related("user"):
-            _refund(tournament, entry)
-        tournament.status = Tournament.Status.CANCELLED
-        tournament.ended_at = timezone.now()
-        tournament.save(update_fields=["status", "ended_at", "prize_pool"])
-        if was_registering and tournament.kind == Tournament.Kind.SNG:
-            fresh = sng_open(structure=tournament.structure, buy_in=tournament.buy_in)
-            broadcast.lobby_update(fresh.pk)
-        broadcast.lobby_update(tournament.pk)
-        return tournament
