@@ -44,10 +44,8 @@ $(BIN)/uv: | $(BIN)/python
 	$(PIP) install uv==$(UV_VERSION)
 
 # PyICU (names that look alike: docs/accounts.md) has no Linux wheel: it is built
-# against the system's ICU, so say what is missing before uv fails on it.
-NEEDS_ICU := pkg-config --exists icu-i18n && command -v g++ >/dev/null || { \
-	echo "PyICU is built from source: on Debian, apt-get install libicu-dev pkg-config g++" >&2; \
-	exit 1; }
+# against the system's ICU, whose headers the script installs where it can.
+NEEDS_ICU := bash scripts/icu_build_needs.sh
 
 # Stamp files: the packages are installed again only when a requirements file changes.
 $(VENV)/.runtime-installed: requirements.txt | $(BIN)/uv

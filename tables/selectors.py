@@ -21,6 +21,13 @@ from tables.models import ChipMovement, HandPlayer, Seat, Table
 from tables.play import hand_state
 from tables.snapshot import build_snapshot
 
+UNREAD_ACCOUNT_COLUMNS = (
+    "password",
+    "last_login",
+    "date_joined",
+    "username_key",
+    "display_name_key",
+)
 # Unordered: the model's ordering starts with the table, whose own ordering the
 # query would join the table's row again for (a quarter of this read). Every command
 # reads this under the table's lock: the users' columns no table code reads are left
@@ -29,7 +36,7 @@ _seats_of = CompiledQuery(
     lambda table_id: (
         Seat.objects.filter(table_id=table_id)
         .select_related("user")
-        .defer("user__password", "user__last_login", "user__date_joined")
+        .defer(*(f"user__{name}" for name in UNREAD_ACCOUNT_COLUMNS))
         .order_by()
     )
 )

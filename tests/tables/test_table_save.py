@@ -9,8 +9,8 @@ from django.test.utils import CaptureQueriesContext
 
 import engine
 from tables import play as table_play
-from tables.services import play as p
 from tables import services
+from tables.services import play as p
 from tests.tables.helpers import (
     act,
     deal,
