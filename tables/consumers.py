@@ -169,6 +169,7 @@ class TableConsumer(SignedInSocket, AsyncWebsocketConsumer):  # type: ignore[mis
     # (tables/services/presence.py).
     is_counted_present = False
     lease_renewal: asyncio.Task[None] | None = None
+    resends: set[asyncio.Task[None]]  # snapshots read again after a failed broadcast
 
     async def connect(self) -> None:
         user = self.scope.get("user")
@@ -176,6 +177,7 @@ class TableConsumer(SignedInSocket, AsyncWebsocketConsumer):  # type: ignore[mis
             await self.refuse(CloseCode.UNAUTHENTICATED)
             return
         self.user = user
+        self.resends = set()
         # This socket's commands broadcast through this loop without waiting for it.
         serve_from_running_loop()
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
@@ -242,7 +244,7 @@ class TableConsumer(SignedInSocket, AsyncWebsocketConsumer):  # type: ignore[mis
                     self.table_id, self.user, command, self.auth_hash, session, outbox
                 )
             finally:  # what committed is told, whatever happened after
-                relay(outbox)
+                self.watch_relay(relay(outbox))
         except LogInEnded:
             await self.close(code=CloseCode.SESSION_ENDED)
         except (BadMessage, TableError) as error:  # the codes docs/protocol.md lists
@@ -253,6 +255,33 @@ class TableConsumer(SignedInSocket, AsyncWebsocketConsumer):  # type: ignore[mis
             await self.send_error(
                 "server_error", "Something went wrong on our side and nothing changed. Try again."
             )
+            # The table as it stands, so the client can try again at once rather than
+            # wait for the table's next change (the clock's 20 s, if nobody else acts).
+            await self.send_table_as_it_stands()
+
+    def watch_relay(self, sending: asyncio.Future[None] | None) -> None:
+        """When a command's broadcast fails (the channel layer's Redis is down), its
+        sender still sees what the command did: the table is read for this socket."""
+
+        def after(sent: asyncio.Future[None]) -> None:
+            if not sent.cancelled() and sent.exception() is not None:
+                task = asyncio.ensure_future(self.send_table_as_it_stands())
+                self.resends.add(task)
+                task.add_done_callback(self.resends.discard)
+
+        if sending is not None:
+            sending.add_done_callback(after)
+
+    async def send_table_as_it_stands(self) -> None:
+        """This viewer's snapshot, read now, even when its ``seq`` is one already shown."""
+        try:
+            table = await load_snapshot(self.table_id, self.user)
+        except TableNotFound:
+            return
+        except Exception:  # the database is down too: the next snapshot will do
+            logger.warning("table %s: could not read the table again", self.table_id, exc_info=True)
+            return
+        await self.send_snapshot(table, is_repeat_allowed=True)
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         """Channels' dispatch, without its ``close_old_connections`` before every handler.
@@ -288,21 +317,28 @@ class TableConsumer(SignedInSocket, AsyncWebsocketConsumer):  # type: ignore[mis
         """A notice for everyone at the table (a tournament's coming blind level)."""
         await self.send(text_data=json.dumps({"type": "notice", "notice": event["notice"]}))
 
-    async def send_snapshot(self, table: dict[str, Any]) -> None:
+    async def send_snapshot(
+        self, table: dict[str, Any], *, is_repeat_allowed: bool = False
+    ) -> None:
         await self.send_frame(
             {
                 "seq": table["seq"],
                 "decision": table["decision"],
                 "is_seated": table["your_seat"] is not None,
                 "frame": snapshot_frame(table),
-            }
+            },
+            is_repeat_allowed=is_repeat_allowed,
         )
 
-    async def send_frame(self, event: dict[str, Any]) -> None:
-        """Show a snapshot (``seq``, ``decision``, ``is_seated`` and its encoded ``frame``)."""
+    async def send_frame(self, event: dict[str, Any], *, is_repeat_allowed: bool = False) -> None:
+        """Show a snapshot (``seq``, ``decision``, ``is_seated`` and its encoded ``frame``);
+        one of the ``seq`` last shown only when ``is_repeat_allowed`` (the table read
+        again for this socket after a failed command or broadcast)."""
         # A broadcast queued while connecting can be older than the first snapshot:
         # the client only ever sees seq go up.
-        if event["seq"] <= self.last_seq:
+        if event["seq"] < self.last_seq or (
+            event["seq"] == self.last_seq and not is_repeat_allowed
+        ):
             return
         self.last_seq, self.last_decision = event["seq"], event["decision"]
         frame, is_seated = event["frame"], event["is_seated"]
