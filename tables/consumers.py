@@ -30,6 +30,7 @@ from accounts.sessions import log_in_stands, session_is_current
 from config.platform.broadcast import Messages, collected, relay, serve_from_running_loop
 from config.platform.close_codes import CloseCode
 from config.platform.command_budget import CommandBudget
+from config.platform.db_connections import retried_on_a_new_connection
 from tables import kinds, links, selectors
 from tables.commands import BadMessage, Command, parse_command, read_frame, run_command
 from tables.errors import MembersOnly, StaleDecision, TableError, TableNotFound
@@ -64,14 +65,22 @@ def run_signed_in(
     ``session`` is the socket's when its periodic session check is due: read again
     here, in the command's own trip to the database thread. Checked in a trip of its
     own, the command queued twice behind every other table's work. What the command
-    broadcasts is left in ``outbox`` for the caller to ``relay``.
+    broadcasts is left in ``outbox`` for the caller to ``relay``. A command whose
+    database connection had died is run once more on a new one
+    (config/platform/db_connections.py).
     """
-    if session is not None and not session_is_current(session, user.pk):
-        raise LogInEnded()
-    if not log_in_stands(user.pk, auth_hash):
-        raise LogInEnded()
-    with collected(outbox):
-        run_command(table_id=table_id, user=user, command=command)
+
+    def attempt() -> None:
+        if session is not None and not session_is_current(session, user.pk):
+            raise LogInEnded()
+        if not log_in_stands(user.pk, auth_hash):
+            raise LogInEnded()
+        with collected(outbox):
+            run_command(table_id=table_id, user=user, command=command)
+
+    # A connection that died unseen fails the attempt before anything is committed
+    # (and told: the outbox is still empty), so it is run again on a new one.
+    retried_on_a_new_connection(attempt, may_retry=lambda: not outbox)
 
 
 _on_database_thread = database_sync_to_async(run_signed_in)
@@ -213,12 +222,7 @@ class TableConsumer(SignedInSocket, AsyncWebsocketConsumer):  # type: ignore[mis
     async def disconnect(self, code: int) -> None:
         self.stop_renewing()
         if self.is_counted_present:
-            await note_presence(
-                table_id=self.table_id,
-                user=self.user,
-                channel_name=self.channel_name,
-                is_open=False,
-            )
+            await self.note_presence(is_open=False)
         for group in self.groups_joined:
             await self.channel_layer.group_discard(group, self.channel_name)
         if self.groups_joined:
@@ -347,15 +351,24 @@ class TableConsumer(SignedInSocket, AsyncWebsocketConsumer):  # type: ignore[mis
         if is_seated != self.is_counted_present:  # sat down (or lost the seat) on this socket
             self.is_counted_present = is_seated
             if is_seated:
-                await note_presence(
-                    table_id=self.table_id,
-                    user=self.user,
-                    channel_name=self.channel_name,
-                    is_open=True,
-                )
+                await self.note_presence(is_open=True)
                 self.lease_renewal = asyncio.create_task(self.renew_lease())
             else:  # the seat and its leases are gone
                 self.stop_renewing()
+
+    async def note_presence(self, *, is_open: bool) -> None:
+        """Take or give back this socket's presence lease. Presence is not play: a
+        database that fails here (a restart under way) costs the socket nothing; an
+        open socket's next renewal takes the lease again, and a closed one's lapses."""
+        try:
+            await note_presence(
+                table_id=self.table_id,
+                user=self.user,
+                channel_name=self.channel_name,
+                is_open=is_open,
+            )
+        except Exception:
+            logger.warning("table %s: presence not noted", self.table_id, exc_info=True)
 
     async def renew_lease(self) -> None:
         while True:
