@@ -3,7 +3,9 @@
 Each open lobby socket is a member `<user id>:<channel name>` of one sorted
 set, scored by the time it expires unless refreshed. A crashed process
 therefore leaves nothing behind for long, and a user with two tabs open
-counts once.
+counts once. The client is the one the socket guards share
+(``config/platform/redis_clients.py``: one per event loop, its connections
+pooled, a dead one retried once).
 """
 
 from __future__ import annotations
@@ -11,16 +13,12 @@ from __future__ import annotations
 import time
 
 import redis.asyncio as aioredis
-from django.conf import settings
+
+from config.platform.redis_clients import realtime_client
 
 ONLINE_KEY = "felt:online"
 CONNECTION_TTL = 90  # seconds; consumers refresh well within this
 REFRESH_EVERY = 30
-
-
-def _client() -> aioredis.Redis:
-    # One client per call: a client is bound to the event loop that made it.
-    return aioredis.from_url(settings.REDIS_REALTIME_URL)
 
 
 async def _update_and_count(client: aioredis.Redis, *, add: str = "", remove: str = "") -> int:
@@ -38,8 +36,7 @@ async def _update_and_count(client: aioredis.Redis, *, add: str = "", remove: st
 
 async def connection_opened(user_id: int, channel_name: str) -> int:
     """Record a live connection; returns how many users are online."""
-    async with _client() as client:
-        return await _update_and_count(client, add=f"{user_id}:{channel_name}")
+    return await _update_and_count(realtime_client(), add=f"{user_id}:{channel_name}")
 
 
 async def connection_refreshed(user_id: int, channel_name: str) -> int:
@@ -47,11 +44,9 @@ async def connection_refreshed(user_id: int, channel_name: str) -> int:
 
 
 async def connection_closed(user_id: int, channel_name: str) -> int:
-    async with _client() as client:
-        return await _update_and_count(client, remove=f"{user_id}:{channel_name}")
+    return await _update_and_count(realtime_client(), remove=f"{user_id}:{channel_name}")
 
 
 async def online_count() -> int:
     """Users online now, after dropping connections that stopped refreshing."""
-    async with _client() as client:
-        return await _update_and_count(client)
+    return await _update_and_count(realtime_client())

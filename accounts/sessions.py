@@ -12,10 +12,13 @@ was opened with against the member's current one (``log_in_stands``), which
 the cache keeps (``AUTH_HASH_SECONDS``) and ``session_changed`` replaces
 before it tells the sockets: a command sent after the password change was
 answered is refused, without a database query for the commands before it.
+While the cache (Redis) does not answer, the hash is read from the database
+for each command instead: a Redis outage costs a query, not the command.
 """
 
 from __future__ import annotations
 
+import logging
 from importlib import import_module
 
 from django.conf import settings
@@ -24,10 +27,13 @@ from django.contrib.sessions.backends.base import SessionBase
 from django.core.cache import cache
 from django.db import transaction
 from django.utils.crypto import constant_time_compare
+from redis.exceptions import RedisError
 
 from accounts.models import User
 from config.adapters.compiled_query import CompiledQuery
 from config.platform.broadcast import send
+
+log = logging.getLogger(__name__)
 
 
 def user_group(user_id: int) -> str:
@@ -73,8 +79,24 @@ def _auth_hash_now(user_id: int) -> str:
     """From the database: the hash a log-in of ``user_id`` must carry ('' for none)."""
     user = active_member(user_id)
     current = "" if user is None else user.get_session_auth_hash()
-    cache.set(_auth_hash_key(user_id), current, AUTH_HASH_SECONDS)
+    try:
+        cache.set(_auth_hash_key(user_id), current, AUTH_HASH_SECONDS)
+    except RedisError as error:  # kept nowhere: the next command reads it again
+        log.warning("the auth hash of member %s is not cached (%s)", user_id, error)
     return current
+
+
+def _cached_auth_hash(user_id: int) -> str:
+    """The cached hash ('' when none is cached, or the cache does not answer)."""
+    try:
+        return str(cache.get(_auth_hash_key(user_id)) or "")
+    except RedisError as error:
+        log.warning(
+            "the cache does not answer; member %s's log-in is checked in the database (%s)",
+            user_id,
+            error,
+        )
+        return ""
 
 
 def log_in_stands(user_id: int, auth_hash: str | None) -> bool:
@@ -88,7 +110,7 @@ def log_in_stands(user_id: int, auth_hash: str | None) -> bool:
     """
     if not auth_hash:
         return False
-    if constant_time_compare(auth_hash, cache.get(_auth_hash_key(user_id)) or ""):
+    if constant_time_compare(auth_hash, _cached_auth_hash(user_id)):
         return True
     return constant_time_compare(auth_hash, _auth_hash_now(user_id))
 

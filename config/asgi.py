@@ -12,20 +12,26 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 django_application = get_asgi_application()
 
 from config.adapters import frame_guard  # noqa: E402
+from config.health import LiveCheck  # noqa: E402
 from config.platform.origins import SameOriginValidator  # noqa: E402
 from config.platform.socket_limits import SocketLimits, by_address, by_user  # noqa: E402
+from config.platform.unavailable_sockets import CloseWhenUnavailable  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
 
 frame_guard.install()  # Daphne imports this module before it starts serving
 
 application = ProtocolTypeRouter(
     {
-        "http": django_application,
-        # Limits by address before the session is read, by member after.
-        "websocket": SameOriginValidator(
-            SocketLimits(
-                AuthMiddlewareStack(SocketLimits(URLRouter(websocket_urlpatterns), by_user)),
-                by_address,
+        # /healthz/live is answered before Django: the process alone (config/health.py).
+        "http": LiveCheck(django_application),
+        # Limits by address before the session is read, by member after; a socket
+        # Redis or the database fails to open is closed with a code, not a 500.
+        "websocket": CloseWhenUnavailable(
+            SameOriginValidator(
+                SocketLimits(
+                    AuthMiddlewareStack(SocketLimits(URLRouter(websocket_urlpatterns), by_user)),
+                    by_address,
+                )
             )
         ),
     }

@@ -81,7 +81,9 @@ def database_from_url(url: str) -> dict[str, Any]:
         raise ImproperlyConfigured("DATABASE_URL must name a database: postgres://host/felt.")
     options = {key: values[-1] for key, values in parse_qs(parts.query).items()}
     return {
-        "ENGINE": "django.db.backends.postgresql",
+        # Django's backend, whose pool hands out no connection a restart ended
+        # (config/adapters/postgresql).
+        "ENGINE": "config.adapters.postgresql",
         "NAME": name,
         "USER": unquote(parts.username or ""),
         "PASSWORD": unquote(parts.password or ""),

@@ -23,6 +23,7 @@ from config.environment import (
     env_list,
     env_str,
 )
+from config.platform import redis_clients
 
 # Generic Django classes (ModelForm[User], ModelAdmin[Hand]...) are subscripted
 # for the type checker; this lets them be subscripted at run time too.
@@ -123,6 +124,9 @@ CHANNEL_LAYERS = {
                     "socket_timeout": 30,
                     "max_connections": 1000,
                     "protocol": 2,
+                    # A dead connection (a Redis restart) retried once on a new one,
+                    # idle ones pinged, keepalive (config/platform/redis_clients.py).
+                    **redis_clients.async_connection_options(REDIS_REALTIME_URL),
                 }
             ],
             "prefix": REDIS.channel_prefix(),
@@ -135,6 +139,9 @@ CACHES = {
         "BACKEND": "config.adapters.redis_cache.RedisCache",
         "LOCATION": REDIS.client_url(3),
         "KEY_PREFIX": "felt",
+        # A bounded pool that waits, dead connections retried once, timeouts
+        # (config/platform/redis_clients.py).
+        "OPTIONS": redis_clients.cache_options(REDIS.client_url(3)),
     },
 }
 

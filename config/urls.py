@@ -66,6 +66,8 @@ urlpatterns = [
     path("clubs/", include("tournaments.clubs.urls")),
     path("", include("tables.urls")),
     path("api/", include((api_patterns, "api"))),
+    # /healthz/live, the check of the process alone, is answered ahead of Django
+    # (LiveCheck in config/health.py, installed by config/asgi.py).
     path("healthz", healthz, name="healthz"),
     # Browsers ask for /favicon.ico on pages that name no icon (the admin, the API's JSON).
     path(

@@ -30,6 +30,7 @@ from accounts.sessions import log_in_stands, session_is_current
 from config.platform.broadcast import Messages, collected, relay, serve_from_running_loop
 from config.platform.close_codes import CloseCode
 from config.platform.command_budget import CommandBudget
+from config.platform.db_connections import retried_on_a_new_connection
 from tables import kinds, links, selectors
 from tables.commands import BadMessage, Command, parse_command, read_frame, run_command
 from tables.errors import MembersOnly, StaleDecision, TableError, TableNotFound
@@ -64,14 +65,22 @@ def run_signed_in(
     ``session`` is the socket's when its periodic session check is due: read again
     here, in the command's own trip to the database thread. Checked in a trip of its
     own, the command queued twice behind every other table's work. What the command
-    broadcasts is left in ``outbox`` for the caller to ``relay``.
+    broadcasts is left in ``outbox`` for the caller to ``relay``. A command whose
+    database connection had died is run once more on a new one
+    (config/platform/db_connections.py).
     """
-    if session is not None and not session_is_current(session, user.pk):
-        raise LogInEnded()
-    if not log_in_stands(user.pk, auth_hash):
-        raise LogInEnded()
-    with collected(outbox):
-        run_command(table_id=table_id, user=user, command=command)
+
+    def attempt() -> None:
+        if session is not None and not session_is_current(session, user.pk):
+            raise LogInEnded()
+        if not log_in_stands(user.pk, auth_hash):
+            raise LogInEnded()
+        with collected(outbox):
+            run_command(table_id=table_id, user=user, command=command)
+
+    # A connection that died unseen fails the attempt before anything is committed
+    # (and told: the outbox is still empty), so it is run again on a new one.
+    retried_on_a_new_connection(attempt, may_retry=lambda: not outbox)
 
 
 _on_database_thread = database_sync_to_async(run_signed_in)
@@ -169,6 +178,7 @@ class TableConsumer(SignedInSocket, AsyncWebsocketConsumer):  # type: ignore[mis
     # (tables/services/presence.py).
     is_counted_present = False
     lease_renewal: asyncio.Task[None] | None = None
+    resends: set[asyncio.Task[None]]  # snapshots read again after a failed broadcast
 
     async def connect(self) -> None:
         user = self.scope.get("user")
@@ -176,6 +186,7 @@ class TableConsumer(SignedInSocket, AsyncWebsocketConsumer):  # type: ignore[mis
             await self.refuse(CloseCode.UNAUTHENTICATED)
             return
         self.user = user
+        self.resends = set()
         # This socket's commands broadcast through this loop without waiting for it.
         serve_from_running_loop()
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
@@ -211,12 +222,7 @@ class TableConsumer(SignedInSocket, AsyncWebsocketConsumer):  # type: ignore[mis
     async def disconnect(self, code: int) -> None:
         self.stop_renewing()
         if self.is_counted_present:
-            await note_presence(
-                table_id=self.table_id,
-                user=self.user,
-                channel_name=self.channel_name,
-                is_open=False,
-            )
+            await self.note_presence(is_open=False)
         for group in self.groups_joined:
             await self.channel_layer.group_discard(group, self.channel_name)
         if self.groups_joined:
@@ -242,7 +248,7 @@ class TableConsumer(SignedInSocket, AsyncWebsocketConsumer):  # type: ignore[mis
                     self.table_id, self.user, command, self.auth_hash, session, outbox
                 )
             finally:  # what committed is told, whatever happened after
-                relay(outbox)
+                self.watch_relay(relay(outbox))
         except LogInEnded:
             await self.close(code=CloseCode.SESSION_ENDED)
         except (BadMessage, TableError) as error:  # the codes docs/protocol.md lists
@@ -253,6 +259,33 @@ class TableConsumer(SignedInSocket, AsyncWebsocketConsumer):  # type: ignore[mis
             await self.send_error(
                 "server_error", "Something went wrong on our side and nothing changed. Try again."
             )
+            # The table as it stands, so the client can try again at once rather than
+            # wait for the table's next change (the clock's 20 s, if nobody else acts).
+            await self.send_table_as_it_stands()
+
+    def watch_relay(self, sending: asyncio.Future[None] | None) -> None:
+        """When a command's broadcast fails (the channel layer's Redis is down), its
+        sender still sees what the command did: the table is read for this socket."""
+
+        def after(sent: asyncio.Future[None]) -> None:
+            if not sent.cancelled() and sent.exception() is not None:
+                task = asyncio.ensure_future(self.send_table_as_it_stands())
+                self.resends.add(task)
+                task.add_done_callback(self.resends.discard)
+
+        if sending is not None:
+            sending.add_done_callback(after)
+
+    async def send_table_as_it_stands(self) -> None:
+        """This viewer's snapshot, read now, even when its ``seq`` is one already shown."""
+        try:
+            table = await load_snapshot(self.table_id, self.user)
+        except TableNotFound:
+            return
+        except Exception:  # the database is down too: the next snapshot will do
+            logger.warning("table %s: could not read the table again", self.table_id, exc_info=True)
+            return
+        await self.send_snapshot(table, is_repeat_allowed=True)
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         """Channels' dispatch, without its ``close_old_connections`` before every handler.
@@ -288,21 +321,28 @@ class TableConsumer(SignedInSocket, AsyncWebsocketConsumer):  # type: ignore[mis
         """A notice for everyone at the table (a tournament's coming blind level)."""
         await self.send(text_data=json.dumps({"type": "notice", "notice": event["notice"]}))
 
-    async def send_snapshot(self, table: dict[str, Any]) -> None:
+    async def send_snapshot(
+        self, table: dict[str, Any], *, is_repeat_allowed: bool = False
+    ) -> None:
         await self.send_frame(
             {
                 "seq": table["seq"],
                 "decision": table["decision"],
                 "is_seated": table["your_seat"] is not None,
                 "frame": snapshot_frame(table),
-            }
+            },
+            is_repeat_allowed=is_repeat_allowed,
         )
 
-    async def send_frame(self, event: dict[str, Any]) -> None:
-        """Show a snapshot (``seq``, ``decision``, ``is_seated`` and its encoded ``frame``)."""
+    async def send_frame(self, event: dict[str, Any], *, is_repeat_allowed: bool = False) -> None:
+        """Show a snapshot (``seq``, ``decision``, ``is_seated`` and its encoded ``frame``);
+        one of the ``seq`` last shown only when ``is_repeat_allowed`` (the table read
+        again for this socket after a failed command or broadcast)."""
         # A broadcast queued while connecting can be older than the first snapshot:
         # the client only ever sees seq go up.
-        if event["seq"] <= self.last_seq:
+        if event["seq"] < self.last_seq or (
+            event["seq"] == self.last_seq and not is_repeat_allowed
+        ):
             return
         self.last_seq, self.last_decision = event["seq"], event["decision"]
         frame, is_seated = event["frame"], event["is_seated"]
@@ -311,15 +351,24 @@ class TableConsumer(SignedInSocket, AsyncWebsocketConsumer):  # type: ignore[mis
         if is_seated != self.is_counted_present:  # sat down (or lost the seat) on this socket
             self.is_counted_present = is_seated
             if is_seated:
-                await note_presence(
-                    table_id=self.table_id,
-                    user=self.user,
-                    channel_name=self.channel_name,
-                    is_open=True,
-                )
+                await self.note_presence(is_open=True)
                 self.lease_renewal = asyncio.create_task(self.renew_lease())
             else:  # the seat and its leases are gone
                 self.stop_renewing()
+
+    async def note_presence(self, *, is_open: bool) -> None:
+        """Take or give back this socket's presence lease. Presence is not play: a
+        database that fails here (a restart under way) costs the socket nothing; an
+        open socket's next renewal takes the lease again, and a closed one's lapses."""
+        try:
+            await note_presence(
+                table_id=self.table_id,
+                user=self.user,
+                channel_name=self.channel_name,
+                is_open=is_open,
+            )
+        except Exception:
+            logger.warning("table %s: presence not noted", self.table_id, exc_info=True)
 
     async def renew_lease(self) -> None:
         while True:

@@ -55,12 +55,15 @@ def collected(outbox: Messages) -> Iterator[None]:
         _collected.reset(token)
 
 
-def relay(messages: Messages) -> None:
-    """On the consumer's event loop: send what ``collected`` kept, without waiting."""
+def relay(messages: Messages) -> asyncio.Future[None] | None:
+    """On the consumer's event loop: send what ``collected`` kept, without waiting.
+    The sending, for a caller that wants to know whether it failed (None: nothing to send)."""
     layer = get_channel_layer()
     if layer is None or not messages:
-        return
-    asyncio.ensure_future(send_all(layer, messages)).add_done_callback(log_failure)
+        return None
+    sending = asyncio.ensure_future(send_all(layer, messages))
+    sending.add_done_callback(log_failure)
+    return sending
 
 
 def serve_from_running_loop() -> None:

@@ -22,6 +22,7 @@ class CloseCode:
     MEMBERS_ONLY = 4406  # a club's table, and the member is not (or no longer) in it
     RATE_LIMITED = 4429  # kept flooding after being told to slow down (frames or commands)
     TOO_MANY_SOCKETS = 4430  # refused at the handshake: too many, or cooling off
+    UNAVAILABLE = 4503  # Redis or the database did not answer while the socket opened
 
 
 def by_name() -> dict[str, int]:

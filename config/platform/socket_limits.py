@@ -26,6 +26,17 @@ started before the close goes out: by the consumer's 4429 on its way out,
 and by the frame budget (config/adapters/frame_guard.py, which knows only the
 connection's address and port) through ``note_flood``, with the member
 found in ``_members``: who each open socket of this process belongs to.
+
+The counts live in Redis, which can fail (a restart, an outage, every pooled
+connection busy for longer than ``REALTIME_POOL_WAIT_SECONDS``): then the handshake is let
+through, uncounted, and a warning logged. The limits guard the server against
+one client's flood; refusing every socket while Redis blinks would turn that
+blink into an outage for every member, and at the worst moment: when sockets
+reconnect after a restart. A socket let through still meets the frame and
+command budgets, which need no Redis, and the consumer closes it with
+``CloseCode.UNAVAILABLE`` if the channel layer cannot take it in. The client
+is ``config/platform/redis_clients.py``'s: a bounded pool that waits for a free
+connection, and a dead connection retried once on a new one.
 """
 
 from __future__ import annotations
@@ -35,30 +46,19 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-import redis.asyncio as aioredis
 from django.conf import settings
+from redis.exceptions import RedisError
 
 from config.platform.close_codes import CloseCode
+from config.platform.redis_clients import realtime_client
 
 log = logging.getLogger(__name__)
 
 REFUSAL_PAUSE_SECONDS = 1.0  # well within Daphne's time limit for a handshake (5 s)
 Subject = Callable[[dict[str, Any]], str | None]
 
-_clients: dict[asyncio.AbstractEventLoop, aioredis.Redis] = {}
 _members: dict[tuple[str, int], str] = {}  # (address, port) of an open socket: its member
 _cooling: set[asyncio.Task[None]] = set()  # started by note_flood, kept until done
-
-
-def _redis() -> aioredis.Redis:
-    """One client per event loop (a client belongs to the loop that made it)."""
-    loop = asyncio.get_running_loop()
-    client = _clients.get(loop)
-    if client is None:
-        for old in [old for old in _clients if old.is_closed()]:
-            del _clients[old]
-        client = _clients[loop] = aioredis.from_url(settings.REDIS_REALTIME_URL)
-    return client
 
 
 def by_address(scope: dict[str, Any]) -> str | None:
@@ -78,21 +78,37 @@ def _limit(subject: str) -> int:
 
 
 async def handshake_allowed(subject: str) -> bool:
-    """Count one handshake of ``subject``; False when it is over its limit or cooling off."""
+    """Count one handshake of ``subject``; False when it is over its limit or cooling
+    off. True, uncounted, when Redis does not answer (the module's docstring says why)."""
     count_key = f"felt:socket-handshakes:{subject}"
-    async with _redis().pipeline(transaction=False) as pipe:
-        pipe.exists(f"felt:socket-cool-off:{subject}")
-        # The window starts at the first handshake; NX keeps it from moving.
-        pipe.set(count_key, 0, ex=int(settings.SOCKET_HANDSHAKE_WINDOW), nx=True)
-        pipe.incr(count_key)
-        cooling_off, _, count = await pipe.execute()
+    try:
+        async with realtime_client().pipeline(transaction=False) as pipe:
+            pipe.exists(f"felt:socket-cool-off:{subject}")
+            # The window starts at the first handshake; NX keeps it from moving.
+            pipe.set(count_key, 0, ex=int(settings.SOCKET_HANDSHAKE_WINDOW), nx=True)
+            pipe.incr(count_key)
+            cooling_off, _, count = await pipe.execute()
+    except (RedisError, OSError) as error:
+        log.warning(
+            "socket limits: let a websocket of %s through uncounted (%s: %s)",
+            subject,
+            type(error).__name__,
+            error,
+        )
+        return True
     return not cooling_off and count <= _limit(subject)
 
 
 async def cool_off(subject: str) -> None:
     seconds = int(settings.SOCKET_COOL_OFF_SECONDS)
-    if seconds > 0:
-        await _redis().set(f"felt:socket-cool-off:{subject}", 1, ex=seconds)
+    if seconds <= 0:
+        return
+    try:
+        await realtime_client().set(f"felt:socket-cool-off:{subject}", 1, ex=seconds)
+    except (RedisError, OSError) as error:  # the socket is closed all the same
+        log.warning(
+            "socket limits: no cool-off for %s (%s: %s)", subject, type(error).__name__, error
+        )
 
 
 def note_flood(client: list[Any] | None) -> None:

@@ -20,6 +20,7 @@ WRITTEN_AGAINST = {
     # and the Twisted transport whose reading it pauses and resumes.
     "twisted": ("26.10.",),
     # config/adapters/sqlite/base.py: the SQLite backend's (underscored) transaction hooks;
+    # config/adapters/postgresql/base.py: the PostgreSQL backend's connection from its pool;
     # config/adapters/redis_cache.py: the Redis cache client's connection pools;
     # config/adapters/compiled_query.py: the SQL compiler's converters and column map;
     # config/adapters/session_store.py: the database session store's row read;

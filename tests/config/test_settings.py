@@ -96,7 +96,7 @@ def test_database_url_selects_postgresql(load_settings):
         SECRET_KEY="k", DATABASE_URL="postgres://felt:s%40cret@db.internal:6432/felt_prod"
     )
     database = loaded["DATABASES"]["default"]
-    assert database["ENGINE"] == "django.db.backends.postgresql"
+    assert database["ENGINE"] == "config.adapters.postgresql"  # Django's, pool checked
     assert (database["NAME"], database["USER"], database["PASSWORD"]) == (
         "felt_prod",
         "felt",

@@ -160,7 +160,7 @@ async def test_an_oversized_frame_is_refused(alice, bob):
     await client.close()
 
 
-async def test_an_unexpected_server_failure_gets_an_error_and_keeps_the_socket(
+async def test_an_unexpected_server_failure_gets_an_error_the_table_and_keeps_the_socket(
     alice, bob, monkeypatch
 ):
     table = await sync_to_async(heads_up_hand)(alice, bob)
@@ -175,6 +175,10 @@ async def test_an_unexpected_server_failure_gets_an_error_and_keeps_the_socket(
     assert frame["code"] == "server_error"
     assert "nothing changed" in frame["message"]
     assert "database" not in frame["message"], "internal details stay in the server log"
+    # then the table as it stands, though nothing changed: the client may try again
+    # at once rather than wait for the next change (the clock's 20 s)
+    again = await client.snapshot()
+    assert again["seq"] == before[0] and not again["seats"][0]["is_sitting_out"]
     assert await sync_to_async(table_facts)(table.pk) == before
     monkeypatch.undo()
     # the same socket still works once the failure is gone

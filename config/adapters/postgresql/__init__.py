@@ -1,0 +1,1 @@
+"""PostgreSQL whose pool never hands out a connection a server restart ended (base.py)."""
