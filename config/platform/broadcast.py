@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextvars
+import functools
 import logging
 import os
 import threading
@@ -62,7 +63,7 @@ def relay(messages: Messages) -> asyncio.Future[None] | None:
     if layer is None or not messages:
         return None
     sending = asyncio.ensure_future(send_all(layer, messages))
-    sending.add_done_callback(log_failure)
+    sending.add_done_callback(functools.partial(resend_if_failed, layer, messages, None))
     return sending
 
 
@@ -95,12 +96,13 @@ def send(messages: Messages) -> None:
     loop = server_loop()
     if loop is not None:
         future = asyncio.run_coroutine_threadsafe(send_all(layer, messages), loop)
-        future.add_done_callback(log_failure)
+        future.add_done_callback(functools.partial(resend_if_failed, layer, messages, loop))
         return
     try:
         _background.run(send_all(layer, messages), timeout=SEND_TIMEOUT)
-    except Exception:  # clients re-sync from the next snapshot or on reconnect
-        log.exception("could not broadcast to %s", sorted({group for group, _ in messages}))
+    except Exception as error:
+        log.warning("a broadcast failed (%r); it is sent again as Redis comes back", error)
+        _background.submit(resend(layer, messages))
 
 
 async def send_all(layer: Any, messages: Messages) -> None:
@@ -111,6 +113,43 @@ async def send_all(layer: Any, messages: Messages) -> None:
         return
     for group, message in messages:
         await layer.group_send(group, message)
+
+
+# A failed broadcast is sent again after each of these pauses until one succeeds:
+# a Redis restart fails the broadcasts of its outage and of the moments after it,
+# and a snapshot lost then would leave every other viewer of that table waiting for
+# its next change (the clock's 20 s, if the one who should act never saw it). Sent
+# late, a snapshot changes nothing where a later one was shown (``send``).
+RESEND_PAUSES = (0.5, 1.0, 2.0, 4.0, 8.0)
+
+
+async def resend(layer: Any, messages: Messages) -> None:
+    for pause in RESEND_PAUSES:
+        await asyncio.sleep(pause)
+        try:
+            await send_all(layer, messages)
+            return
+        except Exception as error:
+            failure = error
+    log.error("a broadcast was never sent", exc_info=failure)
+
+
+_resending: set[asyncio.Future[None]] = set()  # kept until done: the loop holds tasks weakly
+
+
+def resend_if_failed(
+    layer: Any,
+    messages: Messages,
+    loop: asyncio.AbstractEventLoop | None,
+    sent: concurrent.futures.Future[Any] | asyncio.Future[Any],
+) -> None:
+    """A send's done callback, run on its event loop: send again if it failed."""
+    if sent.cancelled() or sent.exception() is None:
+        return
+    log.warning("a broadcast failed (%r); it is sent again as Redis comes back", sent.exception())
+    task = (loop or asyncio.get_running_loop()).create_task(resend(layer, messages))
+    _resending.add(task)
+    task.add_done_callback(_resending.discard)
 
 
 class BackgroundLoop:
@@ -128,6 +167,10 @@ class BackgroundLoop:
 
     def run(self, coroutine: Coroutine[Any, Any, T], timeout: float) -> T:
         return asyncio.run_coroutine_threadsafe(coroutine, self._running()).result(timeout)
+
+    def submit(self, coroutine: Coroutine[Any, Any, None]) -> None:
+        """Run ``coroutine`` on the loop without waiting for it."""
+        asyncio.run_coroutine_threadsafe(coroutine, self._running())
 
     def _running(self) -> asyncio.AbstractEventLoop:
         with self._lock:

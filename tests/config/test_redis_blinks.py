@@ -154,3 +154,23 @@ def test_while_redis_is_down_commands_apply_and_sockets_are_closed_not_failed(no
     with pytest.raises(urllib.error.HTTPError) as full:
         urllib.request.urlopen(f"{node.url}/healthz", timeout=10)
     assert full.value.code == 503
+
+
+def test_a_change_made_while_redis_is_down_reaches_the_tables_other_viewers(node: Node) -> None:
+    """Its broadcast failed during the outage: it is sent again once Redis is back, so
+    a player who did not act sees the change without waiting for the table's next one."""
+    [alice, bob] = create_tables(1, Random(0), size=2).players
+    watching = table_socket(node, bob)
+    acting = table_socket(node, alice)
+    node.redis.kill()
+    acting.send_all([json.dumps({"type": "sit", "seat": 0})])
+    time.sleep(1)
+    node.redis.start()
+    seats = [
+        frame["table"]["seats"][0]
+        for frame in frames_for(watching, 12)
+        if frame["type"] == "snapshot"
+    ]
+    assert any(seat.get("name") == alice.username for seat in seats), seats
+    for raw in (watching, acting):
+        raw.close()
