@@ -33,7 +33,7 @@ from config.platform.command_budget import CommandBudget
 from config.platform.db_connections import retried_on_a_new_connection
 from tables import kinds, links, selectors
 from tables.commands import BadMessage, Command, parse_command, read_frame, run_command
-from tables.errors import MembersOnly, StaleDecision, TableError, TableNotFound
+from tables.errors import MembersOnly, StaleDecision, StaleSeq, TableError, TableNotFound
 from tables.groups import chat_group, private_group, public_group
 from tables.services import chat, presence
 from tables.snapshot import snapshot_frame
@@ -235,10 +235,12 @@ class TableConsumer(SignedInSocket, AsyncWebsocketConsumer):  # type: ignore[mis
             elif self.budget.refused_in_a_row == 1:  # told once per run of refusals:
                 await self.send_error("rate_limited", RATE_LIMITED)  # answering each costs
             return
+        decision = None  # the decision an action answered, where it is this socket's last
         try:
             command = parse_command(read_frame(text_data))
             if command.type == "act" and command.fields["decision"] != self.last_decision:
                 raise StaleDecision()  # this socket already showed a later one: no need to ask
+            decision = self.last_decision
             if command.type == "chat" and not self.chat_budget.take():
                 raise BadMessage("chat_rate_limited", CHAT_RATE_LIMITED)
             session = self.scope.get("session") if self.session_check_due() else None
@@ -253,6 +255,11 @@ class TableConsumer(SignedInSocket, AsyncWebsocketConsumer):  # type: ignore[mis
             await self.close(code=CloseCode.SESSION_ENDED)
         except (BadMessage, TableError) as error:  # the codes docs/protocol.md lists
             await self.send_error(error.code, error.message)
+            if isinstance(error, StaleDecision | StaleSeq) and self.last_decision == decision:
+                # The table moved on without this socket seeing it (its broadcast was
+                # lost: a service blinked). Shown the table as it stands, the player can
+                # act at once rather than wait for its next change.
+                await self.send_table_as_it_stands(is_repeat_allowed=False)
         except Exception:
             # The service's transaction rolled back, so nothing changed; keep the socket open.
             logger.exception("table %s: a command failed", self.table_id)
@@ -276,8 +283,9 @@ class TableConsumer(SignedInSocket, AsyncWebsocketConsumer):  # type: ignore[mis
         if sending is not None:
             sending.add_done_callback(after)
 
-    async def send_table_as_it_stands(self) -> None:
-        """This viewer's snapshot, read now, even when its ``seq`` is one already shown."""
+    async def send_table_as_it_stands(self, is_repeat_allowed: bool = True) -> None:
+        """This viewer's snapshot, read now, by default even when its ``seq`` is one
+        already shown."""
         try:
             table = await load_snapshot(self.table_id, self.user)
         except TableNotFound:
@@ -285,7 +293,7 @@ class TableConsumer(SignedInSocket, AsyncWebsocketConsumer):  # type: ignore[mis
         except Exception:  # the database is down too: the next snapshot will do
             logger.warning("table %s: could not read the table again", self.table_id, exc_info=True)
             return
-        await self.send_snapshot(table, is_repeat_allowed=True)
+        await self.send_snapshot(table, is_repeat_allowed=is_repeat_allowed)
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         """Channels' dispatch, without its ``close_old_connections`` before every handler.

@@ -1,4 +1,5 @@
-"""Two actions for the same decision at the same moment: exactly one applies."""
+"""Two actions for the same decision at the same moment: exactly one applies; and an
+action on a decision the table has left behind is refused with the table shown."""
 
 from __future__ import annotations
 
@@ -8,10 +9,11 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.db import connections
 
+from config.platform import broadcast
 from tables import services
 from tables.errors import StaleDecision
 from tables.models import Seat
-from tests.tables.helpers import decision_of, fresh, friends_table, state_of
+from tests.tables.helpers import act, decision_of, fresh, friends_table, state_of
 from tests.tables.sockets import Client
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -75,3 +77,24 @@ async def test_two_tabs_sending_the_same_decision_get_one_snapshot_and_one_stale
     for client in (first, second):
         await client.close()
     await sync_to_async(connections.close_all)()
+
+
+async def test_a_socket_that_missed_a_change_is_shown_the_table_with_its_stale_decision(alice, bob):
+    """A change whose broadcast was lost (a service blinked): the player acting on the
+    decision their page still shows is refused and shown the table as it stands, so
+    they can act again at once instead of waiting for the table's next change."""
+    table, actor = await sync_to_async(dealt_heads_up)(alice, bob)
+    client = await Client.open(actor, table.pk)
+    shown = client.table
+    lost: broadcast.Messages = []
+
+    def call_unannounced() -> None:
+        with broadcast.collected(lost):  # committed, and never sent to anyone
+            act(fresh(table), "call")
+
+    await sync_to_async(call_unannounced)()
+    error = await client.error({"type": "act", "action": "call", "decision": shown["decision"]})
+    assert error["code"] == "stale_decision"
+    now = await client.snapshot(shown["seq"] + 1)
+    assert now["decision"] != shown["decision"]
+    await client.close()
