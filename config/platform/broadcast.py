@@ -120,18 +120,28 @@ async def send_all(layer: Any, messages: Messages) -> None:
 # and a snapshot lost then would leave every other viewer of that table waiting for
 # its next change (the clock's 20 s, if the one who should act never saw it). Sent
 # late, a snapshot changes nothing where a later one was shown (``send``).
+# A send that succeeds only reached the processes whose subscriptions were back by
+# then (Redis keeps nothing for the others), so a message that carries a ``seq`` (a
+# snapshot: its sockets drop one they have shown) is sent at every pause; any other
+# (a chat line, which would be shown twice) until one send succeeds.
 RESEND_PAUSES = (0.5, 1.0, 2.0, 4.0, 8.0)
 
 
 async def resend(layer: Any, messages: Messages) -> None:
+    unsent = messages
     for pause in RESEND_PAUSES:
         await asyncio.sleep(pause)
         try:
-            await send_all(layer, messages)
-            return
+            await send_all(layer, unsent)
         except Exception as error:
-            failure = error
-    log.error("a broadcast was never sent", exc_info=failure)
+            failure: Exception | None = error
+        else:
+            failure = None
+            unsent = [(group, message) for group, message in unsent if "seq" in message]
+            if not unsent:
+                return
+    if failure is not None:
+        log.error("a broadcast was never sent", exc_info=failure)
 
 
 _resending: set[asyncio.Future[None]] = set()  # kept until done: the loop holds tasks weakly

@@ -166,11 +166,14 @@ def test_a_change_made_while_redis_is_down_reaches_the_tables_other_viewers(node
     acting.send_all([json.dumps({"type": "sit", "seat": 0})])
     time.sleep(1)
     node.redis.start()
-    seats = [
-        frame["table"]["seats"][0]
-        for frame in frames_for(watching, 12)
-        if frame["type"] == "snapshot"
-    ]
-    assert any(seat.get("name") == alice.username for seat in seats), seats
+    seats: list[dict[str, Any]] = []
+    deadline = time.monotonic() + 20  # the resends run 15.5 s from the failure
+    while not any(seat.get("name") == alice.username for seat in seats):
+        assert time.monotonic() < deadline, f"bob never saw alice sit down: {seats}"
+        seats += [
+            frame["table"]["seats"][0]
+            for frame in frames_for(watching, 1)
+            if frame["type"] == "snapshot"
+        ]
     for raw in (watching, acting):
         raw.close()

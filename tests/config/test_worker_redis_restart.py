@@ -10,28 +10,21 @@ from typing import Any
 
 import pytest
 from django.db import connection
-from django.utils import timezone
 
-from tables.models import Table
 from tests.support import wait_for
 from tests.support.celery_nodes import (
     control_app,
+    due_now,
     held_by,
-    private_redis,
     start_node,
     wait_until_ready,
 )
+from tests.support.private_services import private_redis
 from tests.tables.helpers import fresh, friends_table
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.fault]
 
 DOWNTIMES = (1.0, 3.3, 2.0, 4.0)  # seconds; the drill that found the fault saw 3.3
-
-
-def due_now(table: Table) -> None:
-    """Its first hand is due now: the next sweep deals it."""
-    now = timezone.now()
-    Table.objects.filter(pk=table.pk).update(wake_at=now, next_hand_at=now)
 
 
 def test_a_worker_holding_wake_ups_rides_out_redis_restarts_and_deals_after(

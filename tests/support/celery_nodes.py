@@ -17,16 +17,17 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import redis
 from celery import Celery
+from django.utils import timezone
 
-from config.platform.embedded import die_with_parent, redis_server_binary
-from tests.support.live import ROOT, free_port
+from config.platform.embedded import die_with_parent
+from tables.models import Table
+from tests.support.live import ROOT
+from tests.support.private_services import PrivateRedis
 
 START_TIMEOUT = 60.0
 
@@ -36,60 +37,6 @@ from config.settings import *  # noqa: F403
 
 DATABASES["default"]["NAME"] = os.environ["NODE_DATABASE_NAME"]  # noqa: F405
 """
-
-
-class PrivateRedis:
-    """A redis-server on a free TCP port of 127.0.0.1, keeping nothing on disk."""
-
-    def __init__(self, workdir: Path) -> None:
-        self.workdir = workdir
-        self.port = free_port()
-        self.process: subprocess.Popen[bytes] | None = None
-
-    @property
-    def url(self) -> str:
-        """Felt's REDIS_URL for it (Felt uses this database and the three after it)."""
-        return f"redis://127.0.0.1:{self.port}/0"
-
-    def start(self) -> None:
-        self.workdir.mkdir(parents=True, exist_ok=True)
-        with (self.workdir / "redis.log").open("ab") as log:
-            self.process = subprocess.Popen(  # noqa: S603 - the bundled binary, our arguments
-                [redis_server_binary(), "--port", str(self.port), "--bind", "127.0.0.1",
-                 "--save", "", "--appendonly", "no", "--dir", str(self.workdir)],
-                stdout=log,
-                stderr=subprocess.STDOUT,
-                preexec_fn=die_with_parent,  # noqa: PLW1509 - no orphans if pytest is killed
-            )  # fmt: skip
-        client = redis.Redis(port=self.port, socket_connect_timeout=1)
-        deadline = time.monotonic() + 10
-        while True:
-            with contextlib.suppress(redis.RedisError):
-                if client.ping():
-                    return
-            if time.monotonic() > deadline or self.process.poll() is not None:
-                raise RuntimeError(f"redis-server on port {self.port} did not start")
-            time.sleep(0.05)
-
-    def kill(self) -> None:
-        """kill -9: clients see their connections drop, and everything queued is lost."""
-        assert self.process is not None
-        self.process.kill()
-        self.process.wait()
-
-    def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.kill()
-
-
-@contextlib.contextmanager
-def private_redis(workdir: Path) -> Iterator[PrivateRedis]:
-    server = PrivateRedis(workdir)
-    server.start()
-    try:
-        yield server
-    finally:
-        server.stop()
 
 
 def control_app(server: PrivateRedis) -> Celery:
@@ -191,3 +138,9 @@ def held_by(node: Node, app: Celery) -> list[tuple[str, list[Any]]]:
 def stop_all(nodes: list[Node]) -> None:
     for node in nodes:
         node.kill()
+
+
+def due_now(table: Table) -> None:
+    """Its first hand is due now: the next sweep deals it."""
+    now = timezone.now()
+    Table.objects.filter(pk=table.pk).update(wake_at=now, next_hand_at=now)

@@ -13,26 +13,20 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from tables.models import Table
 from tables.selectors import SWEEP_GRACE_SECONDS
 from tests.support import wait_for
 from tests.support.celery_nodes import (
     Node,
     control_app,
+    due_now,
     held_by,
-    private_redis,
     start_node,
     wait_until_ready,
 )
+from tests.support.private_services import private_redis
 from tests.tables.helpers import fresh, friends_table
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.fault]
-
-
-def due_now(table: Table) -> None:
-    """Its first hand is due now: the next sweep deals it."""
-    now = timezone.now()
-    Table.objects.filter(pk=table.pk).update(wake_at=now, next_hand_at=now)
 
 
 def lateness(moment: Any) -> float:
