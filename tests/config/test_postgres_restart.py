@@ -30,7 +30,8 @@ from tests.support.private_services import (
 )
 from tests.tables.raw_socket import RawSocket
 
-pytestmark = needs_postgres_binaries
+# Its PostgreSQL is its own whatever the run: the embedded run has it (scripts/test.sh).
+pytestmark = [needs_postgres_binaries, pytest.mark.fault]
 
 DATABASE = "felt"
 PLAYERS = 4
