@@ -5,8 +5,9 @@ process on ``127.0.0.1:port``.
 haproxy checks each node every second, on ``/healthz/live`` where the code has
 that check of the node itself, else by opening a TCP connection (``/healthz``
 answers 503 on every node at once when Redis or PostgreSQL blinks, which would
-leave a balancer no server); a request that finds its node gone is sent to the
-other (``option redispatch``). The TCP proxy tries the nodes in turn for each
+leave a balancer no server); a request that finds its node gone, or that its node
+dies under before it answers (a GET, not a POST), is sent to the other
+(``option redispatch``, ``retry-on``). The TCP proxy tries the nodes in turn for each
 connection and takes the first that accepts.
 """
 
@@ -38,9 +39,13 @@ defaults
     timeout tunnel 1h
     retries 3
     option redispatch
+    retry-on conn-failure empty-response response-timeout
 
 frontend felt
     bind 127.0.0.1:{port}
+    # A request under way when its node died is sent to the other; not a form's POST,
+    # which may have been applied before the node went.
+    http-request disable-l7-retry if METH_POST
     default_backend nodes
 
 backend nodes
