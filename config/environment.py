@@ -69,6 +69,9 @@ def env_list(name: str, default: str) -> list[str]:
     return [item.strip() for item in env_str(name, default).split(",") if item.strip()]
 
 
+DURABLE_COMMITS = "-c synchronous_commit=on"
+
+
 def database_from_url(url: str) -> dict[str, Any]:
     """A Django DATABASES entry from postgres://user:password@host:port/name."""
     parts = urlsplit(url)
@@ -80,6 +83,12 @@ def database_from_url(url: str) -> dict[str, Any]:
     if not name:
         raise ImproperlyConfigured("DATABASE_URL must name a database: postgres://host/felt.")
     options = {key: values[-1] for key, values in parse_qs(parts.query).items()}
+    # A commit Felt has acknowledged (and broadcast) must outlive a server crash: with
+    # synchronous_commit off, PostgreSQL acknowledges before the commit is written, and
+    # a crash then takes back moves players were already shown, leaving the table
+    # waiting on someone told it was another's turn (issue 42's fault drill). Set for
+    # Felt's own sessions whatever the server's default; later in ``options`` wins.
+    options["options"] = " ".join(filter(None, [options.get("options"), DURABLE_COMMITS]))
     return {
         # Django's backend, whose pool hands out no connection a restart ended
         # (config/adapters/postgresql).

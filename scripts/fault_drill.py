@@ -19,7 +19,10 @@ For each fault it prints how long until every table played again, the tables
 that did not, hands lost, chips off, HTTP 5xx and error frames shown to
 players, their reconnects, and what the nodes' logs said; and whether that
 meets issue 42's bar (``tables/loadtest/faults.py``). Exit code 0 when every
-fault does, 1 when one misses it, 2 when the drill could not be set up.
+fault does, 1 when one misses it, 2 when the drill could not be set up or hung:
+a drill still running well past what its options allow is ended by its
+watchdog (``drill/watchdog.py``), which prints every stack, stops what the
+drill started and leaves its directory for reading.
 ``docs/deploy.md``, "Fault drill", says more.
 """
 
@@ -52,6 +55,7 @@ sys.path.insert(0, str(ROOT))
 from drill.nodes import Node  # noqa: E402
 from drill.proxy import Balancer  # noqa: E402
 from drill.servers import PrivateCluster, PrivateRedis, ServerError, create_database  # noqa: E402
+from drill.watchdog import Watchdog  # noqa: E402
 
 FAULTS = ("node", "beat-node", "redis", "postgres")
 DATABASE_NAME = "felt_drill"
@@ -125,11 +129,23 @@ def parse(argv: list[str]) -> argparse.Namespace:
 
 
 STARTED = time.monotonic()
+last_said = ["starting"]  # for the watchdog's message
 
 
 def say(text: str) -> None:
     """Where the drill is, on stderr (the report goes to stdout)."""
-    print(f"[+{time.monotonic() - STARTED:5.1f} s] {text}", file=sys.stderr, flush=True)
+    line = f"[+{time.monotonic() - STARTED:5.1f} s] {text}"
+    last_said[0] = line
+    print(line, file=sys.stderr, flush=True)
+
+
+def seconds_allowed(options: argparse.Namespace) -> float:
+    """Time the drill may take before the watchdog calls it hung: every server and node
+    started at their slowest, and each fault's window, mending and steady play, with
+    a margin for the database reads between them."""
+    setup = 60.0 + 90.0 * float(options.nodes)
+    each_fault = float(options.outage + 2 * options.watch + options.steady) + 120.0
+    return setup + float(options.steady) + len(options.fault_list) * each_fault + 60.0
 
 
 def is_free(port: int) -> bool:
@@ -298,7 +314,9 @@ def announced(fault: Any) -> Any:
     return dataclasses.replace(fault, make=make)
 
 
-def play(options: argparse.Namespace, site: Site, env: dict[str, str]) -> dict[str, Any]:
+def play(
+    options: argparse.Namespace, site: Site, env: dict[str, str], watchdog: Watchdog
+) -> dict[str, Any]:
     """Django set up on the site's servers, the soak's tables made, the faults played."""
     os.environ.update(env)
     import django
@@ -315,8 +333,13 @@ def play(options: argparse.Namespace, site: Site, env: dict[str, str]) -> dict[s
     )
     drill = Drill(run, site.url, site.log_counts)
     made, skipped = faults(options, site)
+
+    async def watched() -> None:
+        watchdog.watch_loop(asyncio.get_running_loop())
+        await drill.play(made, steady=options.steady, watch=options.watch)
+
     try:
-        asyncio.run(drill.play(made, steady=options.steady, watch=options.watch))
+        asyncio.run(watched())
     finally:
         if options.database_url:  # someone else's database: leave it as found
             with_the_database(partial(clean_up, run.practice))
@@ -347,13 +370,17 @@ def main(argv: list[str]) -> int:
     signal.signal(signal.SIGTERM, stop_on_signal)
     site = Site(Path(tempfile.mkdtemp(prefix="felt-drill-")))
     site.workdir.chmod(0o711)  # PostgreSQL's own user reaches its cluster's folder inside
+    watchdog = Watchdog(seconds_allowed(options), site.stop, lambda: last_said[0])
+    watchdog.start()
+    say(f"the drill ends itself if not done in {watchdog.seconds:.0f} s (in {site.workdir})")
     try:
         env = start_site(options, site)
-        figures = play(options, site, env)
+        figures = play(options, site, env, watchdog)
     except (ServerError, RuntimeError) as error:
         print(f"The drill could not run: {error}", file=sys.stderr, flush=True)
         return 2
     finally:
+        watchdog.cancel()
         site.stop()
         if not options.keep:
             shutil.rmtree(site.workdir, ignore_errors=True)

@@ -132,3 +132,13 @@ def test_https_makes_cookies_secure(load_settings):
     loaded = load_settings(SECRET_KEY="k", HTTPS="1")
     assert loaded["SESSION_COOKIE_SECURE"] and loaded["CSRF_COOKIE_SECURE"]
     assert loaded["SECURE_SSL_REDIRECT"]
+
+
+def test_felts_database_sessions_commit_durably_beside_the_urls_own_options(load_settings):
+    loaded = load_settings(
+        SECRET_KEY="k",
+        DATABASE_URL="postgres://db.internal/felt?options=-c%20statement_timeout%3D5000",
+    )
+    options = loaded["DATABASES"]["default"]["OPTIONS"]["options"]
+    # PostgreSQL takes the last of a setting given twice: Felt's comes last.
+    assert options == "-c statement_timeout=5000 -c synchronous_commit=on"
