@@ -337,7 +337,10 @@ class Client:
     async def play(self, socket: ClientConnection, deadline: float) -> None:
         while (left := deadline - time.monotonic()) > 0:
             try:
-                text = await asyncio.wait_for(socket.recv(), timeout=left)
+                # Not asyncio.wait_for: on Python 3.11 it swallows a cancellation that
+                # comes as a frame arrives, and a client stopped that way played on.
+                async with asyncio.timeout(left):
+                    text = await socket.recv()
             except TimeoutError:
                 return  # the run is over, not an error
             for reply in self.on_frame(json.loads(text), time.perf_counter()):

@@ -34,6 +34,7 @@ from tables.loadtest.soak import Run, SoakStats, create_practice_tables
 
 SETTLE_SECONDS = 2.0  # after every table moved: the fault's last frames and errors
 RUN_FOR_A_DAY = 86_400.0  # the players' deadline: the drill stops them itself
+STOP_RETRY_SECONDS = 1.0  # a player still running this long after it was cancelled
 
 
 @dataclass
@@ -139,9 +140,19 @@ class Drill:
                     result.notes.append(f"once mended, tables {stuck} still did not play")
                 await asyncio.sleep(steady)
         finally:
-            for task in playing:
-                task.cancel()
-            await asyncio.gather(*playing, return_exceptions=True)
+            await stop_all(playing)
+
+
+async def stop_all(tasks: list[asyncio.Task[None]]) -> None:
+    """Cancels ``tasks`` until every one has ended: a task can miss a cancellation
+    (Python 3.11's ``asyncio.wait_for`` swallows one that arrives as its awaitable
+    finishes), and one cancellation then left a drill waiting on players who played
+    on."""
+    running = {task for task in tasks if not task.done()}
+    while running:
+        for task in running:
+            task.cancel()
+        _, running = await asyncio.wait(running, timeout=STOP_RETRY_SECONDS)
 
 
 def drill_tables(practice: int, friends: int, rng: Random) -> Run:

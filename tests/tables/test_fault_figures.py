@@ -3,11 +3,14 @@ table played again, hands lost, and the bar each fault is held to."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from collections import Counter
 
 import pytest
 
 from tables.loadtest.clients import Player
+from tables.loadtest.drill import stop_all
 from tables.loadtest.faults import (
     Books,
     DrillClient,
@@ -111,3 +114,21 @@ async def test_a_visitor_counts_what_a_page_and_a_socket_answered_when_nothing_s
     url = f"http://127.0.0.1:{free_port()}"
     assert await visitor.open(DrillClient(player, url, SoakStats(), [], Progress())) == "refused"
     assert Visitor.load(url, "sessionid=key") == "no answer"
+
+
+async def test_the_drill_stops_a_player_that_missed_its_cancellation() -> None:
+    still_playing = []
+
+    async def player_that_swallows_one_cancellation() -> None:
+        # As 3.11's asyncio.wait_for does when a frame arrives at that moment.
+        with contextlib.suppress(asyncio.CancelledError):
+            await asyncio.sleep(3600)
+        still_playing.append(True)
+        await asyncio.sleep(3600)
+
+    playing = [asyncio.create_task(player_that_swallows_one_cancellation())]
+    await asyncio.sleep(0)  # the player is under way
+    async with asyncio.timeout(10):
+        await stop_all(playing)
+    assert still_playing == [True]  # it did play on after the first cancellation
+    assert playing[0].cancelled()
