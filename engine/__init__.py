@@ -45,6 +45,7 @@ from engine.icm import chip_chop_deal, chip_chop_equities, icm_deal, icm_equitie
 from engine.omaha_batch import evaluate_omaha_batch
 from engine.positions import Positions, first_positions, next_positions, seats_passed
 from engine.pots import Pot
+from engine.quick_structure import SPEEDS, QuickStructure, quick_structure
 from engine.replay import replay, replay_onward
 from engine.seating import Move, SeatingPlan, TableSeating, draw, plan
 from engine.state import NO_SMALL_BLIND, HandState
@@ -107,6 +108,9 @@ __all__ = [
     "PlayerActed",
     "Positions",
     "Pot",
+    "QuickStructure",
+    "SPEEDS",
+    "quick_structure",
     "PotAwarded",
     "RaiseTo",
     "RunoutsChosen",

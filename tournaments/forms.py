@@ -13,6 +13,7 @@ from django import forms
 
 import engine
 from config.platform.domain_errors import add_to_form
+from tournaments import schedule_messages
 from tournaments.errors import BadSettings, TournamentError
 from tournaments.models import Tournament
 from tournaments.services.schedule import paying_club
@@ -93,6 +94,11 @@ class ScheduleTournamentForm(forms.ModelForm):  # type: ignore[type-arg]
         model = Tournament
         fields: list[str] = []
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for name, field in self.fields.items():  # the API says the same (serializers.py)
+            field.error_messages.update(schedule_messages.for_field(name))
+
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         if self.errors:
@@ -116,11 +122,14 @@ class ScheduleTournamentForm(forms.ModelForm):  # type: ignore[type-arg]
             if data.get("levels"):
                 given["levels"] = json.loads(data["levels"])
         except (ValueError, TypeError):
-            self.add_error("levels", "Unreadable.")
+            self.add_error("levels", "The levels could not be read: give them as JSON.")
             return None
         payouts = _payouts(data.get("payout_percentages", ""))
         if payouts is False:
-            self.add_error("payout_percentages", "Unreadable: whole numbers, with commas.")
+            self.add_error(
+                "payout_percentages",
+                "Give the payouts as whole percentages with commas between, such as 50, 30, 20.",
+            )
             return None
         if payouts is not None:
             given["payout_percentages"] = payouts

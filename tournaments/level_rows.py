@@ -67,6 +67,20 @@ def preset_rows(name: str) -> list[Row]:
     ]  # fmt: skip
 
 
+def quick_rows(structure: engine.QuickStructure) -> list[Row]:
+    """A quick structure's levels and breaks as rows, each break after its level."""
+    breaks = dict(structure.breaks)
+    rows: list[Row] = []
+    for number, level in enumerate(structure.levels, start=1):
+        rows.append(
+            Row("level", _text(level.small_blind), _text(level.big_blind), _text(level.ante),
+                _text(level.minutes))
+        )  # fmt: skip
+        if number in breaks:
+            rows.append(Row("break", minutes=str(breaks[number])))
+    return rows
+
+
 def presets() -> dict[str, dict[str, Any]]:
     """Every built-in structure for the page's preset buttons: its stack and levels."""
     return {

@@ -17,6 +17,7 @@ from rest_framework import serializers
 import engine
 from config.platform.api_fields import TextField, ZonedDateTimeField
 from tables.models import MAX_SEATS, MIN_SEATS
+from tournaments import schedule_messages
 from tournaments import tournament_settings as schedule_rules
 from tournaments.models import Deal, Tournament
 from tournaments.tournament_settings import TournamentSettings
@@ -67,6 +68,7 @@ SCHEDULE_CODES = {
     "max_rebuys": "bad_rebuys",
     "addon_chips": "bad_add_on",
     "addon_price": "bad_add_on",
+    "repeat_every_days": "bad_repeat",
 }
 
 
@@ -83,14 +85,35 @@ class TournamentScheduleSerializer(serializers.Serializer[Any]):
     """The body of ``POST /api/tournaments/`` (staff): the shape and ranges; the service
     (``schedule_tournament``) checks what depends on several values."""
 
-    name = TextField(max_length=schedule_rules.MAX_NAME, validators=[NOT_ONLY_SPACES])
-    starts_at = ZonedDateTimeField(help_text="ISO 8601 with its zone, still to come.")
-    buy_in = serializers.IntegerField(min_value=0, max_value=MOST_CHIPS, required=False, default=0)
+    name = TextField(
+        max_length=schedule_rules.MAX_NAME,
+        validators=[NOT_ONLY_SPACES],
+        error_messages=schedule_messages.for_field("name"),
+    )
+    starts_at = ZonedDateTimeField(
+        help_text="ISO 8601 with its zone, still to come.",
+        error_messages=schedule_messages.START,
+    )
+    buy_in = serializers.IntegerField(
+        min_value=0,
+        max_value=MOST_CHIPS,
+        required=False,
+        default=0,
+        error_messages=schedule_messages.whole_number("buy_in"),
+    )
     seats_per_table = serializers.IntegerField(
-        min_value=MIN_SEATS, max_value=MAX_SEATS, required=False, default=9
+        min_value=MIN_SEATS,
+        max_value=MAX_SEATS,
+        required=False,
+        default=9,
+        error_messages=schedule_messages.whole_number("seats_per_table"),
     )
     max_entrants = serializers.IntegerField(
-        min_value=2, max_value=schedule_rules.MAX_ENTRANTS, required=False, default=60
+        min_value=2,
+        max_value=schedule_rules.MAX_ENTRANTS,
+        required=False,
+        default=60,
+        error_messages=schedule_messages.whole_number("max_entrants"),
     )
     structure = serializers.ChoiceField(
         choices=list(engine.STRUCTURES), required=False, default="regular"
@@ -103,7 +126,11 @@ class TournamentScheduleSerializer(serializers.Serializer[Any]):
         help_text="Instead of ``structure``: each level's blinds rise above the one before.",
     )
     starting_stack = serializers.IntegerField(
-        min_value=2, max_value=MOST_CHIPS, required=False, help_text="At least two big blinds."
+        min_value=2,
+        max_value=MOST_CHIPS,
+        required=False,
+        help_text="At least two big blinds.",
+        error_messages=schedule_messages.whole_number("starting_stack"),
     )
     late_registration_levels = serializers.IntegerField(
         min_value=0,
@@ -111,6 +138,7 @@ class TournamentScheduleSerializer(serializers.Serializer[Any]):
         required=False,
         default=0,
         help_text="At most the structure's number of levels.",
+        error_messages=schedule_messages.whole_number("late_registration_levels"),
     )
     break_every_minutes = serializers.IntegerField(
         min_value=0,
@@ -118,9 +146,14 @@ class TournamentScheduleSerializer(serializers.Serializer[Any]):
         required=False,
         default=0,
         help_text="0 (no breaks) or at least 10, given with ``break_minutes``.",
+        error_messages=schedule_messages.whole_number("break_every_minutes"),
     )
     break_minutes = serializers.IntegerField(
-        min_value=0, max_value=schedule_rules.MAX_BREAK_MINUTES, required=False, default=0
+        min_value=0,
+        max_value=schedule_rules.MAX_BREAK_MINUTES,
+        required=False,
+        default=0,
+        error_messages=schedule_messages.whole_number("break_minutes"),
     )
     breaks = serializers.ListField(
         child=BreakSerializer(),
@@ -140,6 +173,7 @@ class TournamentScheduleSerializer(serializers.Serializer[Any]):
         required=False,
         default=0,
         help_text="A knockout: this part of the buy-in is a bounty on each player (0: none).",
+        error_messages=schedule_messages.whole_number("bounty"),
     )
     progressive_bounty = serializers.BooleanField(
         required=False, default=False, help_text="Half of a bounty taken goes onto the taker's."
@@ -150,6 +184,7 @@ class TournamentScheduleSerializer(serializers.Serializer[Any]):
         required=False,
         default=0,
         help_text="Instead of rebuys: re-entries per player during late registration.",
+        error_messages=schedule_messages.whole_number("max_reentries"),
     )
     rebuy_levels = serializers.IntegerField(
         min_value=0,
@@ -157,6 +192,7 @@ class TournamentScheduleSerializer(serializers.Serializer[Any]):
         required=False,
         default=0,
         help_text="Rebuys until this level ends (0: none); before the last level.",
+        error_messages=schedule_messages.whole_number("rebuy_levels"),
     )
     max_rebuys = serializers.IntegerField(
         min_value=0,
@@ -164,6 +200,7 @@ class TournamentScheduleSerializer(serializers.Serializer[Any]):
         required=False,
         default=0,
         help_text="Rebuys per player (the buy-in for the starting stack); with ``rebuy_levels``.",
+        error_messages=schedule_messages.whole_number("max_rebuys"),
     )
     addon_chips = serializers.IntegerField(
         min_value=0,
@@ -171,9 +208,14 @@ class TournamentScheduleSerializer(serializers.Serializer[Any]):
         required=False,
         default=0,
         help_text="The add-on's chips after the rebuy period (0: none).",
+        error_messages=schedule_messages.whole_number("addon_chips"),
     )
     addon_price = serializers.IntegerField(
-        min_value=0, max_value=MOST_CHIPS, required=False, default=0
+        min_value=0,
+        max_value=MOST_CHIPS,
+        required=False,
+        default=0,
+        error_messages=schedule_messages.whole_number("addon_price"),
     )
     points_scope = TextField(
         required=False,

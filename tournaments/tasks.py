@@ -4,7 +4,8 @@ rebuy offers and of deals not answered in time, and the sweep.
 Tasks decide nothing: the services check the tournament's clock. The sweep
 (celery beat, CELERY_BEAT_SCHEDULE) starts any scheduled tournament whose start
 task was lost, announces any level whose task was lost, ends rebuy offers and deals whose
-time passed and opens the lobby's missing SNGs.
+time passed, schedules the next game of each repeating club tournament whose last
+one left registration, and opens the lobby's missing SNGs.
 
 A worker holds a task unacknowledged from its delivery until it has run, the
 wait for its eta included, and Redis hands a message held longer than the
@@ -99,7 +100,8 @@ def queue_deal_end(tournament_id: int, at: datetime) -> None:
 @shared_task(ignore_result=True)
 def sweep() -> int:
     """Start scheduled tournaments whose task was lost; announce levels that went
-    unannounced; open missing SNGs. Returns levels announced."""
+    unannounced; schedule repeating tournaments' next games; open missing SNGs.
+    Returns levels announced."""
     for tournament_id in services.mtts_due(now=timezone.now()):
         try:
             services.mtt_start(tournament_id=tournament_id)
@@ -121,6 +123,11 @@ def sweep() -> int:
                 expire(tournament_id=tournament_id, now=timezone.now())
             except Exception:
                 log.exception("sweep: tournament %s failed to end %s", tournament_id, what)
+    for series_id in services.series_due(now=timezone.now()):
+        try:
+            services.series_extend(series_id=series_id, now=timezone.now())
+        except Exception:
+            log.exception("sweep: repeating tournament %s failed to schedule its next", series_id)
     try:
         services.sngs_ensure_open()
     except Exception:

@@ -190,11 +190,10 @@ class TournamentSettings:
             raise BadSettings(
                 "bad_name", f"Give the tournament a name of 1 to {MAX_NAME} characters."
             )
-        now = timezone.now()
-        if not isinstance(starts_at, datetime) or timezone.is_naive(starts_at) or starts_at <= now:
-            raise BadSettings(
-                "bad_starts_at", "The start must be a time (with a zone) still to come."
-            )
+        if not isinstance(starts_at, datetime) or timezone.is_naive(starts_at):
+            raise BadSettings("bad_starts_at", "Give the start as a date and time with its zone.")
+        if starts_at <= timezone.now():
+            raise BadSettings("bad_starts_at", "The start must be in the future.")
         _whole(self.buy_in, 0, 10**9, "bad_buy_in", "The buy-in")
         _whole(self.seats_per_table, MIN_SEATS, MAX_SEATS, "bad_seats", "Seats per table")
         _whole(self.max_entrants, 2, MAX_ENTRANTS, "bad_max_entrants", "The most entrants")

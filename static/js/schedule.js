@@ -199,5 +199,16 @@ function addBreak() {
   announce(`${row.dataset.name} added.`);
 }
 
+/** Enter in a quick-structure field fills the levels (elsewhere it schedules). */
+function quickEnter() {
+  const quick = form.querySelector("[data-quick]");
+  quick.addEventListener("keydown", (event) => {
+    if (event.key !== "Enter" || event.target.tagName === "BUTTON") return;
+    event.preventDefault();
+    quick.querySelector("[data-quick-fill]").click();
+  });
+}
+
 showZone();
 enhance();
+quickEnter();

@@ -139,7 +139,12 @@ class ClubTournamentsView(APIView):
         if club is None:
             raise ClubNotFound()
         access.require_admin(club, request.user)  # before the settings, as ever
+        every_days, time_zone = body.repeat()
         tournament = services.club_tournament_schedule(
-            slug=slug, admin=request.user, settings=body.settings()
+            slug=slug,
+            admin=request.user,
+            settings=body.settings(),
+            every_days=every_days,
+            time_zone=time_zone,
         )
         return Response(TournamentSerializer(summary(tournament)).data, status=201)

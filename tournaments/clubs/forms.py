@@ -16,9 +16,11 @@ from django.utils import timezone
 
 import engine
 from config.platform.domain_errors import add_to_form
-from tournaments import level_rows
+from tournaments import level_rows, schedule_messages
 from tournaments.errors import BadSettings, TournamentError
 from tournaments.forms import ScheduleTournamentForm
+from tournaments.models import MAX_REPEAT_DAYS
+from tournaments.tournament_settings import MAX_BREAK_MINUTES, MAX_LEVEL_MINUTES
 
 
 class ClubScheduleForm(ScheduleTournamentForm):
@@ -42,8 +44,31 @@ class ClubScheduleForm(ScheduleTournamentForm):
     late_registration_levels = forms.IntegerField(
         initial=0, help_text="Registration stays open until this level ends (0: until the start)."
     )
+    repeats = forms.ChoiceField(
+        label="Repeats",
+        choices=[("", "No, once"), ("weekly", "Every week"), ("days", "Every few days")],
+        required=False,
+        help_text="Each game is a tournament of its own, listed ahead in the club "
+        "until you stop it.",
+    )
+    repeat_every_days = forms.IntegerField(
+        label="Days between games",
+        required=False,
+        min_value=1,
+        max_value=MAX_REPEAT_DAYS,
+        help_text="With “Every few days”.",
+        error_messages=schedule_messages.whole_number("repeat_every_days", 1, MAX_REPEAT_DAYS),
+    )
 
-    BASIC = ("name", "starts_at", "buy_in", "seats_per_table", "max_entrants")
+    BASIC = (
+        "name",
+        "starts_at",
+        "repeats",
+        "repeat_every_days",
+        "buy_in",
+        "seats_per_table",
+        "max_entrants",
+    )
     PAYOUTS = ("payout_percentages",)
     STRUCTURE = (
         "starting_stack",
@@ -113,10 +138,13 @@ class ClubScheduleForm(ScheduleTournamentForm):
         if isinstance(starts_at, str):
             self.add_error("starts_at", starts_at)
             return None
+        self.every_days = self._every_days(data)
+        self.zone_name = data["time_zone"].key
         given = super()._given(data)
         if given is None:
             return None
-        del given["time_zone"]
+        for name in ("time_zone", "repeats", "repeat_every_days"):
+            del given[name]
         given["starts_at"] = starts_at
         if self.are_rows_broken:
             self.add_error(None, "The level rows arrived incomplete: reload the page.")
@@ -136,7 +164,20 @@ class ClubScheduleForm(ScheduleTournamentForm):
         self.read_rows = read
         return given
 
+    def _every_days(self, data: dict[str, Any]) -> int | None:
+        """Days between the games of a repeating tournament (None: once)."""
+        if data.get("repeats") == "weekly":
+            return 7
+        if data.get("repeats") != "days":
+            return None
+        if data.get("repeat_every_days") is None:
+            self.add_error("repeat_every_days", "Give the days between games.")
+        return data.get("repeat_every_days")
+
     def refused(self, error: TournamentError) -> None:
+        if isinstance(error, BadSettings) and error.code == "bad_repeat":
+            add_to_form(self, error, "repeat_every_days")
+            return
         if not isinstance(error, BadSettings) or error.code not in ("bad_levels", "bad_breaks"):
             super().refused(error)
             return
@@ -160,6 +201,60 @@ def _in_zone(local: datetime, zone: ZoneInfo) -> datetime | str:
             "forward then. Pick another time."
         )
     return instant.astimezone(UTC)
+
+
+TARGET_HOURS = ("1", "1.5", "2", "2.5", "3", "4", "5", "6")
+
+
+def _whole(name: str, label: str, low: int, high: int, initial: int, help_text: str = "") -> Any:
+    return forms.IntegerField(
+        label=label,
+        min_value=low,
+        max_value=high,
+        initial=initial,
+        help_text=help_text,
+        error_messages=schedule_messages.whole_number(name, low, high),
+    )
+
+
+class QuickStructureForm(forms.Form):
+    """The few choices that fill the level rows (``engine.quick_structure``), posted with
+    the scheduling form under the prefix ``quick`` by its own button: it fills the rows
+    and schedules nothing."""
+
+    prefix = "quick"
+    starting_stack = _whole("starting_stack", "Starting stack", 2, 10**9, 5000)
+    level_minutes = _whole("level_minutes", "Minutes per level", 1, MAX_LEVEL_MINUTES, 15)
+    speed = forms.ChoiceField(
+        label="Blinds rise",
+        choices=[("slow", "Slowly (×1.25 a level)"), ("steady", "Steadily (×1.4)"),
+                 ("fast", "Fast (×1.7)")],
+        initial="steady",
+        error_messages=schedule_messages.choice("speed", list(engine.SPEEDS)),
+    )  # fmt: skip
+    target_hours = forms.ChoiceField(
+        label="Or finish in about",
+        choices=[("", "— (by the speed)"), *((h, f"{h} hours") for h in TARGET_HOURS)],
+        required=False,
+        help_text="Sets the speed so the big blind is a starting stack by then.",
+        error_messages=schedule_messages.choice("target_hours", list(TARGET_HOURS)),
+    )
+    break_every_levels = _whole(
+        "break_every_levels", "A break every", 0, 20, 0, "levels (0: no breaks)."
+    )
+    break_minutes = _whole("break_minutes", "Break minutes", 1, MAX_BREAK_MINUTES, 10)
+
+    def structure(self) -> engine.QuickStructure:
+        data = self.cleaned_data
+        hours = data["target_hours"]
+        return engine.quick_structure(
+            starting_stack=data["starting_stack"],
+            level_minutes=data["level_minutes"],
+            speed=data["speed"],
+            target_minutes=round(float(hours) * 60) if hours else None,
+            break_every_levels=data["break_every_levels"],
+            break_minutes=data["break_minutes"],
+        )
 
 
 class ClubForm(forms.Form):

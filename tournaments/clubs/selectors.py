@@ -8,7 +8,7 @@ from typing import Any
 
 from accounts.models import PointsAccount
 from tables.snapshot import iso
-from tournaments.models import Club, Membership, Tournament
+from tournaments.models import Club, Membership, Tournament, TournamentSeries
 from tournaments.selectors import summary
 
 CLUB_RESULTS_SHOWN = 20
@@ -48,11 +48,47 @@ def club_waiting(club: Club, status: str) -> list[dict[str, Any]]:
 def club_tournaments(club: Club, now: datetime) -> dict[str, list[dict[str, Any]]]:
     """The club's tournaments: upcoming (soonest first), running, and the latest results."""
     found = Tournament.objects.filter(club=club)
-    upcoming = found.filter(status=Tournament.Status.REGISTERING).order_by("starts_at", "pk")
+    upcoming = (
+        found.filter(status=Tournament.Status.REGISTERING)
+        .select_related("series")
+        .order_by("starts_at", "pk")
+    )
     running = found.filter(status=Tournament.Status.RUNNING).order_by("started_at", "pk")
     finished = found.filter(status=Tournament.Status.FINISHED).order_by("-ended_at", "-pk")
     return {
-        "upcoming": [summary(t, now) for t in upcoming],
+        "upcoming": [_with_repeats(t, now) for t in upcoming],
         "running": [summary(t, now) for t in running],
         "results": [summary(t, now) for t in finished[:CLUB_RESULTS_SHOWN]],
     }
+
+
+def _with_repeats(tournament: Tournament, now: datetime) -> dict[str, Any]:
+    """A listed game's summary, saying how often it repeats (None: a one-off, or the
+    last game of a stopped series)."""
+    series = tournament.series
+    repeats = series.repeats if series is not None and not series.is_stopped else None
+    return summary(tournament, now) | {"repeats": repeats}
+
+
+def club_series(club: Club) -> list[dict[str, Any]]:
+    """The club's repeating tournaments still repeating: how often, the game listed
+    now, and the start of the one after it (scheduled once the listed one starts)."""
+    found = TournamentSeries.objects.filter(club=club, stopped_at=None).order_by("name", "pk")
+    rows = []
+    for series in found:
+        listed = (
+            series.occurrences.filter(status=Tournament.Status.REGISTERING)
+            .order_by("starts_at")
+            .first()
+        )
+        then = series.next_start(listed.starts_at) if listed and listed.starts_at else None
+        rows.append(
+            {
+                "id": series.pk,
+                "name": series.name,
+                "repeats": series.repeats,
+                "listed": listed,
+                "then": then,
+            }
+        )
+    return rows

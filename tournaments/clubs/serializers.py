@@ -8,13 +8,15 @@ from typing import Any
 from rest_framework import serializers
 
 from config.platform.api_fields import TextField
+from tournaments import schedule_messages
 from tournaments.clubs import services as club_rules
-from tournaments.models import Membership
+from tournaments.models import MAX_REPEAT_DAYS, Membership
 from tournaments.serializers import (
     NOT_ONLY_SPACES,
     TournamentScheduleSerializer,
     TournamentSerializer,
 )
+from tournaments.tournament_settings import TournamentSettings
 
 # --- what a request carries ----------------------------------------------------------
 
@@ -50,6 +52,32 @@ class ClubScheduleSerializer(TournamentScheduleSerializer):
     """The body of ``POST /api/clubs/<slug>/tournaments/``: paid in the club's points."""
 
     points_scope = None  # type: ignore[assignment]
+    repeat_every_days = serializers.IntegerField(
+        min_value=1,
+        max_value=MAX_REPEAT_DAYS,
+        required=False,
+        help_text="Repeats every this many days (7: weekly) until an admin stops it; "
+        "each game is a tournament of its own. Absent: once.",
+        error_messages=schedule_messages.whole_number("repeat_every_days", 1, MAX_REPEAT_DAYS),
+    )
+    time_zone = TextField(
+        required=False,
+        default="UTC",
+        max_length=64,
+        help_text="The IANA zone whose wall-clock time the repeats keep (Europe/Paris).",
+    )
+
+    def repeat(self) -> tuple[int | None, str]:
+        """Days between games (None: once) and the zone they keep their time in."""
+        return self.validated_data.get("repeat_every_days"), self.validated_data["time_zone"]
+
+    def settings(self) -> TournamentSettings:
+        given = {
+            k: v
+            for k, v in self.validated_data.items()
+            if k not in ("repeat_every_days", "time_zone")
+        }
+        return TournamentSettings(**given)
 
 
 # --- what an answer holds ------------------------------------------------------------

@@ -30,9 +30,10 @@ from tournaments.clubs.errors import (
     NoSuchMember,
     OwnerOnly,
 )
-from tournaments.models import Club, Membership, Tournament
+from tournaments.models import Club, Membership, Tournament, TournamentSeries
 from tournaments.services.registration import check_member, refund_entry
 from tournaments.services.schedule import schedule_tournament
+from tournaments.services.series import series_start
 from tournaments.tournament_settings import TournamentSettings
 
 MAX_NAME = 60
@@ -284,13 +285,45 @@ def club_points_adjust(
             ) from None
 
 
-def club_tournament_schedule(*, slug: str, admin: Any, settings: TournamentSettings) -> Tournament:
+def club_tournament_schedule(
+    *,
+    slug: str,
+    admin: Any,
+    settings: TournamentSettings,
+    every_days: int | None = None,
+    time_zone: str = "UTC",
+) -> Tournament:
     """An admin schedules a club tournament, paid in the club's points (whatever points
-    scope ``settings`` names)."""
+    scope ``settings`` names); with ``every_days``, the first of a repeating one, at the
+    same wall-clock time in ``time_zone`` each time."""
     with transaction.atomic():
         club = _locked(slug)
         require_admin(club, admin)
-        return schedule_tournament(settings=settings, club=club)
+        if every_days is None:
+            return schedule_tournament(settings=settings, club=club)
+        return series_start(
+            club=club, admin=admin, settings=settings, every_days=every_days, time_zone=time_zone
+        )
+
+
+def club_series_stop(*, slug: str, admin: Any, series_id: Any) -> TournamentSeries:
+    """An admin stops a repeating tournament: no game after the one already listed,
+    which stays as it is, its registrations with it. Stopping it again changes
+    nothing."""
+    with transaction.atomic():
+        club = _locked(slug)
+        require_admin(club, admin)
+        series = (
+            TournamentSeries.objects.select_for_update().filter(club=club, pk=series_id).first()
+            if type(series_id) is int
+            else None
+        )
+        if series is None:
+            raise BadClubRequest("no_such_series", "This club has no such repeating tournament.")
+        if series.stopped_at is None:
+            series.stopped_at, series.stopped_by = timezone.now(), admin
+            series.save(update_fields=["stopped_at", "stopped_by"])
+        return series
 
 
 def _unregister_everywhere(club: Club, user: Any) -> None:

@@ -14,4 +14,5 @@ urlpatterns = [
     path("<slug:slug>/points/", views.club_points, name="points"),
     path("<slug:slug>/invitation/", views.club_invitation_reset, name="invitation"),
     path("<slug:slug>/schedule/", views.club_schedule, name="schedule"),
+    path("<slug:slug>/series/<int:series_id>/stop/", views.club_series_stop, name="series_stop"),
 ]

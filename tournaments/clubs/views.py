@@ -19,7 +19,13 @@ from accounts.requests import signed_in_user
 from config.platform.domain_errors import add_to_form
 from tournaments import level_rows
 from tournaments.clubs import access, selectors, services
-from tournaments.clubs.forms import ClubForm, ClubScheduleForm, JoinByLinkForm, PointsAdjustmentForm
+from tournaments.clubs.forms import (
+    ClubForm,
+    ClubScheduleForm,
+    JoinByLinkForm,
+    PointsAdjustmentForm,
+    QuickStructureForm,
+)
 from tournaments.errors import TournamentError
 from tournaments.leaderboard import SEASONS, club_leaderboard
 from tournaments.models import Club, Membership, Tournament
@@ -91,6 +97,7 @@ def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "membership": membership,
         "members": members,
         "tournaments": selectors.club_tournaments(club, now),
+        "series": selectors.club_series(club),
         "season": season,
         "seasons": SEASONS,
         "leaderboard": club_leaderboard(club=club, season=season, now=now),
@@ -228,11 +235,19 @@ def club_invitation_reset(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @login_required
+@require_POST
+def club_series_stop(request: HttpRequest, slug: str, series_id: int) -> HttpResponse:
+    done = "It stops repeating: the game already listed still runs."
+    _run(request, slug, done, services.club_series_stop, admin=request.user, series_id=series_id)
+    return redirect("clubs:detail", slug=slug)
+
+
+@login_required
 @require_http_methods(["GET", "POST"])
 def club_schedule(request: HttpRequest, slug: str) -> HttpResponse:
-    """An admin schedules a tournament of the club. A preset button posts too (without
-    the page's script): it loads that structure's levels into the rows, scheduling
-    nothing."""
+    """An admin schedules a tournament of the club. A preset button, and the quick
+    structure's "Fill the levels", post too: they put levels into the rows, scheduling
+    nothing (with the page's script the presets load in place)."""
     club = _club(slug)
     try:
         access.require_admin(club, request.user)
@@ -240,23 +255,35 @@ def club_schedule(request: HttpRequest, slug: str) -> HttpResponse:
         refused = {"club": club, "message": error.message}
         return render(request, "tournaments/members_only.html", refused, status=403)
     preset = request.POST.get("preset")
+    quick = QuickStructureForm(request.POST if "quick" in request.POST else None)
+    filled = ""
     if preset in engine.STRUCTURES:
-        form = _with_preset(request, slug, preset)
+        stack = engine.STRUCTURES[preset].starting_stack
+        form = _refilled(request, slug, level_rows.preset_rows(preset), preset, stack)
+    elif quick.is_bound:
+        form, filled = _quick_filled(request, slug, quick)
     else:
         form = ClubScheduleForm(request.POST or None, club_slug=slug, admin=request.user)
         if request.method == "POST" and form.is_valid():
             try:
                 tournament = services.club_tournament_schedule(
-                    slug=slug, admin=request.user, settings=form.settings
+                    slug=slug,
+                    admin=request.user,
+                    settings=form.settings,
+                    every_days=form.every_days,
+                    time_zone=form.zone_name,
                 )
             except TournamentError as error:
                 form.refused(error)
             else:
-                messages.success(request, f"{tournament.title} is scheduled: members may register.")
+                messages.success(request, _scheduled(tournament))
                 return redirect("tournaments:tournament_detail", tournament_id=tournament.pk)
+        quick = QuickStructureForm(initial=_posted(request, QuickStructureForm))
     context = {
         "club": club,
         "form": form,
+        "quick": quick,
+        "filled": filled,
         "rows": level_rows.shown(form.rows),
         "blank_level": level_rows.Row(),
         "blank_break": level_rows.Row("break", minutes=str(level_rows.DEFAULT_BREAK_MINUTES)),
@@ -265,16 +292,39 @@ def club_schedule(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "tournaments/club_schedule.html", context)
 
 
-def _with_preset(request: HttpRequest, slug: str, preset: str) -> ClubScheduleForm:
-    """The form as posted (not checked: nothing is scheduled) with a preset's levels."""
-    initial: dict[str, Any] = {n: request.POST.get(n, "") for n in ClubScheduleForm.base_fields}
-    initial |= {
-        "structure": preset,
-        "starting_stack": engine.STRUCTURES[preset].starting_stack,
-    }
-    return ClubScheduleForm(
-        initial=initial,
-        club_slug=slug,
-        admin=request.user,
-        rows=level_rows.preset_rows(preset),
-    )
+def _quick_filled(
+    request: HttpRequest, slug: str, quick: QuickStructureForm
+) -> tuple[ClubScheduleForm, str]:
+    """The form as posted with the quick structure's levels in its rows, and a line
+    saying so; the rows as posted when a choice is refused (marked on the choice)."""
+    structure = request.POST.get("structure", "regular")
+    if not quick.is_valid():
+        rows = level_rows.posted_rows(request.POST) or level_rows.preset_rows("regular")
+        stack = request.POST.get("starting_stack", "")
+        return _refilled(request, slug, rows, structure, stack), ""
+    rows = level_rows.quick_rows(quick.structure())
+    stack = quick.cleaned_data["starting_stack"]
+    filled = f"{sum(not row.is_break for row in rows)} levels filled in: edit any row below."
+    return _refilled(request, slug, rows, structure, stack), filled
+
+
+def _scheduled(tournament: Tournament) -> str:
+    said = f"{tournament.title} is scheduled: members may register."
+    if tournament.series is not None:
+        said += f" It repeats ({tournament.series.repeats.lower()}) until you stop it."
+    return said
+
+
+def _posted(request: HttpRequest, form_class: Any) -> dict[str, Any]:
+    """A form's values as posted, to show again in a form that is not checked."""
+    prefix = f"{form_class.prefix}-" if form_class.prefix else ""
+    posted = request.POST
+    return {n: posted[prefix + n] for n in form_class.base_fields if prefix + n in posted}
+
+
+def _refilled(
+    request: HttpRequest, slug: str, rows: list[level_rows.Row], structure: str, stack: Any
+) -> ClubScheduleForm:
+    """The form as posted (not checked: nothing is scheduled) with other level rows."""
+    initial = _posted(request, ClubScheduleForm) | {"structure": structure, "starting_stack": stack}
+    return ClubScheduleForm(initial=initial, club_slug=slug, admin=request.user, rows=rows)

@@ -7,6 +7,7 @@ first, then its tables in id order, then points accounts.
 
 from tournaments.models.clubs import Club, Membership
 from tournaments.models.entries import Deal, Entry, Knockout
+from tournaments.models.series import MAX_REPEAT_DAYS, TournamentSeries
 from tournaments.models.tournament import (
     MAX_SEATS_PER_TABLE,
     SNG_SEATS,
@@ -15,6 +16,7 @@ from tournaments.models.tournament import (
 )
 
 __all__ = [
+    "MAX_REPEAT_DAYS",
     "MAX_SEATS_PER_TABLE",
     "SNG_SEATS",
     "STRUCTURE_CHOICES",
@@ -24,4 +26,5 @@ __all__ = [
     "Knockout",
     "Membership",
     "Tournament",
+    "TournamentSeries",
 ]

@@ -13,6 +13,7 @@ from django.db.models import Q
 import engine
 from config.adapters.json_field import JSONField
 from tournaments.models.clubs import Club
+from tournaments.models.series import TournamentSeries
 
 SNG_SEATS = 6
 MAX_SEATS_PER_TABLE = 9  # a multi-table tournament's tables seat 2 to 9
@@ -77,6 +78,14 @@ class Tournament(models.Model):
     club = models.ForeignKey(
         Club, null=True, blank=True, on_delete=models.PROTECT, related_name="tournaments"
     )
+    # An occurrence of a club's repeating tournament (its own registration); None: a one-off.
+    series = models.ForeignKey(
+        TournamentSeries,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="occurrences",
+    )
     # Rebuys until the end of level ``rebuy_levels`` (1 = the first; 0: none), at most
     # ``max_rebuys`` per entry, each the buy-in for the starting stack; then an add-on of
     # ``addon_chips`` for ``addon_price`` (0 chips: none), once per player, until the end
@@ -114,6 +123,10 @@ class Tournament(models.Model):
                 fields=["structure", "buy_in"],
                 condition=Q(kind="sng", status="registering"),
                 name="tournaments_one_open_sng_per_kind",
+            ),
+            # The sweep on two nodes at once still makes one tournament per start.
+            models.UniqueConstraint(
+                fields=["series", "starts_at"], name="tournaments_one_per_series_start"
             ),
         ]
 

@@ -14,6 +14,7 @@ from tournaments.services.registration import (
     tournament_unregister,
 )
 from tournaments.services.schedule import schedule_tournament
+from tournaments.services.series import series_due, series_extend
 
 __all__ = [
     "deals_due",
@@ -25,6 +26,8 @@ __all__ = [
     "rebuy_offers_due",
     "rebuy_offers_expire",
     "schedule_tournament",
+    "series_due",
+    "series_extend",
     "sng_open",
     "sngs_ensure_open",
     "tournament_cancel",

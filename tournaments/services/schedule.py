@@ -11,7 +11,7 @@ from django.db import transaction
 
 from tournaments import broadcast
 from tournaments.errors import BadSettings
-from tournaments.models import Club, Tournament
+from tournaments.models import Club, Tournament, TournamentSeries
 from tournaments.tournament_settings import TournamentSettings
 
 StartScheduler = Any  # (tournament id, when) -> None, set by tournaments/tasks.py
@@ -35,8 +35,14 @@ def paying_club(points_scope: str) -> Club | None:
     return club
 
 
-def schedule_tournament(*, settings: TournamentSettings, club: Club | None = None) -> Tournament:
-    """A multi-table tournament taking registrations until ``settings.starts_at``.
+def schedule_tournament(
+    *,
+    settings: TournamentSettings,
+    club: Club | None = None,
+    series: TournamentSeries | None = None,
+) -> Tournament:
+    """A multi-table tournament taking registrations until ``settings.starts_at``
+    (an occurrence of ``series``, when given: ``tournaments/services/series.py``).
 
     A ``club``'s tournament is paid in the club's points and seen by its members only;
     staff naming a club's points scope schedule that club's tournament. Refuses a
@@ -69,6 +75,7 @@ def schedule_tournament(*, settings: TournamentSettings, club: Club | None = Non
             payout_percentages=settings.payout_percentages,
             points_scope=club.scope if club is not None else settings.points_scope,
             club=club,
+            series=series,
             level_seconds=settings.level_seconds
             or django_settings.TOURNAMENTS_LEVEL_SECONDS
             or None,
