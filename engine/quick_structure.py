@@ -94,7 +94,9 @@ def quick_structure(
         growth = min(max(wanted, _SLOWEST), _FASTEST)
     levels: list[BlindLevel] = []
     big, ideal = first, float(first)
-    while len(levels) < MOST_LEVELS:
+    # Each level is at least one rounded amount above the last (ten to a power of
+    # ten), so four stacks from a 75th of one is reached within about 25 levels.
+    while True:
         ante = _nearest(big / 8, _ROUND) if big >= first * ANTES_FROM else 0
         levels.append(BlindLevel(big // 2, big, ante, level_minutes))
         if big >= starting_stack * ENDS_AT:
