@@ -12,6 +12,8 @@ urlpatterns = [
     path("<slug:slug>/leave/", views.club_leave, name="leave"),
     path("<slug:slug>/members/<str:username>/", views.club_member, name="member"),
     path("<slug:slug>/points/", views.club_points, name="points"),
+    path("<slug:slug>/points/everyone/", views.club_grant, name="grant"),
+    path("<slug:slug>/joining-points/", views.club_joining_points, name="joining_points"),
     path("<slug:slug>/invitation/", views.club_invitation_reset, name="invitation"),
     path("<slug:slug>/schedule/", views.club_schedule, name="schedule"),
 ]
