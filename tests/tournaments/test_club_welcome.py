@@ -43,12 +43,15 @@ def club_ledger_total(club: Club) -> int:
 
 
 def test_a_member_joining_by_the_link_is_given_the_clubs_joining_points(club, make_user):
+    early = make_user("early")
+    join(club, early)  # before the setting: nothing, then or later
     club_services.club_joining_points_set(slug=club.slug, admin=owner_of(club), amount=500)
     bob = make_user("bob")
 
     join(club, bob)
 
     assert points_balance(user=bob, scope=club.scope) == 500
+    assert points_balance(user=early, scope=club.scope) == 0
     row = PointsEntry.objects.get(user=bob, scope=club.scope)
     assert (row.amount, row.reason, row.balance_after) == (500, "welcome", 500)
     assert row.note == "Given on joining the club"
@@ -78,15 +81,6 @@ def test_leaving_and_joining_again_gives_no_second_helping(club, make_user):
 
     assert points_balance(user=bob, scope=club.scope) == 500
     assert PointsEntry.objects.filter(user=bob, scope=club.scope).count() == 1
-
-
-def test_a_club_without_the_setting_still_starts_members_at_zero(club, make_user):
-    bob = make_user("bob")
-
-    join(club, bob)
-
-    assert points_balance(user=bob, scope=club.scope) == 0
-    assert not PointsEntry.objects.filter(scope=club.scope).exists()
 
 
 def test_only_admins_set_the_joining_points_and_only_to_a_whole_number(club, make_user):
@@ -293,6 +287,30 @@ def test_a_signed_out_visitor_sees_the_club_and_who_invited_them(client, club):
     assert "data-join>" not in page  # no Join button to press before signing in
 
 
+def test_logging_in_from_the_invitation_page_comes_back_to_it(client, club, make_user):
+    make_user("bob")
+    link = invitation(club)
+    log_in = re.search(r'href="([^"]+)" data-invite-login', client.get(link).content.decode())
+    assert log_in is not None
+
+    logged_in = client.post(log_in[1], {"username": "bob", "password": PASSWORD})
+
+    assert logged_in.status_code == 302 and logged_in["Location"] == link
+
+
+def test_a_signed_out_post_to_the_link_joins_nobody_and_the_page_still_offers_the_way_in(
+    client, club
+):
+    link = invitation(club)
+
+    response = client.post(link)
+    page = client.get(link)
+
+    assert response["Location"] == f"/accounts/login/?next={link}"
+    assert club.memberships.count() == 1
+    assert page.status_code == 200 and "data-invite-signup" in page.content.decode()
+
+
 def test_the_page_names_the_admin_who_made_the_current_link(client, club, make_user):
     ada = make_user("ada", display_name="Ada")
     join(club, ada)
@@ -329,27 +347,6 @@ def test_signing_up_from_the_invitation_comes_back_to_it_and_joins(client, club)
     assert joined["Location"] == f"/clubs/{club.slug}/"
     newbie = Membership.objects.get(club=club, user__username="newbie").user
     assert points_balance(user=newbie, scope=club.scope) == 500
-
-
-def test_logging_in_from_the_invitation_comes_back_to_it(client, club, make_user):
-    make_user("bob")
-    link = invitation(club)
-
-    logged_in = client.post(
-        f"/accounts/login/?next={link}",
-        {"username": "bob", "password": PASSWORD, "next": link},
-    )
-
-    assert logged_in.status_code == 302 and logged_in["Location"] == link
-
-
-def test_a_signed_out_post_to_the_link_asks_to_log_in_and_joins_nobody(client, club):
-    link = invitation(club)
-
-    response = client.post(link)
-
-    assert response["Location"] == f"/accounts/login/?next={link}"
-    assert club.memberships.count() == 1
 
 
 def test_a_link_that_no_longer_works_says_so_and_names_nobody(client, club):
