@@ -36,6 +36,16 @@ api_patterns = [
     path("clubs/<slug:slug>/join/", club_api.ClubJoinView.as_view(), name="club_join"),
     path("clubs/<slug:slug>/points/", club_api.ClubPointsView.as_view(), name="club_points"),
     path(
+        "clubs/<slug:slug>/points/everyone/",
+        club_api.ClubGrantView.as_view(),
+        name="club_points_everyone",
+    ),
+    path(
+        "clubs/<slug:slug>/joining-points/",
+        club_api.ClubJoiningPointsView.as_view(),
+        name="club_joining_points",
+    ),
+    path(
         "clubs/<slug:slug>/tournaments/",
         club_api.ClubTournamentsView.as_view(),
         name="club_tournaments",

@@ -18,7 +18,7 @@ CREATE = reverse("accounts:api_token_create")
 
 def create_token(client, name="tracker") -> str:
     page = client.post(CREATE, {"name": name}).content.decode()
-    return re.search(r'value="(felt_[^"]+)"', page).group(1)
+    return re.search(r"data-new-token>(felt_[^<]+)</textarea>", page).group(1)
 
 
 def bearer(key: str) -> APIClient:

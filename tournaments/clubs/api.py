@@ -1,7 +1,8 @@
 """The club API: create a club, read one (members see members and tournaments; admins
-every balance), join by invitation token (or ask), admins' points adjustments and
-scheduling. Refusals are 4xx JSON with a ``code`` and a ``message``; nothing changed
-(a service's refusal is answered by ``config/platform/api_errors.py``).
+every balance), join by invitation token (or ask), admins' points (an adjustment, a
+grant to every member, the points given on joining) and scheduling. Refusals are 4xx
+JSON with a ``code`` and a ``message``; nothing changed (a service's refusal is
+answered by ``config/platform/api_errors.py``).
 """
 
 from __future__ import annotations
@@ -19,12 +20,15 @@ from tournaments.clubs import access, selectors, services
 from tournaments.clubs.errors import ClubNotFound
 from tournaments.clubs.serializers import (
     ClubCreateSerializer,
+    ClubGrantSerializer,
+    ClubJoiningPointsSerializer,
     ClubJoinSerializer,
     ClubPointsSerializer,
     ClubScheduleSerializer,
     ClubSerializer,
     JoinAskedSerializer,
     PointsAdjustedSerializer,
+    PointsGrantedSerializer,
 )
 from tournaments.models import Club, Membership
 from tournaments.selectors import summary
@@ -39,6 +43,7 @@ def club_facts(club: Club, viewer: Membership) -> dict[str, Any]:
         "name": club.name,
         "description": club.description,
         "your_role": viewer.role,
+        "joining_points": club.joining_points,
         "members": selectors.club_members(club, viewer),
         "tournaments": selectors.club_tournaments(club, timezone.now()),
     }
@@ -120,6 +125,48 @@ class ClubPointsView(APIView):
             "at": entry.created_at.isoformat(),
         }
         return Response(PointsAdjustedSerializer(adjusted).data, status=201)
+
+
+class ClubGrantView(APIView):
+    """POST /api/clubs/<slug>/points/everyone/ (admins): ``{"amount", "reason"}``, the
+    same club points for every member at once (one transaction)."""
+
+    @extend_schema(
+        operation_id="clubs_points_grant_everyone",
+        request=ClubGrantSerializer,
+        responses={201: PointsGrantedSerializer, **REFUSALS},
+    )
+    def post(self, request: Request, slug: str) -> Response:
+        body = ClubGrantSerializer(data=request.data)
+        if not body.is_valid():
+            return bad_body(body.errors)
+        given = services.club_points_grant_all(slug=slug, admin=request.user, **body.validated_data)
+        granted = {
+            "amount": body.validated_data["amount"],
+            "members": len(given),
+            "reason": given[0].note,  # an admin is a member: never nobody
+            "at": given[0].created_at.isoformat(),
+        }
+        return Response(PointsGrantedSerializer(granted).data, status=201)
+
+
+class ClubJoiningPointsView(APIView):
+    """POST /api/clubs/<slug>/joining-points/ (admins): ``{"joining_points"}``, the club
+    points each new member is given once, on joining; answers with the club."""
+
+    @extend_schema(
+        operation_id="clubs_joining_points_set",
+        request=ClubJoiningPointsSerializer,
+        responses={200: ClubSerializer, **REFUSALS},
+    )
+    def post(self, request: Request, slug: str) -> Response:
+        body = ClubJoiningPointsSerializer(data=request.data)
+        if not body.is_valid():
+            return bad_body(body.errors)
+        club = services.club_joining_points_set(
+            slug=slug, admin=request.user, amount=body.validated_data["joining_points"]
+        )
+        return Response(club_facts(club, access.require_admin(club, request.user)))
 
 
 class ClubTournamentsView(APIView):

@@ -1,5 +1,6 @@
 """A club's forms: scheduling its tournament (on the club's page), creating a club,
-joining one by its link, and an admin's points adjustment.
+joining one by its link, and an admin's points: an adjustment, a grant to every
+member, and the points given on joining.
 
 None writes: each hands its cleaned values (the scheduling form a
 ``TournamentSettings``) to the view, which calls the club service."""
@@ -291,3 +292,18 @@ class PointsAdjustmentForm(forms.Form):
         member = self.fields["username"]
         assert isinstance(member, forms.ChoiceField)
         member.choices = [("", "—"), *((u, u) for u in usernames)]
+
+
+class GrantAllForm(forms.Form):
+    """The same club points for every member at once, with the reason."""
+
+    amount = forms.IntegerField(min_value=1, label="Points for each member")
+    reason = forms.CharField(max_length=200)
+
+
+class JoiningPointsForm(forms.Form):
+    amount = forms.IntegerField(
+        min_value=0,
+        label="Points given on joining",
+        help_text="Club points each new member gets once, when they join (0: none).",
+    )

@@ -36,6 +36,35 @@ def club_members(club: Club, viewer: Membership) -> list[dict[str, Any]]:
     return rows
 
 
+def club_balances(club: Club) -> list[int]:
+    """Every active member's club points, smallest first (no names: the schedule page
+    counts who can afford a buy-in from these)."""
+    members = club.memberships.filter(status=Membership.Status.ACTIVE, user__is_active=True)
+    held = dict(
+        PointsAccount.objects.filter(scope=club.scope, user__in=members.values("user")).values_list(
+            "user_id", "balance"
+        )
+    )
+    return sorted(
+        int(held.get(user_id, 0)) for user_id in members.values_list("user_id", flat=True)
+    )
+
+
+def club_inviter(club: Club) -> Any:
+    """Who the invitation page names: the member who made the current link while they
+    are still in the club, else the owner."""
+    maker = club.invite_made_by
+    is_still_in = (
+        maker is not None
+        and maker.is_active
+        and club.memberships.filter(user=maker, status=Membership.Status.ACTIVE).exists()
+    )
+    if is_still_in:
+        return maker
+    owner = club.memberships.filter(role=Membership.Role.OWNER).select_related("user").first()
+    return owner.user if owner is not None else None
+
+
 def club_waiting(club: Club, status: str) -> list[dict[str, Any]]:
     """Who asked to join (``pending``) or is banned (``banned``): admins see these."""
     found = club.memberships.filter(status=status).select_related("user").order_by("created_at")

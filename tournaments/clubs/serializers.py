@@ -48,6 +48,21 @@ class ClubPointsSerializer(serializers.Serializer[Any]):
     reason = TextField(max_length=club_rules.MAX_NOTE, validators=[NOT_ONLY_SPACES])
 
 
+class ClubGrantSerializer(serializers.Serializer[Any]):
+    amount = serializers.IntegerField(
+        min_value=1, max_value=club_rules.MAX_ADJUSTMENT, help_text="Points for each member."
+    )
+    reason = TextField(max_length=club_rules.MAX_NOTE, validators=[NOT_ONLY_SPACES])
+
+
+class ClubJoiningPointsSerializer(serializers.Serializer[Any]):
+    joining_points = serializers.IntegerField(
+        min_value=0,
+        max_value=club_rules.MAX_ADJUSTMENT,
+        help_text="Club points each new member is given once, on joining (0: none).",
+    )
+
+
 class ClubScheduleSerializer(TournamentScheduleSerializer):
     """The body of ``POST /api/clubs/<slug>/tournaments/``: paid in the club's points."""
 
@@ -110,6 +125,9 @@ class ClubSerializer(serializers.Serializer[Any]):
     name = serializers.CharField()
     description = serializers.CharField()
     your_role = serializers.ChoiceField(choices=Membership.Role.choices)
+    joining_points = serializers.IntegerField(
+        help_text="Club points each new member is given once, on joining."
+    )
     members = MemberSerializer(many=True)
     tournaments = ClubTournamentsSerializer()
     invite_token = serializers.CharField(required=False, help_text="Admins only.")
@@ -124,5 +142,12 @@ class PointsAdjustedSerializer(serializers.Serializer[Any]):
     username = serializers.CharField()
     amount = serializers.IntegerField()
     balance = serializers.IntegerField(help_text="The member's club points afterwards.")
+    reason = serializers.CharField()
+    at = serializers.DateTimeField()
+
+
+class PointsGrantedSerializer(serializers.Serializer[Any]):
+    amount = serializers.IntegerField(help_text="Points each member was given.")
+    members = serializers.IntegerField(help_text="How many members were given them.")
     reason = serializers.CharField()
     at = serializers.DateTimeField()

@@ -1,5 +1,6 @@
 """Clubs: creating one, joining (by invitation or by asking), roles, removals and bans,
-admins' points adjustments, and scheduling the club's tournaments.
+club points (an admin's adjustment, a grant to every member, the points given on
+joining), and scheduling the club's tournaments.
 
 Each function owns its transaction and locks the club's row first, so two admins
 acting on one member are served one after the other; then, where they are
@@ -41,6 +42,7 @@ MAX_DESCRIPTION = 280
 MAX_NOTE = 200
 MAX_CLUBS_OWNED = 10
 MAX_ADJUSTMENT = 10**9
+JOINING_NOTE = "Given on joining the club"
 Active = Membership.Status.ACTIVE
 
 
@@ -97,6 +99,7 @@ def club_create(*, user: Any, name: Any, description: Any = "") -> Club:
             slug=_unique_slug(name.strip()),
             description=description.strip(),
             invite_token=new_invite_token(),
+            invite_made_by=user,
         )
         Membership.objects.create(
             club=club,
@@ -120,6 +123,7 @@ def club_join(*, slug: str, user: Any, token: Any) -> Membership:
         membership = membership or Membership(club=club, user=user)
         membership.status, membership.joined_at = Active, timezone.now()
         membership.save()
+        _give_joining_points(club, user)
         return membership
 
 
@@ -156,6 +160,25 @@ def club_answer(*, slug: str, admin: Any, username: Any, is_approved: bool) -> N
             return
         membership.status, membership.joined_at = Active, timezone.now()
         membership.save(update_fields=["status", "joined_at"])
+        _give_joining_points(club, membership.user)
+
+
+def _give_joining_points(club: Club, user: Any) -> None:
+    """The club's points for a new member (club row locked), once per member: one who
+    left or was removed and comes back gets none the second time."""
+    if club.joining_points == 0:
+        return
+    given = PointsEntry.objects.filter(
+        user=user, scope=club.scope, reason=PointsEntry.Reason.WELCOME
+    )
+    if not given.exists():
+        points.points_move(
+            user=user,
+            amount=club.joining_points,
+            reason=PointsEntry.Reason.WELCOME,
+            scope=club.scope,
+            note=JOINING_NOTE,
+        )
 
 
 def club_set_role(*, slug: str, owner: Any, username: Any, role: Any) -> None:
@@ -245,7 +268,8 @@ def club_reset_invitation(*, slug: str, admin: Any) -> Club:
         club = _locked(slug)
         require_admin(club, admin)
         club.invite_token = new_invite_token()
-        club.save(update_fields=["invite_token"])
+        club.invite_made_by = admin
+        club.save(update_fields=["invite_token", "invite_made_by"])
         return club
 
 
@@ -283,6 +307,53 @@ def club_points_adjust(
                 f"{membership.user.public_name} has {balance:,} club points: "
                 f"a balance never goes below zero.",
             ) from None
+
+
+def club_joining_points_set(*, slug: str, admin: Any, amount: Any) -> Club:
+    """An admin sets the club points each new member is given on joining (0: none).
+    Members who joined before keep what they have."""
+    if type(amount) is not int or not 0 <= amount <= MAX_ADJUSTMENT:
+        raise BadClubRequest(
+            "bad_amount",
+            f"Points given on joining are a whole number from 0 to {MAX_ADJUSTMENT:,}.",
+        )
+    with transaction.atomic():
+        club = _locked(slug)
+        require_admin(club, admin)
+        club.joining_points = amount
+        club.save(update_fields=["joining_points"])
+        return club
+
+
+def club_points_grant_all(*, slug: str, admin: Any, amount: Any, reason: Any) -> list[PointsEntry]:
+    """An admin gives every active member (themselves included) the same club points,
+    with the reason: one ledger row each, all in one transaction, so either every
+    member has them or none does. Accounts are locked in member order (by user id)."""
+    if type(amount) is not int or not 0 < amount <= MAX_ADJUSTMENT:
+        raise BadClubRequest(
+            "bad_amount", f"Give a whole number of points from 1 to {MAX_ADJUSTMENT:,}."
+        )
+    if not isinstance(reason, str) or not 1 <= len(reason.strip()) <= MAX_NOTE:
+        raise BadClubRequest("bad_reason", f"Give the reason in 1 to {MAX_NOTE} characters.")
+    with transaction.atomic():
+        club = _locked(slug)
+        require_admin(club, admin)
+        members = (
+            Membership.objects.filter(club=club, status=Active, user__is_active=True)
+            .select_related("user")
+            .order_by("user_id")
+        )
+        return [
+            points.points_move(
+                user=membership.user,
+                amount=amount,
+                reason=PointsEntry.Reason.ADJUSTMENT,
+                scope=club.scope,
+                note=reason.strip(),
+                actor=admin,
+            )
+            for membership in members
+        ]
 
 
 def club_tournament_schedule(

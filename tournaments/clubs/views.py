@@ -10,7 +10,9 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import timezone
+from django.utils.crypto import constant_time_compare
 from django.views.decorators.http import require_http_methods, require_POST
 
 import engine
@@ -22,7 +24,9 @@ from tournaments.clubs import access, selectors, services
 from tournaments.clubs.forms import (
     ClubForm,
     ClubScheduleForm,
+    GrantAllForm,
     JoinByLinkForm,
+    JoiningPointsForm,
     PointsAdjustmentForm,
     QuickStructureForm,
 )
@@ -112,18 +116,30 @@ def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "pending": selectors.club_waiting(club, Membership.Status.PENDING),
             "banned": selectors.club_waiting(club, Membership.Status.BANNED),
             "points_form": PointsAdjustmentForm(usernames=[m["username"] for m in members]),
-            "invite_url": request.build_absolute_uri(
-                f"/clubs/{club.slug}/join/{club.invite_token}/"
+            "grant_form": GrantAllForm(prefix="grant"),
+            "joining_form": JoiningPointsForm(
+                prefix="joining", initial={"amount": club.joining_points}
             ),
+            "invite_url": request.build_absolute_uri(_invitation_path(club)),
         }
     return render(request, "tournaments/club_detail.html", context)
 
 
-@login_required
+def _invitation_path(club: Club) -> str:
+    return reverse("clubs:join", kwargs={"slug": club.slug, "token": club.invite_token})
+
+
 @require_http_methods(["GET", "POST"])
 def club_join(request: HttpRequest, slug: str, token: str) -> HttpResponse:
-    """The invitation link: a page that asks first (a GET never joins anyone)."""
+    """The invitation link: a page that names the club and who invited, and asks first
+    (a GET never joins anyone). Someone signed out signs up or logs in from it and comes
+    back to it; a link that no longer works says so, naming nobody."""
     club = _club(slug)
+    is_valid = constant_time_compare(token, club.invite_token)
+    if not request.user.is_authenticated:
+        if request.method == "POST":
+            return redirect(f"{reverse('accounts:login')}?next={request.path}")
+        return _invitation_page(request, club, None, is_valid)
     if request.method == "POST":
         try:
             services.club_join(slug=slug, user=request.user, token=token)
@@ -132,8 +148,21 @@ def club_join(request: HttpRequest, slug: str, token: str) -> HttpResponse:
             return redirect("clubs:list")
         messages.success(request, f"Welcome to {club.name}.")
         return redirect("clubs:detail", slug=slug)
-    membership = access.membership_of(club, request.user)
-    return render(request, "tournaments/club_join.html", {"club": club, "membership": membership})
+    return _invitation_page(request, club, access.membership_of(club, request.user), is_valid)
+
+
+def _invitation_page(
+    request: HttpRequest, club: Club, membership: Membership | None, is_valid: bool
+) -> HttpResponse:
+    context: dict[str, Any] = {"club": club, "membership": membership, "is_valid": is_valid}
+    if is_valid:
+        context |= {
+            "inviter": selectors.club_inviter(club),
+            "member_count": club.memberships.filter(status=Membership.Status.ACTIVE).count(),
+            "next": request.path,  # the page's own Log in and Sign up come back here
+        }
+    status = 200 if is_valid else 404
+    return render(request, "tournaments/club_join.html", context, status=status)
 
 
 def _run(request: HttpRequest, slug: str, done: str, action: object, **kwargs: object) -> None:
@@ -228,6 +257,46 @@ def club_points(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 @require_POST
+def club_grant(request: HttpRequest, slug: str) -> HttpResponse:
+    """An admin's grant of the same club points to every member, in one transaction."""
+    form = GrantAllForm(request.POST, prefix="grant")
+    if not form.is_valid():
+        field, problems = next(iter(form.errors.items()))
+        messages.error(request, f"{form.fields[field].label or field.title()}: {problems[0]}")
+        return redirect("clubs:detail", slug=slug)
+    data = form.cleaned_data
+    try:
+        given = services.club_points_grant_all(slug=slug, admin=request.user, **data)
+    except TournamentError as error:
+        messages.error(request, error.message)
+    else:
+        members = "member" if len(given) == 1 else "members"
+        messages.success(
+            request,
+            f"{data['amount']:,} club points each for {len(given)} {members}: {data['reason']}",
+        )
+    return redirect("clubs:detail", slug=slug)
+
+
+@login_required
+@require_POST
+def club_joining_points(request: HttpRequest, slug: str) -> HttpResponse:
+    form = JoiningPointsForm(request.POST, prefix="joining")
+    if not form.is_valid():
+        messages.error(request, f"Points given on joining: {form.errors['amount'][0]}")
+        return redirect("clubs:detail", slug=slug)
+    amount = form.cleaned_data["amount"]
+    done = (
+        f"New members are given {amount:,} club points when they join."
+        if amount
+        else "New members are given no club points when they join."
+    )
+    _run(request, slug, done, services.club_joining_points_set, admin=request.user, amount=amount)
+    return redirect("clubs:detail", slug=slug)
+
+
+@login_required
+@require_POST
 def club_invitation_reset(request: HttpRequest, slug: str) -> HttpResponse:
     done = "A new invitation link: the old one no longer works."
     _run(request, slug, done, services.club_reset_invitation, admin=request.user)
@@ -279,8 +348,11 @@ def club_schedule(request: HttpRequest, slug: str) -> HttpResponse:
                 messages.success(request, _scheduled(tournament))
                 return redirect("tournaments:tournament_detail", tournament_id=tournament.pk)
         quick = QuickStructureForm(initial=_posted(request, QuickStructureForm))
+    balances = selectors.club_balances(club)
     context = {
         "club": club,
+        "balances": balances,
+        "afford_line": afford_line(balances, _buy_in_shown(form)),
         "form": form,
         "quick": quick,
         "filled": filled,
@@ -328,3 +400,25 @@ def _refilled(
     """The form as posted (not checked: nothing is scheduled) with other level rows."""
     initial = _posted(request, ClubScheduleForm) | {"structure": structure, "starting_stack": stack}
     return ClubScheduleForm(initial=initial, club_slug=slug, admin=request.user, rows=rows)
+
+
+def _buy_in_shown(form: ClubScheduleForm) -> int:
+    """The buy-in the form holds now (as typed, or its initial), for the line that says
+    how many members can afford it; 0 when it is not a whole number yet."""
+    value = form["buy_in"].value()
+    try:
+        return max(0, int(value)) if value not in (None, "") else 0
+    except (TypeError, ValueError):
+        return 0
+
+
+def afford_line(balances: list[int], buy_in: int) -> str:
+    """How many members hold the buy-in in club points (static/js/affordability.js says
+    the same as the buy-in is typed)."""
+    count = len(balances)
+    members = f"{count} member{'' if count == 1 else 's'}"
+    if buy_in == 0:
+        return f"A freeroll: every member can register ({members})."
+    able = sum(1 for balance in balances if balance >= buy_in)
+    verb = "has" if able == 1 else "have"
+    return f"{able} of {members} {verb} the {buy_in:,} club points this buy-in takes."

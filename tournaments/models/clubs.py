@@ -18,6 +18,18 @@ class Club(models.Model):
     description = models.CharField(max_length=280, blank=True)
     # The secret of the invitation link; an admin's reset makes old links useless.
     invite_token = models.CharField(max_length=64, unique=True)
+    # Who made the current link (the creator, then whoever reset it): the invitation
+    # page names them. Empty once their account is gone, and the page names the owner.
+    invite_made_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    # Club points each new member is given when they join (once per member), so they
+    # can register without waiting for an admin's grant; 0 gives none.
+    joining_points = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
