@@ -2,9 +2,12 @@
 // {"type": "tournament"} messages for this tournament, and the time to the
 // next level counts down. Each state of a tournament shows its own lines (what
 // it pays, a deal, the columns of its players): when the state changes (it
-// starts, ends, is cancelled, or a deal is made) the page is loaded again.
+// starts, ends, is cancelled, a deal is made, a break begins or ends) the
+// page's tournament is drawn again from the server's page, in place, so the
+// socket and any notice on the page stay.
 
 import { listen, onStatus } from "./live.js";
+import { showLocalTimes } from "./localtime.js";
 import { ordinal } from "./places.js";
 
 const root = document.getElementById("tournament");
@@ -40,15 +43,36 @@ const CELLS = {
 function isAnotherState(t) {
   const isOnBreak = Boolean(t.level && t.level.break_ends_at);
   return (
-    t.status !== root.dataset.status ||
+    t.status !== root.dataset.state ||
     Boolean(t.deal) !== root.hasAttribute("data-has-deal") ||
     (t.status === "running" && isOnBreak !== Boolean(find("[data-break]")))
   );
 }
 
+let redrawing = null; // the fetch of the page under way, if any
+
+/** The tournament drawn again from a fresh copy of this page (its new state). */
+async function redraw() {
+  const response = await fetch(window.location.href, { credentials: "same-origin" });
+  if (!response.ok) return;
+  const page = new DOMParser().parseFromString(await response.text(), "text/html");
+  const fresh = page.getElementById("tournament");
+  if (!fresh) return;
+  const connection = find("[data-connection-status]").textContent;
+  for (const name of ["data-state", "data-has-deal"]) {
+    if (fresh.hasAttribute(name)) root.setAttribute(name, fresh.getAttribute(name));
+    else root.removeAttribute(name);
+  }
+  root.replaceChildren(...[...fresh.childNodes].map((node) => document.importNode(node, true)));
+  find("[data-connection-status]").textContent = connection;
+  showLocalTimes(root);
+  tick();
+}
+
 function update(t) {
   if (isAnotherState(t)) {
-    window.location.reload();
+    // One fetch at a time; a change that comes during it is drawn by the next.
+    redrawing = (redrawing || Promise.resolve()).then(redraw).catch(() => window.location.reload());
     return;
   }
   setText("[data-status]", STATUS[t.status] || t.status);
