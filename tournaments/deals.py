@@ -19,6 +19,12 @@ from tables.snapshot import iso
 from tournaments.models import Deal, Entry, Tournament
 
 FEWEST_PLAYERS, MOST_PLAYERS = 2, 5
+# How the players left shared the prizes, as a sentence names it ("paid by ...").
+DESCRIBED: dict[str, str] = {
+    Deal.Method.ICM: "an ICM deal",
+    Deal.Method.CHIP_CHOP: "a chip-chop deal",
+    Deal.Method.CUSTOM: "a deal on amounts of the players' own",
+}
 _NO_DEAL: dict[str, Any] = {"deal": None, "deal_figures": None, "deal_proposers": ()}
 
 
@@ -190,6 +196,7 @@ def deal_summary(tournament: Tournament) -> dict[str, Any] | None:
     return {
         "method": deal.method,
         "method_name": deal.get_method_display(),
+        "described": DESCRIBED[deal.method],
         "kept_for_winner": deal.kept_for_winner,
         "decided_at": iso(deal.decided_at),
         "amounts": [

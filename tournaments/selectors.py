@@ -13,12 +13,14 @@ from django.db.models import Count, Q, QuerySet, Sum
 from django.urls import reverse
 from django.utils import timezone
 
+import engine
+from accounts.models import PointsEntry
 from engine.formats.pokerstars import ordinal
 from tables.models import Seat
 from tables.snapshot import iso
 from tournaments.clubs.access import clubs_of
-from tournaments.deals import deal_summary
-from tournaments.models import Entry, Tournament
+from tournaments.deals import accepted_deal, deal_summary
+from tournaments.models import Deal, Entry, Tournament
 
 
 def tournament_get(*, tournament_id: int) -> Tournament | None:
@@ -80,9 +82,17 @@ def structure_levels(tournament: Tournament, now: datetime) -> list[dict[str, An
 
 
 def payouts_of(tournament: Tournament) -> list[int]:
-    """Prizes by place: an SNG's for its full field, a scheduled one's for its entrants."""
-    entrants = tournament.entries.count() if tournament.is_multi_table else tournament.seats
-    return list(tournament.prizes(max(entrants, 1)))
+    """Prizes by place: a sit-n-go's for its full table (it starts only once every seat
+    is taken, so that is what it pays), a scheduled one's for its entrants so far; none
+    while nothing is in the pool (a freeroll, or nobody has paid in yet)."""
+    if tournament.is_multi_table:
+        prizes = tournament.prizes(max(tournament.entries.count(), 1))
+    elif tournament.status == Tournament.Status.REGISTERING:
+        full = (tournament.buy_in - tournament.bounty) * tournament.seats
+        prizes = engine.payouts(full, tournament.seats, tournament.payout_percentages or None)
+    else:
+        prizes = tournament.prizes(tournament.seats)
+    return list(prizes) if sum(prizes) else []
 
 
 def players(tournament: Tournament) -> list[dict[str, Any]]:
@@ -91,10 +101,7 @@ def players(tournament: Tournament) -> list[dict[str, Any]]:
     if tournament.status == "running":
         seats = Seat.objects.filter(table__tournament=tournament)
         stacks = dict(seats.values_list("entry_id", "stack"))
-    won: dict[int, int] = {}
-    if tournament.bounty:
-        taken = tournament.knockouts.values("winner_id").annotate(total=Sum("paid"))
-        won = {row["winner_id"]: row["total"] for row in taken}
+    deal = accepted_deal(tournament) if tournament.started_at is not None else None
     rows = []
     seen: set[int] = set()
     for entry in tournament.entries.select_related("user").order_by("registered_at", "pk"):
@@ -108,16 +115,32 @@ def players(tournament: Tournament) -> list[dict[str, Any]]:
                 "is_bot": entry.is_bot,
                 "stack": stacks.get(entry.pk) if entry.place is None else None,
                 "place": entry.place,
-                "prize": entry.prize,
+                **paid_to(entry, deal),
                 "rebuys": entry.rebuys,
                 "has_added_on": entry.has_added_on,
                 "bounty": entry.bounty if tournament.bounty else None,
-                "bounties_won": won.get(entry.pk, 0),
                 "is_reentry": is_reentry,
             }
         )
     rows.sort(key=lambda r: (r["place"] is not None, r["place"] or 0, -int(r["stack"] or 0)))
     return rows
+
+
+def paid_to(entry: Entry, deal: Deal | None) -> dict[str, Any]:
+    """What ``entry`` was paid, as the ledger's rows for it add up: ``prize`` (every
+    prize point, a deal's included), ``deal`` (the part the accepted deal paid; None
+    without one, or for a player out before it), ``place_prize`` (the part the place
+    paid), ``bounties_won`` (every bounty point, the winner's own included) and
+    ``paid`` (all of it)."""
+    is_dealt = deal is not None and str(entry.pk) in deal.amounts
+    dealt = deal.amount_of(entry.pk) if deal is not None and is_dealt else None
+    return {
+        "prize": entry.prize,
+        "deal": dealt,
+        "place_prize": entry.prize - (dealt or 0),
+        "bounties_won": entry.bounties_won,
+        "paid": entry.prize + entry.bounties_won,
+    }
 
 
 def seating(tournament: Tournament) -> list[dict[str, Any]]:
@@ -183,10 +206,20 @@ def summary(tournament: Tournament, now: datetime | None = None) -> dict[str, An
         ],
         "players": players(tournament),
         "deal": deal_summary(tournament),
+        "has_open_deal": tournament.has_open_deal,
+        "refunded": refunded(tournament),
         "seating": tables if tournament.is_multi_table else [],
         "average_stack": chips // left if tables and left else None,
         "url": reverse("tournaments:tournament_detail", args=[tournament.pk]),
     }
+
+
+def refunded(tournament: Tournament) -> int | None:
+    """A cancelled tournament's refunds (rule 31): the points its ledger gave back."""
+    if tournament.status != Tournament.Status.CANCELLED:
+        return None
+    rows = PointsEntry.objects.filter(tournament=tournament, reason=PointsEntry.Reason.REFUND)
+    return int(rows.aggregate(total=Sum("amount"))["total"] or 0)
 
 
 def rebuy_facts(
@@ -277,6 +310,27 @@ def place_text(entry: Entry, entrants: int, unit: str) -> str:
         return f"You won the tournament! Prize: {entry.prize:,} {unit}."
     text = f"You finished {ordinal(entry.place or 0)} of {entrants}"
     return text + f": {entry.prize:,} {unit}" if entry.prize else text
+
+
+def finish_text(tournament: Tournament, entry: Entry | None) -> str | None:
+    """The tournament page's line for a member out of it, with what they were paid and
+    from where: "You finished 1st of 6 and were paid 151 points: 101 from the deal,
+    50 in bounties." None while they play on (or never played)."""
+    if entry is None or entry.place is None:
+        return None
+    paid = paid_to(entry, accepted_deal(tournament))
+    text = f"You finished {ordinal(entry.place)} of {tournament.entries.count()}"
+    if not paid["paid"]:
+        return text + "."
+    text += f" and were paid {paid['paid']:,} {tournament.points_unit}"
+    if paid["deal"] is None and not paid["bounties_won"]:
+        return text + "."
+    sources = [
+        (paid["place_prize"], "for the place"),
+        (paid["deal"] or 0, "from the deal"),
+        (paid["bounties_won"], "in bounties"),
+    ]
+    return text + ": " + ", ".join(f"{n:,} {words}" for n, words in sources if n) + "."
 
 
 def results_of(tournament: Tournament, user_ids: list[int]) -> dict[int, dict[str, Any]]:

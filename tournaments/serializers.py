@@ -257,13 +257,20 @@ class EntrantSerializer(serializers.Serializer[Any]):
         allow_null=True, help_text="Chips between hands while running; else null."
     )
     place = serializers.IntegerField(allow_null=True, help_text="Null while still in.")
-    prize = serializers.IntegerField()
+    prize = serializers.IntegerField(help_text="Prize points paid, a deal's included.")
+    deal = serializers.IntegerField(
+        allow_null=True,
+        help_text="The part of the prize an accepted deal paid; null for a player not in one.",
+    )
+    paid = serializers.IntegerField(help_text="Everything paid to the entry: prize and bounties.")
     rebuys = serializers.IntegerField(help_text="Rebuys bought (0 without rebuys).")
     has_added_on = serializers.BooleanField(help_text="Whether the add-on was bought.")
     bounty = serializers.IntegerField(
         allow_null=True, help_text="A knockout's bounty on the player now; null without bounties."
     )
-    bounties_won = serializers.IntegerField(help_text="Points won from others' bounties.")
+    bounties_won = serializers.IntegerField(
+        help_text="Bounty points paid: others' taken, and the winner's own at the end."
+    )
     is_reentry = serializers.BooleanField(help_text="An entry after the player's first.")
 
 
@@ -341,7 +348,15 @@ class TournamentSerializer(serializers.Serializer[Any]):
     players_left = serializers.IntegerField(allow_null=True, help_text="Null before the start.")
     prize_pool = serializers.IntegerField()
     payouts = serializers.ListField(
-        child=serializers.IntegerField(), help_text="Prizes by place, first place first."
+        child=serializers.IntegerField(),
+        help_text="Prizes by place, first place first: a sit-n-go's for its full table, a "
+        "scheduled tournament's for its entries so far; empty while the pool holds nothing.",
+    )
+    refunded = serializers.IntegerField(
+        allow_null=True, help_text="A cancelled tournament's refunds in points; else null."
+    )
+    has_open_deal = serializers.BooleanField(
+        help_text="A deal waits for the players' answers; no hand is dealt meanwhile."
     )
     started_at = serializers.DateTimeField(allow_null=True)
     ended_at = serializers.DateTimeField(allow_null=True)

@@ -76,6 +76,7 @@ def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
         "levels": selectors.structure_levels(tournament, now),
         "players": selectors.players(tournament),
         "entry": entry,
+        "your_result": selectors.finish_text(tournament, entry),
         "table_id": _table_of(tournament, entry),
         "form_action": _form_action(request, tournament, entry, now),
     }

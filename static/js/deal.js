@@ -38,6 +38,12 @@ function cell(row, text, className) {
   return td;
 }
 
+/** "1 of 3 players have answered": how far the answers to a deal have come. */
+function answeredText(answers, amounts) {
+  const asked = Object.keys(amounts).length;
+  return `${Object.keys(answers).length} of ${asked} players have answered`;
+}
+
 /** The offer as everyone sees it: each player's chips, amount and answer. */
 function renderOffer(panel, table, secondsLeft) {
   const deal = table.deal;
@@ -68,7 +74,9 @@ function renderOffer(panel, table, secondsLeft) {
   const note = panel.querySelector("[data-deal-note]");
   if (deal.status === "open") {
     const seconds = Math.max(0, Math.ceil(secondsLeft(deal.ends_at)));
-    note.textContent = `${proposer} proposes ${METHOD_NAMES[deal.method]} deal${kept}. Answers within ${seconds} s.`;
+    note.textContent =
+      `${proposer} proposes ${METHOD_NAMES[deal.method]} deal${kept}. ` +
+      `${answeredText(deal.answers, deal.amounts)}. Answers within ${seconds} s.`;
   } else {
     note.textContent = STATUS_TEXTS[deal.status] || "";
   }

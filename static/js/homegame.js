@@ -46,13 +46,14 @@ export function renderRunout(box, table) {
     `Twice only if ${others === 1 ? "the other player agrees" : `all ${others + 1} players agree`}; no answer is once.`;
 }
 
-/** The announcement while the question is open ("Run it twice? 1 of 2 answered"). */
+/** The announcement while the question is open ("Run it twice? 1 of 2 players have
+ * answered · 12 s"); the viewer's own answer shows in the question leaving the dock. */
 export function runoutAnnouncement(table, secondsLeft) {
   const asked = question(table);
   if (!asked) return "";
   const answered = Object.keys(asked.runout.answers).length;
-  const waiting = asked.hasAnswered ? "You answered" : "Run it twice?";
-  return `${waiting} ${answered} of ${asked.runout.seats.length} answered · ${Math.max(0, Math.ceil(secondsLeft))} s`;
+  const count = `${answered} of ${asked.runout.seats.length} players have answered`;
+  return `Run it twice? ${count} · ${Math.max(0, Math.ceil(secondsLeft))} s`;
 }
 
 /** The straddle tick, where the table allows straddles. */

@@ -1,8 +1,14 @@
 // One tournament's page: its facts and players follow the lobby socket's
 // {"type": "tournament"} messages for this tournament, and the time to the
-// next level counts down.
+// next level counts down. Each state of a tournament shows its own lines (what
+// it pays, a deal, the columns of its players): when the state changes (it
+// starts, ends, is cancelled, a deal is made, a break begins or ends) the
+// page's tournament is drawn again from the server's page, in place, so the
+// socket and any notice on the page stay.
 
 import { listen, onStatus } from "./live.js";
+import { showLocalTimes } from "./localtime.js";
+import { ordinal } from "./places.js";
 
 const root = document.getElementById("tournament");
 const id = Number(root.dataset.tournamentId);
@@ -21,7 +27,54 @@ function setText(selector, text) {
   if (element) element.textContent = text;
 }
 
+/** Each player's cell by its column's name (the page's table head lists them). */
+const CELLS = {
+  name: (p) => (p.is_reentry ? `${p.name} (re-entry)` : p.name),
+  stack: (p) => p.stack ?? "",
+  rebuys: (p) => `${p.rebuys}${p.has_added_on ? " + add-on" : ""}`,
+  bounty: (p) => p.bounty ?? "",
+  bounties_won: (p) => p.bounties_won || "",
+  place: (p) => ordinal(p.place),
+  place_prize: (p) => p.place_prize || "",
+  deal: (p) => p.deal ?? "",
+  paid: (p) => p.paid || "",
+};
+
+function isAnotherState(t) {
+  const isOnBreak = Boolean(t.level && t.level.break_ends_at);
+  return (
+    t.status !== root.dataset.state ||
+    Boolean(t.deal) !== root.hasAttribute("data-has-deal") ||
+    (t.status === "running" && isOnBreak !== Boolean(find("[data-break]")))
+  );
+}
+
+let redrawing = null; // the fetch of the page under way, if any
+
+/** The tournament drawn again from a fresh copy of this page (its new state). */
+async function redraw() {
+  const response = await fetch(window.location.href, { credentials: "same-origin" });
+  if (!response.ok) return;
+  const page = new DOMParser().parseFromString(await response.text(), "text/html");
+  const fresh = page.getElementById("tournament");
+  if (!fresh) return;
+  const connection = find("[data-connection-status]").textContent;
+  for (const name of ["data-state", "data-has-deal"]) {
+    if (fresh.hasAttribute(name)) root.setAttribute(name, fresh.getAttribute(name));
+    else root.removeAttribute(name);
+  }
+  root.replaceChildren(...[...fresh.childNodes].map((node) => document.importNode(node, true)));
+  find("[data-connection-status]").textContent = connection;
+  showLocalTimes(root);
+  tick();
+}
+
 function update(t) {
+  if (isAnotherState(t)) {
+    // One fetch at a time; a change that comes during it is drawn by the next.
+    redrawing = (redrawing || Promise.resolve()).then(redraw).catch(() => window.location.reload());
+    return;
+  }
   setText("[data-status]", STATUS[t.status] || t.status);
   const left = t.players_left === null ? "" : `, ${t.players_left} left`;
   setText("[data-count]", `${t.registered}/${t.entrant_limit}${left}`);
@@ -34,7 +87,13 @@ function update(t) {
   }
   if (t.bounties) setText("[data-bounties-taken]", `${t.bounties.taken} taken`);
   setText("[data-pool]", `${t.prize_pool} points`);
-  setText("[data-payouts]", t.payouts.map((prize, i) => `${i + 1}. ${prize}`).join(" · "));
+  const payouts = find("[data-payouts][data-none]"); // what it pays, before a deal or the end
+  if (payouts) {
+    payouts.textContent = t.payouts.map((prize, i) => `${ordinal(i + 1)} ${prize}`).join(" · ") || payouts.dataset.none;
+  }
+  root.querySelectorAll("[data-deal-pending]").forEach((line) => {
+    line.hidden = !t.has_open_deal;
+  });
   if (t.level) {
     const ante = t.level.ante ? `, ante ${t.level.ante}` : "";
     const news = t.announcement ? ` — ${t.announcement}` : "";
@@ -46,14 +105,12 @@ function update(t) {
       tr.classList.toggle("current", isCurrent);
     });
   }
+  const columns = [...root.querySelectorAll("[data-columns] [data-column]")].map((th) => th.dataset.column);
   const rows = t.players.map((p) => {
     const tr = document.createElement("tr");
-    const bought = t.rebuys ? [`${p.rebuys}${p.has_added_on ? " + add-on" : ""}`] : [];
-    const bounties = t.bounties ? [p.bounty ?? "", p.bounties_won || ""] : [];
-    const name = p.is_reentry ? `${p.name} (re-entry)` : p.name;
-    for (const value of [name, p.stack ?? "", ...bought, ...bounties, p.place ?? "", p.prize || ""]) {
+    for (const column of columns) {
       const td = document.createElement("td");
-      td.textContent = String(value);
+      td.textContent = String(CELLS[column](p));
       tr.append(td);
     }
     return tr;
@@ -93,7 +150,11 @@ function tableBox(table) {
 
 function tick() {
   const next = find("[data-next-level]");
-  if (!next || !next.dataset.endsAt) return;
+  if (!next) return;
+  if (!next.dataset.endsAt) {
+    next.textContent = "None: this is the last level";
+    return;
+  }
   const seconds = Math.max(0, Math.ceil((Date.parse(next.dataset.endsAt) - Date.now()) / 1000));
   next.textContent = `in ${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
 }

@@ -3,6 +3,7 @@
 // levels, finishes); a new SNG gets a row, one that started moves to "Running".
 
 import { listen, onStatus } from "./live.js";
+import { ordinal } from "./places.js";
 
 const csrf = document.querySelector("[name=csrfmiddlewaretoken]");
 const status = document.querySelector("[data-connection-status]");
@@ -66,7 +67,7 @@ function row(t, old) {
       cell(t.buy_in ? String(t.buy_in) : "Freeroll"),
       cell(`${t.registered}/${t.entrant_limit}${rebuys(t)}`, "data-count"),
       cell(String(t.prize_pool), "data-pool"),
-      cell(t.payouts.join(" / "), "data-payouts"),
+      cell(t.payouts.join(" / ") || "—", "data-payouts"),
       registerCell(t, isRegistered),
     );
   } else if (t.status === "running") {
@@ -85,7 +86,7 @@ function row(t, old) {
       watch,
     );
   } else {
-    const winners = t.winners.map((w) => `${w.place}. ${w.name} (${w.prize})`).join(", ");
+    const winners = t.winners.map((w) => `${ordinal(w.place)} ${w.name} (${w.prize})`).join(", ");
     tr.append(link(t.title, t.url), cell(winners));
   }
   return tr;

@@ -147,9 +147,12 @@ def test_straddles_run_it_twice_and_a_bomb_pot_at_a_holdem_table(server_url: str
     go_all_in(pages)
     expect(others[0].get_by_role("group", name="Run it twice?")).to_be_visible()
     others[0].screenshot(path=SCREENSHOTS / "felt-run-it-twice-question-phone.png")
-    for page in pages:
+    for answered, page in enumerate(pages):
         question = page.get_by_role("group", name="Run it twice?")
         expect(question).to_be_visible()
+        expect(page.locator("[data-announce]")).to_contain_text(
+            f"Run it twice? {answered} of {len(pages)} players have answered · "
+        )
         question.get_by_role("button", name="Twice").click()
         expect(question).to_be_hidden()
     # The server reveals the boards a street per snapshot (rule 30): with the first

@@ -31,7 +31,7 @@ async def test_a_registration_updates_the_lobby_row_of_everyone_watching(make_us
     message = await next_of_type(socket, "tournament")
     row = message["tournament"]
     assert (row["id"], row["registered"], row["prize_pool"]) == (tournament.pk, 1, 100)
-    assert row["payouts"] == [65, 35]
+    assert row["payouts"] == [390, 210], "what the full table pays"
     await socket.disconnect()
 
 

@@ -26,7 +26,7 @@ def test_the_lobby_lists_open_sngs_with_counts_pool_payouts_and_register_buttons
 
     assert f'data-tournament-id="{tournament.pk}"' in page
     assert "1/6" in page and "Freeroll" in page
-    assert "65 / 35" in page, "payouts of the 100-point pool"
+    assert "390 / 210" in page, "what a full table of 100-point buy-ins pays"
     assert page.count("data-register>Register<") == 2
     assert "js/tournaments.js" in page
 
@@ -85,7 +85,7 @@ def test_a_running_sngs_page_shows_level_players_stacks_and_the_table(client, ma
 
     page = client.get(f"/tournaments/{tournament.pk}/").content.decode()
 
-    assert "Running" in page and "600 points" in page and "1. 390 · 2. 210" in page
+    assert "Running" in page and "600 points" in page and "1st 390 · 2nd 210" in page
     assert "1: blinds 10/20" in page
     assert 'aria-current="true"' in page, "the current level is marked"
     assert f"/tables/{table.pk}/" in page and "Take your seat" in page

@@ -157,7 +157,7 @@ def test_a_player_out_of_chips_rebuys_and_both_take_the_add_on(
     ben.goto(f"{server_url}/tournaments/{tournament.pk}/")
     expect(ben.locator("[data-status]")).to_have_text("Finished")
     expect(ben.locator("[data-deal]")).to_contain_text("ICM, ending the tournament")
-    expect(ben.locator("[data-rebuys]")).to_contain_text("1 rebuy, 2 add-ons so far")
+    expect(ben.locator("[data-rebuys]")).to_contain_text("1 rebuy, 2 add-ons in all")
     # two buy-ins less their bounties, a rebuy and two add-ons
     expect(ben.locator("[data-pool]")).to_have_text("320 points")
     expect(ben.locator("[data-bounties]")).to_contain_text("Knockout: 40 points")

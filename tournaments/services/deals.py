@@ -95,9 +95,11 @@ def propose_deal(
     remember_open_deal(tournament, deal)
     if len(answers) == len(ordered):  # bots against the proposer: all say yes at once
         _accept(tournament, deal, [play], play.now)
-    elif _deal_scheduler is not None:
-        scheduler, ends_at = _deal_scheduler, deal.ends_at
-        transaction.on_commit(lambda: scheduler(tournament.pk, ends_at))
+    else:
+        broadcast.lobby_update(tournament.pk)  # its page says play waits for the answers
+        if _deal_scheduler is not None:
+            scheduler, ends_at = _deal_scheduler, deal.ends_at
+            transaction.on_commit(lambda: scheduler(tournament.pk, ends_at))
     p.plan_next_hand(play)  # no next hand while the deal waits
     return deal
 
