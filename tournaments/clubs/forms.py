@@ -43,7 +43,7 @@ class ClubScheduleForm(ScheduleTournamentForm):
         initial=0, help_text="Registration stays open until this level ends (0: until the start)."
     )
 
-    BASIC = ("name", "starts_at", "buy_in", "seats_per_table", "max_entrants")
+    BASIC = ("name", "game", "starts_at", "buy_in", "seats_per_table", "max_entrants")
     PAYOUTS = ("payout_percentages",)
     STRUCTURE = (
         "starting_stack",

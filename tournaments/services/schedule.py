@@ -53,6 +53,7 @@ def schedule_tournament(*, settings: TournamentSettings, club: Club | None = Non
             seats=settings.seats_per_table,
             max_entrants=settings.max_entrants,
             structure=settings.structure,
+            game=settings.game,
             custom_levels=settings.levels,
             starting_stack=settings.starting_stack,
             late_registration_levels=settings.late_registration_levels,
