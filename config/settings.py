@@ -254,6 +254,8 @@ TABLES_CREATED_PER_HOUR = env_int("TABLES_CREATED_PER_HOUR", 20)
 TOURNAMENTS_ACTION_SECONDS = env_int("TOURNAMENTS_ACTION_SECONDS", 20)
 TOURNAMENTS_STRUCTURES = ("regular", "turbo", "hyper")
 TOURNAMENTS_BUY_INS = (0, 100, 1000)
+# Besides those Hold'em sit-n-gos, the lobby's Pot-Limit Omaha ones: (structure, buy-in).
+TOURNAMENTS_OMAHA_SNGS = (("regular", 100),)
 TOURNAMENTS_LEVEL_SECONDS = env_float("TOURNAMENTS_LEVEL_SECONDS", 0.0)
 # How long a player out of chips in a rebuy period has to rebuy before they are out.
 TOURNAMENTS_REBUY_OFFER_SECONDS = env_int("TOURNAMENTS_REBUY_OFFER_SECONDS", 20)

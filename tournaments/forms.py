@@ -13,6 +13,7 @@ from django import forms
 
 import engine
 from config.platform.domain_errors import add_to_form
+from tables.models import Table
 from tournaments import schedule_messages
 from tournaments.errors import BadSettings, TournamentError
 from tournaments.models import Tournament
@@ -36,6 +37,7 @@ _FIELD_OF = {
     "bad_seats": "seats_per_table",
     "bad_max_entrants": "max_entrants",
     "bad_structure": "structure",
+    "bad_game": "game",
     "bad_levels": "levels",
     "bad_starting_stack": "starting_stack",
     "bad_late_registration": "late_registration_levels",
@@ -54,6 +56,12 @@ class ScheduleTournamentForm(forms.ModelForm):  # type: ignore[type-arg]
 
     name = forms.CharField(max_length=200)
     starts_at = forms.DateTimeField(help_text="In the site's time zone.")
+    game = forms.ChoiceField(
+        choices=Table.Game.choices,
+        initial=Table.Game.NO_LIMIT_HOLDEM,
+        required=False,  # a form posted before the game was asked deals Hold'em
+        help_text="What every table of the tournament deals.",
+    )
     buy_in = forms.IntegerField(initial=0)
     seats_per_table = forms.IntegerField(initial=9, help_text="2 to 9.")
     max_entrants = forms.IntegerField(initial=60)
@@ -118,6 +126,7 @@ class ScheduleTournamentForm(forms.ModelForm):  # type: ignore[type-arg]
         given = {k: v for k, v in data.items() if k not in ("levels", "payout_percentages")}
         for name in ZERO_WHEN_EMPTY:  # left empty: none
             given[name] = given.get(name) or 0
+        given["game"] = given.get("game") or Table.Game.NO_LIMIT_HOLDEM.value
         try:
             if data.get("levels"):
                 given["levels"] = json.loads(data["levels"])

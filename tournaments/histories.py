@@ -1,9 +1,9 @@
 """What a tournament hand's history says beyond the hand itself.
 
 ``pokerstars_meta(hand)`` gives ``engine.to_pokerstars`` the tournament
-header (``Tournament #<id>, <buy-in> Hold'em No Limit - Level <roman>``, in
-play-money points), the knockout bounties taken and the places decided in the
-hand. The text itself is
+header (``Tournament #<id>, <buy-in> Hold'em No Limit - Level <roman>``, or
+``Omaha Pot Limit`` at an Omaha event's tables, in play-money points), the
+knockout bounties taken and the places decided in the hand. The text itself is
 built per viewer, from ``engine.replay(hand.events)`` and
 ``to_pokerstars(state, viewer=...)``: never from the stored log as it is.
 """

@@ -37,7 +37,7 @@ def tournaments_list(*, status: str | None = None, viewer: Any = None) -> QueryS
     if status is not None:
         found = found.filter(status=status)
     if status == Tournament.Status.REGISTERING:
-        return found.order_by("kind", "starts_at", "structure", "buy_in", "pk")
+        return found.order_by("kind", "starts_at", "game", "structure", "buy_in", "pk")
     return found.order_by("-started_at", "-pk")
 
 
@@ -181,6 +181,8 @@ def summary(tournament: Tournament, now: datetime | None = None) -> dict[str, An
         "title": tournament.title,
         "kind": tournament.kind,
         "structure": tournament.structure,
+        "game": tournament.game,
+        "game_name": tournament.game_name,
         "buy_in": tournament.buy_in,
         "status": tournament.status,
         "seats": tournament.seats,

@@ -16,7 +16,7 @@ from rest_framework import serializers
 
 import engine
 from config.platform.api_fields import TextField, ZonedDateTimeField
-from tables.models import MAX_SEATS, MIN_SEATS
+from tables.models import MAX_SEATS, MIN_SEATS, Table
 from tournaments import schedule_messages
 from tournaments import tournament_settings as schedule_rules
 from tournaments.models import Deal, Tournament
@@ -117,6 +117,12 @@ class TournamentScheduleSerializer(serializers.Serializer[Any]):
     )
     structure = serializers.ChoiceField(
         choices=list(engine.STRUCTURES), required=False, default="regular"
+    )
+    game = serializers.ChoiceField(
+        choices=Table.Game.choices,
+        required=False,
+        default=Table.Game.NO_LIMIT_HOLDEM.value,
+        help_text="What every table deals: nlhe (No-Limit Hold'em) or plo (Pot-Limit Omaha).",
     )
     levels = serializers.ListField(
         child=LevelSerializer(),
@@ -334,6 +340,10 @@ class TournamentSerializer(serializers.Serializer[Any]):
     title = serializers.CharField()
     kind = serializers.ChoiceField(choices=Tournament.Kind.choices)
     structure = serializers.CharField(help_text="The blind structure's name.")
+    game = serializers.ChoiceField(
+        choices=Table.Game.choices, help_text="What its tables deal: nlhe or plo."
+    )
+    game_name = serializers.CharField(help_text='"No-Limit Hold\'em" or "Pot-Limit Omaha".')
     buy_in = serializers.IntegerField()
     status = serializers.ChoiceField(choices=Tournament.Status.choices)
     seats = serializers.IntegerField(help_text="Seats per table.")

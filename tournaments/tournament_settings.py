@@ -15,7 +15,7 @@ from typing import Any
 from django.utils import timezone
 
 import engine
-from tables.models import MAX_SEATS, MIN_SEATS
+from tables.models import MAX_SEATS, MIN_SEATS, Table
 from tournaments.errors import BadSettings
 
 MAX_ENTRANTS = 1000
@@ -141,6 +141,7 @@ class TournamentSettings:
     during late registration.
     ``points_scope`` is ``site`` or a club's (a club's own tournament is always paid
     in its points).
+    Every table deals ``game``: ``nlhe`` (No-Limit Hold'em) or ``plo`` (Pot-Limit Omaha).
     Once made, ``name`` is stripped and ``levels``, ``breaks`` and
     ``payout_percentages`` are as stored.
     """
@@ -151,6 +152,7 @@ class TournamentSettings:
     seats_per_table: int = 9
     max_entrants: int = 60
     structure: str = "regular"
+    game: str = Table.Game.NO_LIMIT_HOLDEM.value
     levels: Sequence[Any] | None = None
     starting_stack: int | None = None
     late_registration_levels: int = 0
@@ -197,6 +199,10 @@ class TournamentSettings:
         _whole(self.buy_in, 0, 10**9, "bad_buy_in", "The buy-in")
         _whole(self.seats_per_table, MIN_SEATS, MAX_SEATS, "bad_seats", "Seats per table")
         _whole(self.max_entrants, 2, MAX_ENTRANTS, "bad_max_entrants", "The most entrants")
+        if self.game not in Table.Game.values:
+            raise BadSettings(
+                "bad_game", "The game is No-Limit Hold'em (nlhe) or Pot-Limit Omaha (plo)."
+            )
         if self.structure not in engine.STRUCTURES:
             names = ", ".join(engine.STRUCTURES)
             raise BadSettings(

@@ -64,6 +64,7 @@ function row(t, old) {
     tr.dataset.registered = String(isRegistered);
     tr.append(
       link(t.kind === "mtt" ? t.title : t.structure[0].toUpperCase() + t.structure.slice(1), t.url),
+      cell(t.game_name, "data-game"),
       cell(t.buy_in ? String(t.buy_in) : "Freeroll"),
       cell(`${t.registered}/${t.entrant_limit}${rebuys(t)}`, "data-count"),
       cell(String(t.prize_pool), "data-pool"),
@@ -80,6 +81,7 @@ function row(t, old) {
     }
     tr.append(
       link(t.title, t.url),
+      cell(t.game_name, "data-game"),
       cell(t.announcement ? `${levelText(t.level)} — ${t.announcement}` : levelText(t.level), "data-level"),
       cell(`${t.players_left}/${t.registered}${rebuys(t)}`, "data-left"),
       cell(String(t.prize_pool)),
@@ -87,7 +89,7 @@ function row(t, old) {
     );
   } else {
     const winners = t.winners.map((w) => `${ordinal(w.place)} ${w.name} (${w.prize})`).join(", ");
-    tr.append(link(t.title, t.url), cell(winners));
+    tr.append(link(t.title, t.url), cell(t.game_name, "data-game"), cell(winners));
   }
   return tr;
 }

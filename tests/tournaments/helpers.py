@@ -20,12 +20,12 @@ def members(make_user: Any, count: int, prefix: str = "player") -> list[Any]:
     return [make_user(f"{prefix}{n}") for n in range(count)]
 
 
-def sng(structure: str = "turbo", buy_in: int = 100) -> Tournament:
+def sng(structure: str = "turbo", buy_in: int = 100, game: str = "nlhe") -> Tournament:
     """The lobby's open SNG of that kind (opened if there is none)."""
     waiting = Tournament.objects.filter(
-        kind="sng", status="registering", structure=structure, buy_in=buy_in
+        kind="sng", status="registering", structure=structure, buy_in=buy_in, game=game
     ).first()
-    return waiting or services.sng_open(structure=structure, buy_in=buy_in)
+    return waiting or services.sng_open(structure=structure, buy_in=buy_in, game=game)
 
 
 def register(tournament: Tournament, users: list[Any]) -> Tournament:

@@ -255,4 +255,4 @@ def test_club_pages_send_the_start_in_utc_said_so_for_the_browser_to_show_in_its
         assert shown in page, path
         assert "js/localtime.js" in page
     clubs = admin_client.get("/clubs/").content.decode()
-    assert "Club Night</a>, <time" in clubs
+    assert "Club Night</a> (<span data-game>No-Limit Hold&#x27;em</span>), <time" in clubs

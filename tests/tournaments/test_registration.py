@@ -155,12 +155,12 @@ def test_a_practice_sng_cannot_be_joined(make_user):
         services.tournament_register(tournament_id=tournament.pk, user=make_user("bob"))
 
 
-def test_the_sweep_opens_one_sng_per_structure_and_buy_in(settings):
+def test_the_sweep_opens_one_sng_per_game_structure_and_buy_in(settings):
     from tournaments.tasks import sweep
 
     sweep()
     sweep()
     open_sngs = Tournament.objects.filter(status="registering", kind="sng")
-    assert open_sngs.count() == len(settings.TOURNAMENTS_STRUCTURES) * len(
-        settings.TOURNAMENTS_BUY_INS
-    )
+    holdem = len(settings.TOURNAMENTS_STRUCTURES) * len(settings.TOURNAMENTS_BUY_INS)
+    assert open_sngs.filter(game="nlhe").count() == holdem
+    assert open_sngs.filter(game="plo").count() == len(settings.TOURNAMENTS_OMAHA_SNGS) >= 1

@@ -63,6 +63,7 @@ class ClubScheduleForm(ScheduleTournamentForm):
 
     BASIC = (
         "name",
+        "game",
         "starts_at",
         "repeats",
         "repeat_every_days",

@@ -12,6 +12,7 @@ from django.db.models import Q
 
 import engine
 from config.adapters.json_field import JSONField
+from tables.models import Table
 from tournaments.models.clubs import Club
 from tournaments.models.series import TournamentSeries
 
@@ -34,6 +35,10 @@ class Tournament(models.Model):
 
     kind = models.CharField(max_length=12, choices=Kind.choices, default=Kind.SNG)
     structure = models.CharField(max_length=12, choices=STRUCTURE_CHOICES, default="regular")
+    # What every table it draws deals (docs/rules.md rule 21 for Omaha); a table's codes.
+    game = models.CharField(
+        max_length=4, choices=Table.Game.choices, default=Table.Game.NO_LIMIT_HOLDEM
+    )
     buy_in = models.PositiveIntegerField(default=0)
     seats = models.PositiveSmallIntegerField(default=SNG_SEATS)  # per table
     status = models.CharField(
@@ -120,7 +125,7 @@ class Tournament(models.Model):
             ),
             # The lobby has one SNG of each kind open: a fresh one opens once.
             models.UniqueConstraint(
-                fields=["structure", "buy_in"],
+                fields=["game", "structure", "buy_in"],
                 condition=Q(kind="sng", status="registering"),
                 name="tournaments_one_open_sng_per_kind",
             ),
@@ -139,7 +144,14 @@ class Tournament(models.Model):
             return self.name
         stake = f"{self.buy_in:,} points" if self.buy_in else "Freeroll"
         kind = "Practice" if self.kind == self.Kind.PRACTICE else "Sit-n-go"
+        if self.game == Table.Game.POT_LIMIT_OMAHA:  # told from the same stakes in Hold'em
+            kind = f"Omaha {kind.lower()}"
         return f"{self.structure.title()} {kind} · {stake}"
+
+    @property
+    def game_name(self) -> str:
+        """The game its tables deal, as players call it: "Pot-Limit Omaha"."""
+        return Table.Game(self.game).label
 
     @property
     def blind_structure(self) -> engine.BlindStructure:

@@ -36,7 +36,9 @@ def tournament_cancel(*, tournament_id: int) -> Tournament:
         tournament.prize_pool = 0
         tournament.save(update_fields=["status", "ended_at", "prize_pool"])
         if was_registering and tournament.kind == Tournament.Kind.SNG:
-            fresh = sng_open(structure=tournament.structure, buy_in=tournament.buy_in)
+            fresh = sng_open(
+                structure=tournament.structure, buy_in=tournament.buy_in, game=tournament.game
+            )
             broadcast.lobby_update(fresh.pk)
         broadcast.lobby_update(tournament.pk)
         return tournament

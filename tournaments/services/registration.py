@@ -17,6 +17,7 @@ from django.utils import timezone
 
 from accounts import points
 from accounts.models import PointsEntry
+from tables.models import Table
 from tournaments import broadcast
 from tournaments.clubs.access import check_can_see
 from tournaments.errors import (
@@ -48,36 +49,52 @@ def locked(tournament_id: int) -> Tournament:
     return tournament
 
 
-def sng_open(*, structure: str, buy_in: int) -> Tournament:
-    """A lobby SNG taking registrations (one per structure and buy-in: a constraint)."""
+def sng_open(*, structure: str, buy_in: int, game: str = Table.Game.NO_LIMIT_HOLDEM) -> Tournament:
+    """A lobby SNG taking registrations (one per game, structure and buy-in: a constraint)."""
     return Tournament.objects.create(
         kind=Tournament.Kind.SNG,
         structure=structure,
         buy_in=buy_in,
+        game=game,
         level_seconds=settings.TOURNAMENTS_LEVEL_SECONDS or None,
     )
 
 
+def sng_kinds() -> list[tuple[str, str, int]]:
+    """The lobby's SNGs as (game, structure, buy-in): Hold'em at every structure and
+    buy-in of the settings, and the Omaha ones they name."""
+    holdem = [
+        (Table.Game.NO_LIMIT_HOLDEM.value, structure, buy_in)
+        for structure in settings.TOURNAMENTS_STRUCTURES
+        for buy_in in settings.TOURNAMENTS_BUY_INS
+    ]
+    omaha = [
+        (Table.Game.POT_LIMIT_OMAHA.value, structure, buy_in)
+        for structure, buy_in in settings.TOURNAMENTS_OMAHA_SNGS
+    ]
+    return holdem + omaha
+
+
 def sngs_ensure_open() -> int:
-    """Open an SNG for each structure and buy-in of the lobby that has none; how many."""
+    """Open an SNG of each of the lobby's kinds that has none; how many."""
     opened = 0
-    for structure in settings.TOURNAMENTS_STRUCTURES:
-        for buy_in in settings.TOURNAMENTS_BUY_INS:
-            waiting = Tournament.objects.filter(
-                kind=Tournament.Kind.SNG,
-                status=Tournament.Status.REGISTERING,
-                structure=structure,
-                buy_in=buy_in,
-            )
-            if waiting.exists():
-                continue
-            try:
-                with transaction.atomic():
-                    tournament = sng_open(structure=structure, buy_in=buy_in)
-                    broadcast.lobby_update(tournament.pk)
-            except IntegrityError:  # opened by a registration that filled one meanwhile
-                continue
-            opened += 1
+    for game, structure, buy_in in sng_kinds():
+        waiting = Tournament.objects.filter(
+            kind=Tournament.Kind.SNG,
+            status=Tournament.Status.REGISTERING,
+            game=game,
+            structure=structure,
+            buy_in=buy_in,
+        )
+        if waiting.exists():
+            continue
+        try:
+            with transaction.atomic():
+                tournament = sng_open(structure=structure, buy_in=buy_in, game=game)
+                broadcast.lobby_update(tournament.pk)
+        except IntegrityError:  # opened by a registration that filled one meanwhile
+            continue
+        opened += 1
     return opened
 
 
@@ -158,7 +175,9 @@ def tournament_register(*, tournament_id: int, user: Any) -> Tournament:
             seat_late_entry(tournament, entry)
         if tournament.kind == Tournament.Kind.SNG and registered + 1 == tournament.seats:
             tournament_start(tournament=tournament, now=timezone.now())
-            fresh = sng_open(structure=tournament.structure, buy_in=tournament.buy_in)
+            fresh = sng_open(
+                structure=tournament.structure, buy_in=tournament.buy_in, game=tournament.game
+            )
             broadcast.lobby_update(fresh.pk)
         broadcast.lobby_update(tournament.pk)
         return tournament

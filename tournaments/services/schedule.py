@@ -59,6 +59,7 @@ def schedule_tournament(
             seats=settings.seats_per_table,
             max_entrants=settings.max_entrants,
             structure=settings.structure,
+            game=settings.game,
             custom_levels=settings.levels,
             starting_stack=settings.starting_stack,
             late_registration_levels=settings.late_registration_levels,

@@ -46,9 +46,10 @@ def table_open(
     seating: dict[int, Entry],
     carried: dict[int, Seat] | None = None,
 ) -> Table:
-    """A table of the tournament with ``seating`` (seat number: entry), each with the
-    starting stack, or what their seat elsewhere had (``carried``, by entry id): its
-    stack, time bank and whether they are sitting out. No hand dealt yet."""
+    """A table of the tournament, dealing its game, with ``seating`` (seat number:
+    entry), each with the starting stack, or what their seat elsewhere had (``carried``,
+    by entry id): its stack, time bank and whether they are sitting out. No hand dealt
+    yet."""
     structure = tournament.blind_structure
     first = structure.levels[0]
     table = Table.objects.create(
@@ -61,6 +62,7 @@ def table_open(
         ante=first.ante,
         starting_stack=structure.starting_stack,
         action_seconds=settings.TOURNAMENTS_ACTION_SECONDS,
+        game=tournament.game,
     )
     carried = carried or {}
     Seat.objects.bulk_create(
