@@ -33,13 +33,13 @@ QUICK_REACTIONS = ("nh", "gg", "ty", "gl", "wp", "lol")
 
 
 def lobby(request: HttpRequest) -> HttpResponse:
-    """The tables the member sits at, each with "Take your seat" (a tournament's among
-    them); the friends' tables the member may see (listed ones, and their own), their
-    own marked so that live news of a table taken off the list leaves it (lobby.js)."""
+    """The tournament tables the member sits at, each with "Take your seat"; the
+    friends' tables the member may see (listed ones, and their own), their own
+    marked so that live news of a table taken off the list leaves it (lobby.js)."""
     open_tables = list(selectors.tables_with_free_seats(request.user))
     seated_at: list[Table] = []
     if request.user.is_authenticated:
-        seated_at = list(selectors.tables_seated_at(signed_in_user(request)))
+        seated_at = list(selectors.tournament_tables_seated_at(signed_in_user(request)))
     mine: set[int] = set()
     if request.user.is_authenticated and open_tables:
         shown = [table.pk for table in open_tables]
