@@ -252,6 +252,9 @@ TABLES_CREATED_PER_HOUR = env_int("TABLES_CREATED_PER_HOUR", 20)
 # and a level length in seconds for every structure (0: the structure's own; tests and
 # the load test shorten it).
 TOURNAMENTS_ACTION_SECONDS = env_int("TOURNAMENTS_ACTION_SECONDS", 20)
+# A tournament player not connected to their table when their turn comes has this long
+# (not the whole clock, nor their time bank) before they are marked away (rule 32).
+TOURNAMENTS_DISCONNECTED_GRACE_SECONDS = env_float("TOURNAMENTS_DISCONNECTED_GRACE_SECONDS", 5.0)
 TOURNAMENTS_STRUCTURES = ("regular", "turbo", "hyper")
 TOURNAMENTS_BUY_INS = (0, 100, 1000)
 # Besides those Hold'em sit-n-gos, the lobby's Pot-Limit Omaha ones: (structure, buy-in).

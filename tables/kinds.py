@@ -91,6 +91,12 @@ class TableBehaviour:
         big_blind = engine.next_positions(last, present, table.seat_count).big_blind_seat
         return sorted({*playing, big_blind})
 
+    def disconnected_grace(self) -> float | None:
+        """Seconds a player not connected to the table has on their turn, instead of the
+        clock and their time bank; None: the whole clock, as if connected (a cash table's
+        player who drops gets their clock, docs/rules.md rule 29)."""
+        return None
+
     def can_deal(self, play: Play) -> bool:
         """A hand needs two players dealt in (``dealt_seats``)."""
         return not play.is_hand_running and len(self.dealt_seats(play)) >= 2

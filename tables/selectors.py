@@ -127,6 +127,18 @@ def may_reach(table: Table, user: User | AnonymousUser | None, *, admitted: set[
 OPEN_TABLES_SHOWN = 20
 
 
+def tournament_tables_seated_at(user: User) -> QuerySet[Table]:
+    """The tournament tables where ``user`` still has a seat with chips: the lobby's
+    "Take your seat" for each, newest first. (A friends' table of theirs is in the
+    lobby's list of tables already.)"""
+    with_chips = Seat.objects.filter(Q(stack__gt=0) | Q(chips_to_add__gt=0), user=user)
+    return Table.objects.filter(
+        pk__in=with_chips.values("table_id"),
+        kind=Table.Kind.TOURNAMENT,
+        closed_at__isnull=True,
+    ).order_by("-created_at")
+
+
 def tables_with_free_seats(viewer: User | AnonymousUser | None = None) -> QuerySet[Table]:
     """Friends' tables with fewer players than seats, newest first, that ``viewer``
     may see listed: those their host lists in the lobby, and the viewer's own

@@ -33,9 +33,13 @@ QUICK_REACTIONS = ("nh", "gg", "ty", "gl", "wp", "lol")
 
 
 def lobby(request: HttpRequest) -> HttpResponse:
-    """The friends' tables the member may see (listed ones, and their own), their own
+    """The tournament tables the member sits at, each with "Take your seat"; the
+    friends' tables the member may see (listed ones, and their own), their own
     marked so that live news of a table taken off the list leaves it (lobby.js)."""
     open_tables = list(selectors.tables_with_free_seats(request.user))
+    seated_at: list[Table] = []
+    if request.user.is_authenticated:
+        seated_at = list(selectors.tournament_tables_seated_at(signed_in_user(request)))
     mine: set[int] = set()
     if request.user.is_authenticated and open_tables:
         shown = [table.pk for table in open_tables]
@@ -44,7 +48,8 @@ def lobby(request: HttpRequest) -> HttpResponse:
             .filter(pk__in=shown)
             .values_list("pk", flat=True)
         )
-    return render(request, "lobby.html", {"open_tables": open_tables, "my_table_ids": mine})
+    context = {"open_tables": open_tables, "my_table_ids": mine, "seated_at": seated_at}
+    return render(request, "lobby.html", context)
 
 
 @login_required

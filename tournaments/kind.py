@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
+from django.conf import settings
 from django.db.models import Q
 
 from config.adapters.compiled_query import CompiledQuery
@@ -101,6 +102,10 @@ class TournamentBehaviour(TableBehaviour):
             level.ante,
         )
         table.level_ends_at = tournament.level_ends_at(index)
+
+    def disconnected_grace(self) -> float | None:
+        # rule 32: a whole clock and time bank for each absent player stalls the table
+        return float(settings.TOURNAMENTS_DISCONNECTED_GRACE_SECONDS)
 
     def dealt_seats(self, play: Play) -> list[int]:
         # rule 20: everyone with chips is dealt in, away or not, and blinded off

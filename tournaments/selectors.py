@@ -272,6 +272,22 @@ def entry_of(tournament: Tournament, user: Any) -> Entry | None:
     return mine.filter(place=None).first() or mine.order_by("-registered_at", "-pk").first()
 
 
+def playing_in(user: Any) -> set[int]:
+    """The running tournaments ``user`` is still in (an entry with no place yet)."""
+    if user is None or not user.is_authenticated:
+        return set()
+    still_in = Entry.objects.filter(
+        user=user, place=None, tournament__status=Tournament.Status.RUNNING
+    )
+    return set(still_in.values_list("tournament_id", flat=True))
+
+
+def seat_table_of(entry: Entry) -> int | None:
+    """The table the entry sits at now (it moves as tables break and balance)."""
+    seat = Seat.objects.filter(entry=entry).order_by("-pk").values_list("table_id", flat=True)
+    return seat.first()
+
+
 def tournament_stats(*, player: Any, shared_with: Any | None = None) -> dict[str, Any]:
     """ROI and ITM (POKER_RULES' statistics) over ``player``'s finished tournaments, as
     ``{"value", "numerator", "denominator"}``; with ``shared_with``, only tournaments that

@@ -8,6 +8,7 @@ urlpatterns = [
     path("", views.tournament_list, name="tournament_list"),
     path("practice/", views.practice_start, name="practice_start"),
     path("<int:tournament_id>/", views.tournament_detail, name="tournament_detail"),
+    path("<int:tournament_id>/seat/", views.tournament_seat, name="seat"),
     path("<int:tournament_id>/register/", views.tournament_register, name="register"),
     path("<int:tournament_id>/unregister/", views.tournament_unregister, name="unregister"),
 ]

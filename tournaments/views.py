@@ -42,8 +42,9 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
         {**selectors.summary(t, now), "is_registered": t.pk in mine}
         for t in selectors.tournaments_list(status=Tournament.Status.REGISTERING, viewer=viewer)
     ]
+    playing = selectors.playing_in(viewer)
     running = [
-        selectors.summary(t, now)
+        {**selectors.summary(t, now), "is_playing": t.pk in playing}
         for t in selectors.tournaments_list(status=Tournament.Status.RUNNING, viewer=viewer)
     ]
     finished = [
@@ -78,9 +79,23 @@ def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
         "entry": entry,
         "your_result": selectors.finish_text(tournament, entry),
         "table_id": _table_of(tournament, entry),
+        "is_in_play": _is_in_play(tournament, entry),
         "form_action": _form_action(request, tournament, entry, now),
     }
     return render(request, "tournaments/tournament_detail.html", context)
+
+
+def tournament_seat(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """ "Take your seat": the table the member sits at now, however often they were moved
+    since the page with the button was drawn; the tournament's page for anyone else."""
+    tournament = selectors.tournament_get(tournament_id=tournament_id)
+    if tournament is None:
+        raise Http404("There is no such tournament.")
+    entry = selectors.entry_of(tournament, request.user)
+    table_id = None if entry is None or entry.place is not None else selectors.seat_table_of(entry)
+    if table_id is None:
+        return redirect("tournaments:tournament_detail", tournament_id=tournament.pk)
+    return redirect("tables:table_detail", table_id=table_id)
 
 
 @login_required
@@ -129,6 +144,13 @@ def _form_action(
     if entry.place is not None and tournament.max_reentries:  # out of it: may enter again
         return "reenter"
     return "unregister" if tournament.status == Tournament.Status.REGISTERING else None
+
+
+def _is_in_play(tournament: Tournament, entry: Entry | None) -> bool:
+    """Registered and not out of it, in a tournament that has not ended: the page's
+    first button is "Take your seat" (shown once it is running)."""
+    live = (Tournament.Status.REGISTERING, Tournament.Status.RUNNING)
+    return entry is not None and entry.place is None and tournament.status in live
 
 
 def _table_of(tournament: Tournament, entry: Entry | None) -> int | None:

@@ -76,6 +76,10 @@ function update(t) {
     return;
   }
   setText("[data-status]", STATUS[t.status] || t.status);
+  // A registered player's "Take your seat", drawn hidden before the start (it leads to
+  // wherever their seat is); gone once the tournament is over.
+  const seatLink = find("[data-seat-link]");
+  if (seatLink) seatLink.hidden = t.status !== "running";
   const left = t.players_left === null ? "" : `, ${t.players_left} left`;
   setText("[data-count]", `${t.registered}/${t.entrant_limit}${left}`);
   setText("[data-average-stack]", t.average_stack === null ? "—" : String(t.average_stack));

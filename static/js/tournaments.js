@@ -72,8 +72,19 @@ function row(t, old) {
       registerCell(t, isRegistered),
     );
   } else if (t.status === "running") {
+    // Registered before the start, or in it since: the member plays in it, and the
+    // first button takes them to their seat, wherever it is now (not to watch).
+    const isPlaying = old ? old.dataset.registered === "true" || old.dataset.playing === "true" : false;
+    tr.dataset.playing = String(isPlaying);
     const watch = document.createElement("td");
-    if (t.tables.length) {
+    if (isPlaying) {
+      const a = document.createElement("a");
+      a.className = "button";
+      a.href = `/tournaments/${t.id}/seat/`;
+      a.dataset.seatLink = "";
+      a.textContent = "Take your seat";
+      watch.append(a);
+    } else if (t.tables.length) {
       const a = document.createElement("a");
       a.href = `/tables/${t.tables[0]}/`;
       a.textContent = "Watch";

@@ -8,6 +8,10 @@ player is checked if free, else folded, and sits out until they send
 is dealt in, up to 60 s. Bots get no clock: their move is due after a short,
 human-like pause, shorter at a table played at the fast pace (``Table.pace``),
 which also waits less between hands (``between_hands``).
+
+At a tournament's table a player with no socket open there (never opened it, or
+their last one closed) gets only a short grace on their turn and no time bank:
+then they are marked away like anyone whose clock ran out (docs/rules.md, rule 32).
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from random import SystemRandom
 
 from django.conf import settings
 
+from tables import kinds
 from tables.models import Seat, Table
 
 TIME_BANK_REFILL = 5.0
@@ -30,7 +35,7 @@ _rng = SystemRandom()
 
 def start(table: Table, actor: Seat | None, now: datetime) -> None:
     """A new decision: the actor's clock starts now (held, full, while the table is paused)."""
-    table.deadline = now + timedelta(seconds=table.action_seconds)
+    table.deadline = now + timedelta(seconds=decision_seconds(table, actor))
     table.is_time_bank = False
     table.next_hand_at = None
     if table.is_paused and not (actor is not None and actor.is_bot):
@@ -39,6 +44,26 @@ def start(table: Table, actor: Seat | None, now: datetime) -> None:
         table.wake_at = now + timedelta(seconds=bot_delay(table))
     else:
         table.wake_at = table.deadline
+
+
+def is_absent(table: Table, seat: Seat) -> bool:
+    """The player has no socket open at the table, at a table whose kind gives such a
+    player only a short grace on their turn (rule 32): no time bank is spent for them."""
+    return (
+        seat.disconnected_at is not None
+        and not seat.is_bot
+        and kinds.of(table).disconnected_grace() is not None
+    )
+
+
+def decision_seconds(table: Table, actor: Seat | None) -> float:
+    """The time for the actor's decision: the table's clock, or the short grace of a
+    player absent from a tournament's table (rule 32)."""
+    seconds = float(table.action_seconds)
+    grace = kinds.of(table).disconnected_grace()
+    if actor is None or grace is None or not is_absent(table, actor):
+        return seconds
+    return min(seconds, grace)
 
 
 def hold(table: Table, now: datetime) -> None:

@@ -76,7 +76,8 @@ def hand_timeout(*, table_id: int, seq: int) -> bool:
             clock.restart_after_outage(play.table, play.now)
             p.commit(play)
             return True
-        if not clock.use_time_bank(play.table, seat):
+        # A player not there has no use for a time bank (rule 32): away at once.
+        if clock.is_absent(play.table, seat) or not clock.use_time_bank(play.table, seat):
             if play.table.is_time_bank:
                 seat.time_bank = 0.0
             seat.is_sitting_out = seat.has_timed_out = True

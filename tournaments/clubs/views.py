@@ -33,6 +33,7 @@ from tournaments.clubs.forms import (
 from tournaments.errors import TournamentError
 from tournaments.leaderboard import SEASONS, club_leaderboard
 from tournaments.models import Club, Membership, Tournament
+from tournaments.selectors import playing_in
 
 # What each button of a member's row does (the owner's role buttons among them).
 MEMBER_ACTIONS = ("approve", "decline", "make_admin", "make_member", "remove", "ban")
@@ -110,6 +111,7 @@ def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
             .tournament_entries.filter(tournament__club=club)
             .values_list("tournament_id", flat=True)
         ),
+        "playing": playing_in(request.user),
     }
     if membership.is_admin:
         context |= {

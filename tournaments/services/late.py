@@ -72,6 +72,7 @@ def seat_late_entry(tournament: Tournament, entry: Entry) -> None:
         stack=tournament.blind_structure.starting_stack,
         time_bank=starting_time_bank(),
         joined_at_hand=target.table.hand_number,
+        disconnected_at=target.now,  # until their page opens the table (rule 32)
     )
     target.seats[number] = seat
     target.loaded[seat.pk] = seat_values(seat)

@@ -201,6 +201,8 @@ def _move(plays: dict[int, Play], result: SeatingPlan, ending: Play) -> None:
             time_bank=seat.time_bank,
             hands_since_refill=seat.hands_since_refill,
             joined_at_hand=target.table.hand_number,
+            # Absent here until their page follows the move and opens it (rule 32).
+            disconnected_at=None if seat.is_bot else target.now,
         )
         target.seats[move.to_seat] = arrived
         target.loaded[arrived.pk] = seat_values(arrived)

@@ -11,6 +11,7 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 from django.urls import reverse
+from django.utils import timezone
 
 from tables.models import Seat, Table
 from tables.services import play as p
@@ -65,6 +66,10 @@ def table_open(
         game=tournament.game,
     )
     carried = carried or {}
+    # Nobody has the new table open yet: each is counted absent until their page opens
+    # it (tables/services/presence.py), so a player who never comes is not waited for
+    # with the whole clock (rule 32).
+    now = timezone.now()
     Seat.objects.bulk_create(
         Seat(
             table=table,
@@ -73,6 +78,7 @@ def table_open(
             is_bot=entry.is_bot,
             bot_name=entry.bot_name,
             entry=entry,
+            disconnected_at=None if entry.is_bot else now,
             **_carried_over(carried.get(entry.pk), structure.starting_stack),
         )
         for number, entry in seating.items()
