@@ -31,8 +31,14 @@ SIZES = {
 
 @pytest.fixture
 def live_server_options() -> dict[str, Any]:
-    # Streets far enough apart for four pages to be photographed between two of them.
-    return {"next_hand_seconds": 1.0, "runout_street_seconds": 2.5}
+    # Streets far enough apart for four pages to be photographed between two of them,
+    # and the run-twice question open long enough for four pages to answer it one
+    # after the other on a loaded machine (its 10 s ran out once under `make test`).
+    return {
+        "next_hand_seconds": 1.0,
+        "runout_street_seconds": 2.5,
+        "environment": {"TABLES_RUNOUT_QUESTION_SECONDS": "30"},
+    }
 
 
 def inside_the_window(page: Page, selector: str) -> None:
