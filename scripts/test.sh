@@ -80,10 +80,14 @@ trap 'rm -rf "$logs"' EXIT
 
 # The embedded run must not talk to external services even if the caller's
 # shell names them, hence the subshell without DATABASE_URL and REDIS_URL.
+# The tests marked waits_long wait minutes on a worker's pauses: where the PostgreSQL
+# run happens they run there (it ends minutes before this one), else here.
 embedded_run() {
     unset DATABASE_URL REDIS_URL
+    local waits=()
+    if $has_servers; then waits=(-m "not waits_long"); fi
     run_pytest "Embedded: SQLite + embedded Redis" tests -n "$EMBEDDED_PROCESSES" --dist worksteal \
-        --ignore=tests/engine -p no:cov
+        --ignore=tests/engine -p no:cov "${waits[@]}"
 }
 
 # The engine's own tests reach every branch of it (pyproject.toml requires 100%),
@@ -122,6 +126,8 @@ external_run() {
 # all computation, so they run at the lowest priority (nice 19) and take the
 # processor time the others leave idle instead of stretching them.
 # Each run's output is shown whole once it has finished.
+has_servers=false
+if answers 127.0.0.1 5432 && answers 127.0.0.1 6379; then has_servers=true; fi
 (embedded_run) >"$logs/embedded" 2>&1 &
 embedded_pid=$!
 (
@@ -134,8 +140,6 @@ typecheck_pid=$!
     engine_run
 ) >"$logs/engine" 2>&1 &
 engine_pid=$!
-has_servers=false
-if answers 127.0.0.1 5432 && answers 127.0.0.1 6379; then has_servers=true; fi
 external_pid=
 if $has_servers; then
     (external_run) >"$logs/external" 2>&1 &

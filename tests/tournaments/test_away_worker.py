@@ -13,7 +13,7 @@ from tests.support import wait_for
 from tests.tournaments.helpers import members, register, sng, table_of
 from tournaments.models import Tournament
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.waits_long]
 
 # Six players who all fold to the big blind trade the blinds back and forth: nobody is
 # knocked out until the blinds outgrow the 1,500-chip stacks, whatever the clock does.
