@@ -109,9 +109,12 @@ def test_a_decision_takes_well_under_20_ms(game: str, hands: int) -> None:
     for _ in range(hands):
         state = new_hand([1000] * 6, 0, small_blind=10, big_blind=20, rng=rng, game=game)
         while not state.is_over:
-            started = time.perf_counter()
+            # The process's own processor time: the engine's run is niced beside the
+            # other runs of make test, and the clock on the wall counted their turns
+            # too (a median of 6.4 ms once, at load 10).
+            started = time.process_time()
             action = decide(state, rng)
-            durations.append(time.perf_counter() - started)
+            durations.append(time.process_time() - started)
             state = apply_action(state, action)
     assert median(durations) < 0.005
 
