@@ -136,8 +136,21 @@ def whose_turn(pages: list[Page], timeout: float = 20.0) -> Page:
     raise AssertionError("nobody got the controls")
 
 
+def until_everyone_is_dealt_in(pages: list[Page]) -> None:
+    """Plays out (checking and calling) any hand dealt before every page's player sat:
+    the first hand starts moments after the second player sits, and a loaded machine
+    can seat the others too late for it."""
+    deadline = time.monotonic() + HAND_SECONDS
+    while not all(page.locator(".seat.you .hole .card.face").count() for page in pages):
+        assert time.monotonic() < deadline, "no hand was dealt to every player"
+        if not click_check_or_call(pages):
+            time.sleep(0.1)
+
+
 def go_all_in(pages: list[Page]) -> None:
-    """Whoever is to act moves in or calls, until the run-it-twice question comes."""
+    """Once a hand is dealt to every page's player, whoever is to act moves in or
+    calls, until the run-it-twice question comes."""
+    until_everyone_is_dealt_in(pages)
     deadline = time.monotonic() + 60
     while not any(page.locator("[data-runout]").is_visible() for page in pages):
         assert time.monotonic() < deadline, "the players never got all-in"

@@ -27,8 +27,10 @@ pytestmark = BROWSER_TEST
 @pytest.fixture
 def live_server_options() -> dict[str, Any]:
     # A showdown's result stays up 6 s: the run-twice test reads both boards' results
-    # on three pages after the pot is pushed, before the next hand clears them.
-    return {"next_hand_seconds": 1.0, "runout_street_seconds": 0.8, "showdown_seconds": 6.0}
+    # on three pages after the pot is pushed, before the next hand clears them. A
+    # run-out's streets 2 s apart: three pages are read between the first board's
+    # river and the second board's first street (0.8 s was too short under load).
+    return {"next_hand_seconds": 1.0, "runout_street_seconds": 2.0, "showdown_seconds": 6.0}
 
 
 def replay_latest_hand(page: Page, server_url: str) -> None:
