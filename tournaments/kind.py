@@ -83,6 +83,8 @@ class TournamentBehaviour(TableBehaviour):
             raise CannotLeave()
 
     def prepare_hand(self, play: Play) -> None:
+        from tournaments.services.levels import run_ahead_if_everyone_is_away
+
         for seat in play.seats.values():  # a rebuy or add-on bought since the last hand
             if seat.chips_to_add:
                 seat.stack += seat.chips_to_add
@@ -94,6 +96,7 @@ class TournamentBehaviour(TableBehaviour):
                 play.removed.append(play.seats.pop(number))
         table = play.table
         tournament = tournament_of(table)
+        run_ahead_if_everyone_is_away(play, tournament)  # rule 33
         index, level = tournament.level_at(play.now)
         table.level = index
         table.small_blind, table.big_blind, table.ante = (

@@ -95,11 +95,13 @@ def bot_delay(table: Table) -> float:
     return _rng.uniform(low, high) if high > low else float(low)
 
 
-def between_hands(table: Table) -> tuple[float, float]:
+def between_hands(table: Table, *, nobody_there: bool = False) -> tuple[float, float]:
     """How long the next hand waits after the last (seconds): after any hand, and the
-    least after a showdown, so its result can be read."""
+    least after a showdown, so its result can be read; at the fast pace at a practice
+    table that asks for it, and at a tournament's table where every player is away
+    (``nobody_there``: rule 33)."""
     next_hand, showdown = settings.TABLES_NEXT_HAND_SECONDS, settings.TABLES_SHOWDOWN_SECONDS
-    if table.pace == Table.Pace.FAST:
+    if table.pace == Table.Pace.FAST or nobody_there:
         next_hand = min(next_hand, settings.TABLES_FAST_NEXT_HAND_SECONDS)
         showdown = min(showdown, settings.TABLES_FAST_SHOWDOWN_SECONDS)
     return next_hand, showdown

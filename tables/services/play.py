@@ -137,6 +137,15 @@ def is_away(seat: Seat) -> bool:
     return seat.is_sitting_out or seat.is_leaving or seat.has_departed
 
 
+def is_nobody_there(play: Play) -> bool:
+    """Every player at the table is away and none is a bot (a tournament's table deals
+    them on: rule 20): nobody waits to read a hand, so it keeps the fast pace (rule 33)."""
+    seats = play.seats.values()
+    if not seats or kinds.of(play.table).disconnected_grace() is None:  # not a tournament's
+        return False
+    return all(is_away(seat) and not seat.is_bot for seat in seats)
+
+
 def can_deal(play: Play) -> bool:
     """Whether a hand may start now (by the table's kind: tables/kinds.py)."""
     return kinds.of(play.table).can_deal(play)
@@ -157,7 +166,7 @@ def plan_next_hand(play: Play) -> None:
     table.is_time_bank = False
     if wants_next_hand(play) and not table.is_paused:
         if table.next_hand_at is None:
-            delay, showdown = clock.between_hands(table)
+            delay, showdown = clock.between_hands(table, nobody_there=is_nobody_there(play))
             if play.state is not None and was_shown_down(play.state):
                 # Who won: a run-out's streets were revealed before this (rule 30).
                 delay = max(delay, showdown)
@@ -362,10 +371,12 @@ def passive_move(state: engine.HandState) -> engine.Action:
 
 def finish_hand(play: Play) -> None:
     """The engine's hand is over: reveal its all-in run-out street by street first
-    (rule 30), else end it now. A street time of 0 turns the reveal off."""
+    (rule 30), else end it now. A street time of 0 turns the reveal off, and nobody
+    at the table to see it does too (rule 33)."""
     state = play.state
     assert state is not None and state.is_over
-    if streets_run_out(state) and settings.TABLES_RUNOUT_STREET_SECONDS > 0:
+    reveals = settings.TABLES_RUNOUT_STREET_SECONDS > 0 and not is_nobody_there(play)
+    if reveals and streets_run_out(state):
         reveal_begin(play)
     else:
         end_hand(play)

@@ -1,5 +1,6 @@
-"""Rule 32 against the clock: a sit-n-go nobody came to is played out by the worker's
-wake-ups in minutes, not held up by a full clock and time bank at each first turn."""
+"""Rules 32 and 33 against the clock: a sit-n-go nobody came to is played out by the
+worker's wake-ups in minutes, at the default structure: a short grace at each first
+turn, not a full clock and time bank, and then a level a hand, not ten minutes."""
 
 from __future__ import annotations
 
@@ -16,10 +17,8 @@ from tournaments.models import Tournament
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.waits_long]
 
 # Six players who all fold to the big blind trade the blinds back and forth: nobody is
-# knocked out until the blinds outgrow the 1,500-chip stacks, whatever the clock does.
-# The levels are shortened as the other worker tests shorten them, so the test runs
-# the whole ladder; everything else is as Felt runs by default.
-LEVEL_SECONDS = 5.0
+# knocked out until the blinds outgrow the 1,500-chip stacks. Everything is as Felt
+# runs by default: ten-minute levels, which rule 33 runs ahead a level a hand.
 
 
 def test_six_away_players_finish_a_regular_sng_in_under_three_minutes(
@@ -28,7 +27,7 @@ def test_six_away_players_finish_a_regular_sng_in_under_three_minutes(
     settings.TABLES_NEXT_HAND_SECONDS = defaults.TABLES_NEXT_HAND_SECONDS
     settings.TABLES_SHOWDOWN_SECONDS = defaults.TABLES_SHOWDOWN_SECONDS
     settings.TABLES_RUNOUT_STREET_SECONDS = defaults.TABLES_RUNOUT_STREET_SECONDS
-    settings.TOURNAMENTS_LEVEL_SECONDS = LEVEL_SECONDS
+    settings.TOURNAMENTS_LEVEL_SECONDS = defaults.TOURNAMENTS_LEVEL_SECONDS
     assert settings.TOURNAMENTS_ACTION_SECONDS == 20
     assert settings.TABLES_TIME_BANK_SECONDS == 30
     started = time.monotonic()

@@ -60,6 +60,9 @@ class Tournament(models.Model):
     announced_level = models.PositiveSmallIntegerField(default=0)
     # Seconds per level when set (tests and the load test); else the structure's.
     level_seconds = models.FloatField(null=True, blank=True)
+    # Seconds the level clock was run ahead of the wall's, a level a hand, while every
+    # player left was away (docs/rules.md rule 33; ``run_ahead_to_next_level``).
+    clock_ahead_seconds = models.FloatField(default=0.0)
 
     # A scheduled multi-table tournament's settings (tournaments/services/schedule.py).
     name = models.CharField(max_length=80, blank=True)
@@ -248,22 +251,33 @@ class Tournament(models.Model):
 
     def play_seconds(self, moment: datetime) -> float:
         """Seconds of play since the start at ``moment``: the clock stops during breaks."""
-        assert self.started_at is not None
-        return self._break_at(max(0.0, (moment - self.started_at).total_seconds()))[0]
+        return self._break_at(self._clock_seconds(moment))[0]
 
     def break_ends_at(self, moment: datetime) -> datetime | None:
         """When the break in progress at ``moment`` ends; None when play is on."""
         if self.started_at is None:
             return None
-        ends = self._break_at(max(0.0, (moment - self.started_at).total_seconds()))[1]
-        return None if ends is None else self.started_at + timedelta(seconds=ends)
+        ends = self._break_at(self._clock_seconds(moment))[1]
+        return None if ends is None else self._moment_of(ends)
 
-    def _wall_seconds(self, play_seconds: float) -> float:
-        """Seconds since the start when ``play_seconds`` of play have passed (breaks added)."""
+    def _clock_seconds(self, moment: datetime) -> float:
+        """Seconds on the tournament's clock at ``moment``: since the start, plus any
+        run ahead (rule 33), breaks included."""
+        assert self.started_at is not None
+        return max(0.0, (moment - self.started_at).total_seconds() + self.clock_ahead_seconds)
+
+    def _moment_of(self, clock_seconds: float) -> datetime:
+        """When the tournament's clock reads ``clock_seconds`` (``_clock_seconds``'s inverse)."""
+        assert self.started_at is not None
+        return self.started_at + timedelta(seconds=clock_seconds - self.clock_ahead_seconds)
+
+    def _wall_seconds(self, play_seconds: float, *, past_breaks: bool = False) -> float:
+        """Seconds on the clock when ``play_seconds`` of play have passed (breaks added).
+        A level ending when a break begins ends then (the next hand comes after it),
+        unless ``past_breaks``: then the clock reads the break's end."""
         paused = 0.0
         for play, pause in self._breaks():
-            # a level ending when a break begins ends then (the next hand comes after it)
-            if play >= play_seconds:
+            if play > play_seconds or (play == play_seconds and not past_breaks):
                 break
             paused += pause
         return play_seconds + paused
@@ -284,4 +298,18 @@ class Tournament(models.Model):
         if index >= len(self.blind_structure.levels) - 1:
             return None
         seconds = sum(self.level_length(i) for i in range(index + 1))
-        return self.started_at + timedelta(seconds=self._wall_seconds(seconds))
+        return self._moment_of(self._wall_seconds(seconds))
+
+    def run_ahead_to_next_level(self, moment: datetime) -> bool:
+        """Move the clock to the start of the level after the one in play at ``moment``,
+        past any break between them (rule 33: every player left is away). False at the
+        last level, which lasts for ever. The caller saves ``clock_ahead_seconds``."""
+        index = self.level_at(moment)[0]
+        if index >= len(self.blind_structure.levels) - 1:
+            return False
+        play = sum(self.level_length(i) for i in range(index + 1))
+        # A millisecond past the level's start: the sums' rounding must not leave the
+        # clock a hair short of it.
+        target = self._wall_seconds(play, past_breaks=True) + 0.001
+        self.clock_ahead_seconds += max(0.0, target - self._clock_seconds(moment))
+        return True
