@@ -20,4 +20,7 @@ function update() {
   line.textContent = sentence(price);
 }
 
-if (line && buyIn) buyIn.addEventListener("input", update);
+if (line && buyIn) {
+  buyIn.addEventListener("input", update);
+  update(); // a buy-in typed before this script arrived (a slow connection) counts too
+}
