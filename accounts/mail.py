@@ -13,6 +13,8 @@ from typing import Any
 from django.db import transaction
 from django.template.loader import render_to_string
 
+from accounts.tasks import send_email
+
 
 def render_mail(template: str, context: dict[str, Any]) -> tuple[str, str]:
     """The subject and the plain-text body of ``accounts/mail/<template>_*.txt``."""
@@ -23,7 +25,5 @@ def render_mail(template: str, context: dict[str, Any]) -> tuple[str, str]:
 
 def queue_mail(*, to: str, template: str, context: dict[str, Any]) -> None:
     """Send the mail ``template`` renders with ``context`` to ``to``, after commit."""
-    from accounts.tasks import send_email  # tasks import the consumers; mail is lower
-
     subject, body = render_mail(template, context)
     transaction.on_commit(lambda: send_email.delay(to=to, subject=subject, body=body))
