@@ -52,9 +52,12 @@ class UserAdmin(SidebarFiltersOnly, DjangoUserAdmin[User]):
     fieldsets = (
         *(DjangoUserAdmin.fieldsets or ()),
         ("Felt", {"fields": ("display_name", "is_guest")}),
+        # Only the member's own click on a mailed link confirms an address.
+        ("Address", {"fields": ("confirmed_email", "email_confirmed_at")}),
     )
     actions = ["grant_points"]
-    readonly_fields = ("is_guest",)  # a guest becomes a member by saving its own account
+    # A guest becomes a member by saving its own account.
+    readonly_fields = ("is_guest", "confirmed_email", "email_confirmed_at")
 
     @admin.action(description="Grant site points to the selected members")
     def grant_points(self, request: HttpRequest, queryset: QuerySet[User]) -> HttpResponse | None:

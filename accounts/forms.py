@@ -1,11 +1,13 @@
+from collections.abc import Iterator
 from typing import Any
 
 from django import forms
 from django.contrib.admin.forms import AdminAuthenticationForm
-from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
+from django.contrib.auth.forms import AuthenticationForm, PasswordResetForm, UserCreationForm
 from django.core.exceptions import ValidationError
 
 from accounts import throttling
+from accounts.mail import queue_mail
 from accounts.models import User
 from accounts.names import check_display_name, check_new_username
 from accounts.requests import client_address
@@ -110,3 +112,27 @@ class ProfileForm(forms.ModelForm[User]):
         if not name and self.instance.is_guest:  # a guest's username is made up, not a name
             raise ValidationError("A guest plays under a nickname: keep one.", code="required")
         return name
+
+
+class ForgotPasswordForm(PasswordResetForm):
+    """Asks for the address a link to a new password goes to. Django's form finds the
+    accounts and makes the link (its token generator); Felt's sends it by its task,
+    and only to those who can use it: docs/accounts.md, "Forgotten passwords"."""
+
+    def get_users(self, email: str) -> Iterator[User]:
+        """Active members whose confirmed address ``email`` is: never a guest (no
+        address, no password), a deactivated account or an unconfirmed address."""
+        for user in super().get_users(email):  # active, with a usable password
+            if isinstance(user, User) and not user.is_guest and user.email_is_confirmed:
+                yield user
+
+    def send_mail(
+        self,
+        subject_template_name: str,
+        email_template_name: str,
+        context: dict[str, Any],
+        from_email: str | None,
+        to_email: str,
+        html_email_template_name: str | None = None,
+    ) -> None:
+        queue_mail(to=to_email, template="password_reset", context=context)

@@ -30,6 +30,11 @@ class User(AbstractUser):
     # member's before keys were kept (fill_name_keys), or a row bulk-created.
     username_key = models.TextField(blank=True, default="", editable=False, db_index=True)
     display_name_key = models.TextField(blank=True, default="", editable=False)
+    # The address a link in the member's mail confirmed, and when (accounts/addresses.py).
+    # Only a confirmed address gets password-reset mail; the email field changing by any
+    # path (the admin included) leaves it unconfirmed, since the two then differ.
+    confirmed_email = models.EmailField(blank=True, default="", editable=False)
+    email_confirmed_at = models.DateTimeField(null=True, blank=True, editable=False)
 
     class Meta:
         constraints = [
@@ -86,6 +91,11 @@ class User(AbstractUser):
     @property
     def public_name(self) -> str:
         return self.display_name or self.username
+
+    @property
+    def email_is_confirmed(self) -> bool:
+        """True once a link sent to the current address was followed."""
+        return bool(self.email) and self.confirmed_email.casefold() == self.email.casefold()
 
 
 # --- Points ---------------------------------------------------------------------

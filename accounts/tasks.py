@@ -1,9 +1,13 @@
-"""Periodic account upkeep, run by Celery beat (see CELERY_BEAT_SCHEDULE)."""
+"""Periodic account upkeep, run by Celery beat (see CELERY_BEAT_SCHEDULE), and
+Felt's mail, sent from the worker (accounts/mail.py)."""
+
+from smtplib import SMTPException
 
 from asgiref.sync import async_to_sync
 from celery import shared_task
 from channels.layers import get_channel_layer
 from django.contrib.sessions.models import Session
+from django.core.mail import send_mail
 from django.utils import timezone
 
 from accounts import presence
@@ -29,3 +33,18 @@ def clear_expired_sessions() -> int:
     """Deletes expired log-in sessions; returns how many."""
     deleted, _ = Session.objects.filter(expire_date__lt=timezone.now()).delete()
     return deleted
+
+
+@shared_task(
+    autoretry_for=(SMTPException, OSError),  # refused, timed out, unreachable
+    retry_backoff=15,
+    # A worker holds a retry until its countdown ends, so none waits longer than
+    # TASK_HOLD_SECONDS (config/settings.py: Redis would hand it to a second worker).
+    retry_backoff_max=240,
+    max_retries=12,
+)
+def send_email(*, to: str, subject: str, body: str) -> None:
+    """Sends one plain-text message from DEFAULT_FROM_EMAIL. A server that fails is
+    tried again at growing intervals of up to 4 minutes, a dozen times over at most
+    about half an hour, before the message is given up with an error in the log."""
+    send_mail(subject, body, None, [to])

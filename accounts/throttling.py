@@ -20,6 +20,12 @@ Sign-up is counted per address too: every account costs the site a welcome
 grant, so one address makes at most SIGNUP_ADDRESS_LIMIT accounts an hour
 (the hour starts at its first sign-up). The count is taken before the account
 is made, so sign-ups racing each other cannot all slip under the limit.
+
+Links sent by mail (a password reset, a confirmation sent again) are counted
+like log-in failures, every request rather than failures only, within an hour
+(MAIL_LINK_WINDOW): per address typed into the form, whether or not an account
+uses it (MAIL_LINK_ACCOUNT_LIMIT), and per client address
+(MAIL_LINK_ADDRESS_LIMIT). Past either, no link is sent for the rest of the hour.
 """
 
 from __future__ import annotations
@@ -41,12 +47,25 @@ def _subjects(username: str, ip: str) -> list[tuple[str, int]]:
     return subjects
 
 
+def _seconds_blocked(kind: str, subjects: list[tuple[str, int]]) -> int:
+    """How long the longest block of any of ``subjects`` lasts yet; 0 when none."""
+    ends: list[float] = [cache.get(f"{kind}-block:{subject}", 0) for subject, _ in subjects]
+    return max(0, math.ceil(max(ends) - time.time()))
+
+
+def _count(kind: str, subjects: list[tuple[str, int]], window: int, block_seconds: int) -> None:
+    """Counts one more for each subject within ``window``; one reaching its limit is
+    blocked for ``block_seconds`` and its count starts again."""
+    for subject, limit in subjects:
+        count_key = f"{kind}-counts:{subject}"
+        if _counted(count_key, window) >= limit:
+            cache.set(f"{kind}-block:{subject}", time.time() + block_seconds, block_seconds)
+            cache.delete(count_key)
+
+
 def seconds_blocked(username: str, ip: str) -> int:
     """How long log-in stays refused for this username at this address; 0 when allowed."""
-    ends: list[float] = [
-        cache.get(f"login-block:{subject}", 0) for subject, _ in _subjects(username, ip)
-    ]
-    return max(0, math.ceil(max(ends) - time.time()))
+    return _seconds_blocked("login", _subjects(username, ip))
 
 
 def _counted(key: str, window: int) -> int:
@@ -61,18 +80,13 @@ def _counted(key: str, window: int) -> int:
 
 
 def record_failure(username: str, ip: str) -> None:
-    for subject, limit in _subjects(username, ip):
-        count_key = f"login-failures:{subject}"
-        failures = _counted(count_key, settings.LOGIN_FAILURE_WINDOW)
-        if failures >= limit:
-            block_seconds = settings.LOGIN_BLOCK_SECONDS
-            cache.set(f"login-block:{subject}", time.time() + block_seconds, block_seconds)
-            cache.delete(count_key)
+    subjects = _subjects(username, ip)
+    _count("login", subjects, settings.LOGIN_FAILURE_WINDOW, settings.LOGIN_BLOCK_SECONDS)
 
 
 def record_success(username: str, ip: str) -> None:
     """A correct password clears the username's failures from this address."""
-    cache.delete(f"login-failures:user-ip:{username.casefold()}:{ip}")
+    cache.delete(f"login-counts:user-ip:{username.casefold()}:{ip}")
 
 
 def blocked_message(seconds: int) -> str:
@@ -115,3 +129,24 @@ def signup_refused_message(seconds: int) -> str:
         "Too many accounts have been made from your address this hour. "
         f"Try again in {_minutes(seconds)}."
     )
+
+
+MAIL_LINK_WINDOW = 3600
+
+
+def mail_link_seconds_refused(email: str, ip: str) -> int:
+    """Counts a link asked for by mail to ``email`` from ``ip``: 0 while both are within
+    their limits this hour; past either, the seconds until one may be asked for again
+    (and this request is not counted)."""
+    subjects = [
+        (f"ip:{ip}", settings.MAIL_LINK_ADDRESS_LIMIT),
+        (f"email:{email.strip().casefold()}", settings.MAIL_LINK_ACCOUNT_LIMIT),
+    ]
+    seconds = _seconds_blocked("mail-links", subjects)
+    if not seconds:
+        _count("mail-links", subjects, MAIL_LINK_WINDOW, MAIL_LINK_WINDOW)
+    return seconds
+
+
+def mail_link_refused_message(seconds: int) -> str:
+    return f"Too many links have been asked for. Try again in {_minutes(seconds)}."

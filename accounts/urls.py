@@ -1,6 +1,6 @@
 from django.urls import path
 
-from accounts import token_views, views
+from accounts import mail_views, token_views, views
 
 app_name = "accounts"
 
@@ -11,6 +11,19 @@ urlpatterns = [
     path("profile/", views.profile, name="profile"),
     path("profile/save/", views.upgrade, name="upgrade"),
     path("password/", views.PasswordChangeView.as_view(), name="password_change"),
+    path("password/forgot/", mail_views.ForgotPasswordView.as_view(), name="password_reset"),
+    path(
+        "password/forgot/sent/",
+        mail_views.ForgotPasswordSentView.as_view(),
+        name="password_reset_done",
+    ),
+    path(
+        "password/reset/<uidb64>/<token>/",
+        mail_views.SetNewPasswordView.as_view(),
+        name="password_reset_confirm",
+    ),
+    path("email/confirm/", mail_views.email_confirm_send, name="email_confirm_send"),
+    path("email/confirm/<str:token>/", mail_views.email_confirm, name="email_confirm"),
     path("tokens/", token_views.api_token_create, name="api_token_create"),
     path("tokens/<int:token_id>/revoke/", token_views.api_token_revoke, name="api_token_revoke"),
 ]

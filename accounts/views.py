@@ -13,6 +13,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods
 
 from accounts import throttling
+from accounts.addresses import confirmation_link_send, confirmation_sent_message
 from accounts.forms import LoginForm, ProfileForm, SignUpForm, UpgradeForm
 from accounts.guests import SESSION_DAY_KEY, NotAGuest, guest_upgrade
 from accounts.members import member_sign_up
@@ -43,6 +44,8 @@ def signup(request: HttpRequest) -> HttpResponse:
             user = member_sign_up(form)
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
             messages.success(request, f"Welcome to Felt, {user.username}.")
+            if confirmation_link_send(user=user, request=request):
+                messages.info(request, confirmation_sent_message(user))
             return redirect(next_page(request))
         form.add_error(None, throttling.signup_refused_message(seconds))
         status = 429
@@ -121,6 +124,8 @@ def upgrade(request: HttpRequest) -> HttpResponse:
                 f"Your hands are still yours, and {STARTING_POINTS:,} points are yours to play "
                 "sit-n-gos with.",
             )
+            if confirmation_link_send(user=member, request=request):
+                messages.info(request, confirmation_sent_message(member))
             return redirect("accounts:profile")
     user.refresh_from_db()  # the form wrote its fields onto the guest it was bound to
     profile_form = ProfileForm(instance=user)

@@ -185,3 +185,92 @@ class RedisServer:
         if self.socket_path is not None:
             return f"redis+socket://{self.socket_path}?virtual_host={self.base_db + offset}"
         return self.client_url(offset)
+
+
+@dataclass(frozen=True)
+class MailServer:
+    """How Django's email framework sends Felt's mail: the settings it reads.
+
+    Embedded (no EMAIL_URL): each message becomes a file under FELT_HOME/mail, for
+    the person running Felt to open. With EMAIL_URL, through that SMTP server.
+    """
+
+    backend: str
+    file_path: str = ""
+    host: str = "localhost"
+    port: int = 25
+    user: str = ""
+    password: str = ""
+    use_tls: bool = False  # STARTTLS after connecting
+    use_ssl: bool = False  # TLS from the first byte (smtps://)
+    timeout: float = 10.0  # seconds; a stuck server fails the task, which retries
+
+    FILE_BACKEND = "django.core.mail.backends.filebased.EmailBackend"
+    SMTP_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+
+    @classmethod
+    def in_home(cls, home: Path) -> MailServer:
+        return cls(cls.FILE_BACKEND, file_path=str(home / "mail"))
+
+    @classmethod
+    def from_url(cls, url: str) -> MailServer:
+        """From smtp://user:password@host:587?tls=1 (STARTTLS), smtps://...:465 (TLS
+        from the start) or smtp://host:25 (neither); ``timeout=`` in seconds."""
+        parts = urlsplit(url)
+        if parts.scheme not in {"smtp", "smtps"}:
+            raise ImproperlyConfigured(
+                f"EMAIL_URL must start with smtp:// or smtps:// (got {parts.scheme or 'no'} "
+                "scheme), e.g. smtp://user:password@mail.example:587?tls=1."
+            )
+        if not parts.hostname:
+            raise ImproperlyConfigured("EMAIL_URL must name a host: smtp://mail.example:587.")
+        try:
+            port = parts.port
+        except ValueError:
+            raise ImproperlyConfigured(f"The port in EMAIL_URL is not a port: {url!r}.") from None
+        options = {key: values[-1] for key, values in parse_qs(parts.query).items()}
+        unknown = set(options) - {"tls", "timeout"}
+        if unknown:
+            raise ImproperlyConfigured(
+                f"EMAIL_URL has unknown options {sorted(unknown)} (known: tls, timeout)."
+            )
+        use_ssl = parts.scheme == "smtps"
+        use_tls = cls._tls_option(options.get("tls", "0"))
+        if use_ssl and use_tls:
+            raise ImproperlyConfigured(
+                "EMAIL_URL: smtps:// is TLS from the start; ?tls=1 (STARTTLS) is for smtp://."
+            )
+        return cls(
+            cls.SMTP_BACKEND,
+            host=parts.hostname,
+            port=port or (465 if use_ssl else 587 if use_tls else 25),
+            user=unquote(parts.username or ""),
+            password=unquote(parts.password or ""),
+            use_tls=use_tls,
+            use_ssl=use_ssl,
+            timeout=cls._timeout_option(options.get("timeout", "10")),
+        )
+
+    @staticmethod
+    def _tls_option(word: str) -> bool:
+        if word.lower() in TRUE_WORDS:
+            return True
+        if word.lower() in FALSE_WORDS:
+            return False
+        raise ImproperlyConfigured(f"EMAIL_URL: tls={word!r} is not a boolean (use 1 or 0).")
+
+    @staticmethod
+    def _timeout_option(word: str) -> float:
+        try:
+            seconds = float(word)
+        except ValueError:
+            seconds = 0.0
+        if not seconds > 0:
+            raise ImproperlyConfigured(f"EMAIL_URL: timeout={word!r} must be seconds above 0.")
+        return seconds
+
+    def where(self) -> str:
+        """Where mail goes, for a person (never shows the password)."""
+        if self.backend == self.FILE_BACKEND:
+            return f"written as files to {self.file_path}"
+        return f"sent through {'smtps' if self.use_ssl else 'smtp'}://{self.host}:{self.port}"

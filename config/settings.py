@@ -14,6 +14,7 @@ import django_stubs_ext
 from celery.schedules import crontab
 
 from config.environment import (
+    MailServer,
     RedisServer,
     database_from_url,
     embedded_database,
@@ -290,6 +291,26 @@ LOGIN_BLOCK_SECONDS = env_int("LOGIN_BLOCK_SECONDS", 300)
 # Accounts made from one address in an hour (accounts/throttling.py); test suites and
 # load tests that sign up many members from one machine set it higher.
 SIGNUP_ADDRESS_LIMIT = env_int("SIGNUP_ADDRESS_LIMIT", 10)
+
+# Mail (accounts/mail.py): files under FELT_HOME/mail, or the SMTP server EMAIL_URL names.
+MAIL = (
+    MailServer.from_url(os.environ["EMAIL_URL"])
+    if os.environ.get("EMAIL_URL")
+    else (MailServer.in_home(FELT_HOME))
+)
+EMAIL_BACKEND, EMAIL_FILE_PATH = MAIL.backend, MAIL.file_path
+EMAIL_HOST, EMAIL_PORT, EMAIL_TIMEOUT = MAIL.host, MAIL.port, MAIL.timeout
+EMAIL_HOST_USER, EMAIL_HOST_PASSWORD = MAIL.user, MAIL.password
+EMAIL_USE_TLS, EMAIL_USE_SSL = MAIL.use_tls, MAIL.use_ssl
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Felt <felt@localhost>")
+# How long a password-reset link works (Django's token generator), and a link that
+# confirms an address (accounts/addresses.py), in seconds.
+PASSWORD_RESET_TIMEOUT = env_int("PASSWORD_RESET_TIMEOUT", 3600)
+EMAIL_CONFIRM_TIMEOUT = env_int("EMAIL_CONFIRM_TIMEOUT", 7 * 24 * 3600)
+# Links by mail (password resets, confirmations sent again) per typed address or account,
+# and per client address, in an hour (accounts/throttling.py).
+MAIL_LINK_ACCOUNT_LIMIT = env_int("MAIL_LINK_ACCOUNT_LIMIT", 3)
+MAIL_LINK_ADDRESS_LIMIT = env_int("MAIL_LINK_ADDRESS_LIMIT", 20)
 
 # Behind a TLS-terminating proxy set HTTPS=1: cookies become secure-only,
 # HTTP redirects to HTTPS and browsers are told to stay on HTTPS.

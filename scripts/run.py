@@ -26,6 +26,9 @@ from types import FrameType
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from django.core.exceptions import ImproperlyConfigured  # noqa: E402
+
+from config.environment import MailServer  # noqa: E402
 from config.platform.embedded import EmbeddedRedis, die_with_parent  # noqa: E402
 from config.platform.private_files import make_private_home, use_private_umask  # noqa: E402
 
@@ -126,6 +129,12 @@ def secret_key(home: Path) -> str:
         with os.fdopen(descriptor, "w") as handle:
             handle.write(secrets.token_urlsafe(50))
     return path.read_text().strip()
+
+
+def where_mail_goes(home: Path) -> str:
+    """What `make run` says about Felt's mail (config/settings.py reads the same)."""
+    url = os.environ.get("EMAIL_URL", "")
+    return (MailServer.from_url(url) if url else MailServer.in_home(home)).where()
 
 
 def child_environment(home: Path) -> dict[str, str]:
@@ -242,7 +251,9 @@ class Supervisor:
             child.wait()
 
 
-def serve(supervisor: Supervisor, server: socket.socket, processes: int, home: Path) -> None:
+def serve(
+    supervisor: Supervisor, server: socket.socket, processes: int, home: Path, mail: str
+) -> None:
     supervisor.prepare()
     # Trusting X-Forwarded-For is right only behind a proxy that sets it;
     # otherwise any client could fake its address past log-in throttling.
@@ -274,7 +285,8 @@ def serve(supervisor: Supervisor, server: socket.socket, processes: int, home: P
     bind, port = server.getsockname()[:2]
     shown_host = "127.0.0.1" if bind in {"0.0.0.0", ""} else bind
     wait_until_serving(f"http://{shown_host}:{port}/healthz", daphnes)
-    print(f"\nFelt is running at http://{shown_host}:{port}/  (Ctrl-C stops it)\n", flush=True)
+    print(f"\nFelt is running at http://{shown_host}:{port}/  (Ctrl-C stops it)", flush=True)
+    print(f"Its mail (password resets, address confirmations) is {mail}.\n", flush=True)
     while True:
         time.sleep(0.5)
         if (dead := supervisor.first_dead_child()) is not None:
@@ -292,6 +304,10 @@ def main(args: list[str]) -> int:
     bind = os.environ.get("BIND", "127.0.0.1")
     port = int(os.environ.get("PORT", "8000"))
     home = felt_home()
+    try:
+        mail = where_mail_goes(home)
+    except ImproperlyConfigured as error:
+        sys.exit(f"Felt did not start: {error}")
     processes = web_processes()
     server = listen(bind, port)
     env = child_environment(home)
@@ -303,7 +319,7 @@ def main(args: list[str]) -> int:
             redis = EmbeddedRedis(home)
             redis.start()
             env["REDIS_URL"] = redis.url
-        serve(supervisor, server, processes, home)
+        serve(supervisor, server, processes, home, mail)
     except Shutdown as stop:
         print(f"\nStopping Felt ({stop}).", flush=True)
     except (RuntimeError, ValueError, subprocess.CalledProcessError) as error:

@@ -1,5 +1,6 @@
 import pytest
 
+from tests.support.mail import smtp_inbox  # noqa: F401 - a fixture (the mail tests)
 from tests.support.tables import celery_worker  # noqa: F401 - a fixture (test_tasks.py)
 
 

@@ -160,6 +160,8 @@ def test_it_serves_the_site_keeps_its_files_private_and_ctrl_c_stops_everything(
     felt = RunningFelt(home)
     try:
         felt.wait_until_ready()
+        mail_line = f"is written as files to {home / 'mail'}."  # where to look for it
+        assert mail_line in felt.log.read_text()
         status, page = felt.get("/accounts/signup/")  # the database has been written to
         assert status == 200 and "Create account" in page
         assert felt.get("/healthz")[0] == 200
@@ -278,3 +280,11 @@ def test_a_child_that_keeps_dying_stops_everything(felt_home):
         in felt.log.read_text()
     )
     assert still_running(children) == []
+
+
+def test_a_bad_email_url_stops_it_before_anything_starts(tmp_path):
+    env = {**felt_environment(tmp_path), "EMAIL_URL": "mail.example.org:25", "PORT": "1"}
+    run = [sys.executable, "scripts/run.py"]
+    ended = subprocess.run(run, cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)  # noqa: S603 - our own command
+    assert ended.returncode == 1
+    assert "Felt did not start: EMAIL_URL must start with smtp:// or smtps://" in ended.stderr

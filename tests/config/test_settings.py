@@ -13,7 +13,7 @@ SETTINGS_FILE = Path(__file__).resolve().parents[2] / "config" / "settings.py"
 ALL_VARIABLES = [
     "DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "CSRF_TRUSTED_ORIGINS", "DATABASE_URL",
     "REDIS_URL", "HTTPS", "LOGIN_FAILURE_LIMIT", "TABLES_NEXT_HAND_SECONDS",
-    "SIGNUP_ADDRESS_LIMIT",
+    "SIGNUP_ADDRESS_LIMIT", "EMAIL_URL", "DEFAULT_FROM_EMAIL", "PASSWORD_RESET_TIMEOUT",
 ]  # fmt: skip
 
 
@@ -142,3 +142,68 @@ def test_felts_database_sessions_commit_durably_beside_the_urls_own_options(load
     options = loaded["DATABASES"]["default"]["OPTIONS"]["options"]
     # PostgreSQL takes the last of a setting given twice: Felt's comes last.
     assert options == "-c statement_timeout=5000 -c synchronous_commit=on"
+
+
+def test_mail_is_written_as_files_in_felt_home_by_default(load_settings, tmp_path):
+    loaded = load_settings(SECRET_KEY="k")
+    assert loaded["EMAIL_BACKEND"] == "django.core.mail.backends.filebased.EmailBackend"
+    assert loaded["EMAIL_FILE_PATH"] == str(tmp_path / "mail")
+    assert loaded["MAIL"].where() == f"written as files to {tmp_path / 'mail'}"
+    assert loaded["PASSWORD_RESET_TIMEOUT"] == 3600
+
+
+def test_email_url_selects_an_smtp_server_with_starttls(load_settings):
+    loaded = load_settings(
+        SECRET_KEY="k",
+        EMAIL_URL="smtp://felt%40example.org:p%3Ass@mail.example.org:587?tls=1&timeout=5",
+        DEFAULT_FROM_EMAIL="Felt <poker@example.org>",
+    )
+    assert loaded["EMAIL_BACKEND"] == "django.core.mail.backends.smtp.EmailBackend"
+    assert (loaded["EMAIL_HOST"], loaded["EMAIL_PORT"]) == ("mail.example.org", 587)
+    assert (loaded["EMAIL_HOST_USER"], loaded["EMAIL_HOST_PASSWORD"]) == (
+        "felt@example.org",
+        "p:ss",
+    )
+    assert (loaded["EMAIL_USE_TLS"], loaded["EMAIL_USE_SSL"], loaded["EMAIL_TIMEOUT"]) == (
+        True,
+        False,
+        5.0,
+    )
+    assert loaded["DEFAULT_FROM_EMAIL"] == "Felt <poker@example.org>"
+    assert "p:ss" not in loaded["MAIL"].where()
+
+
+@pytest.mark.parametrize(
+    ("url", "port", "tls", "ssl"),
+    [
+        ("smtps://mail.example.org", 465, False, True),
+        ("smtp://mail.example.org", 25, False, False),
+        ("smtp://mail.example.org?tls=1", 587, True, False),
+        ("smtp://mail.example.org:2525?tls=0", 2525, False, False),
+    ],
+)
+def test_email_url_schemes_and_tls_choose_their_usual_ports(load_settings, url, port, tls, ssl):
+    loaded = load_settings(SECRET_KEY="k", EMAIL_URL=url)
+    assert (loaded["EMAIL_PORT"], loaded["EMAIL_USE_TLS"], loaded["EMAIL_USE_SSL"]) == (
+        port,
+        tls,
+        ssl,
+    )
+
+
+@pytest.mark.parametrize(
+    ("url", "message"),
+    [
+        ("mail.example.org:587", "must start with smtp:// or smtps://"),
+        ("https://mail.example.org", "must start with smtp:// or smtps://"),
+        ("smtp://:587", "must name a host"),
+        ("smtp://mail.example.org:port", "is not a port"),
+        ("smtp://mail.example.org?tls=maybe", "tls='maybe' is not a boolean"),
+        ("smtp://mail.example.org?ssl=1", r"unknown options \['ssl'\]"),
+        ("smtps://mail.example.org?tls=1", "smtps:// is TLS from the start"),
+        ("smtp://mail.example.org?timeout=0", "timeout='0' must be seconds above 0"),
+    ],
+)
+def test_an_unusable_email_url_fails_loudly(load_settings, url, message):
+    with pytest.raises(ImproperlyConfigured, match=message):
+        load_settings(SECRET_KEY="k", EMAIL_URL=url)
