@@ -24,6 +24,8 @@ def render_mail(template: str, context: dict[str, Any]) -> tuple[str, str]:
 
 
 def queue_mail(*, to: str, template: str, context: dict[str, Any]) -> None:
-    """Send the mail ``template`` renders with ``context`` to ``to``, after commit."""
+    """Send the mail ``template`` renders with ``context`` to ``to``, after commit.
+    A broker that refuses the task (Redis down) is logged, never the request's error:
+    the member asks for the link again (robust)."""
     subject, body = render_mail(template, context)
-    transaction.on_commit(lambda: send_email.delay(to=to, subject=subject, body=body))
+    transaction.on_commit(lambda: send_email.delay(to=to, subject=subject, body=body), robust=True)
