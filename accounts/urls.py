@@ -1,6 +1,6 @@
 from django.urls import path
 
-from accounts import token_views, views
+from accounts import session_views, token_views, views
 
 app_name = "accounts"
 
@@ -13,4 +13,6 @@ urlpatterns = [
     path("password/", views.PasswordChangeView.as_view(), name="password_change"),
     path("tokens/", token_views.api_token_create, name="api_token_create"),
     path("tokens/<int:token_id>/revoke/", token_views.api_token_revoke, name="api_token_revoke"),
+    path("sessions/<int:session_id>/end/", session_views.session_end, name="session_end"),
+    path("sessions/end-others/", session_views.sessions_end_others, name="sessions_end_others"),
 ]
