@@ -290,3 +290,15 @@ def test_a_refused_password_change_ends_nothing_and_revokes_nothing(make_user):
     )
     assert response.status_code == 200 and "old_password" in response.context["form"].errors
     assert is_logged_in(phone) and api_answers(key) == 200
+
+
+def test_while_the_cache_does_not_answer_pages_load_and_nothing_is_written(make_user):
+    from django.conf import settings
+    from django.test import override_settings
+
+    alice = make_user()
+    laptop = browser(alice)
+    unreachable = {"default": {**settings.CACHES["default"], "LOCATION": "redis://127.0.0.1:9/0"}}
+    with override_settings(CACHES=unreachable), CaptureQueriesContext(connection) as queries:
+        assert laptop.get(reverse("accounts:password_change")).status_code == 200
+    assert not [q for q in queries if "accounts_membersession" in q["sql"]]
