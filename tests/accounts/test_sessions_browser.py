@@ -84,6 +84,16 @@ def test_a_member_sees_both_browsers_and_logs_the_other_one_out(
         "Mobile Safari on iOS (iPhone) This browser"
     )
 
+    for page, width in ((laptop, 1280), (phone, 390)):
+        page.goto(f"{server_url}/accounts/password/")
+        revoke = page.get_by_label("Also revoke my 2 API tokens")
+        expect(revoke).to_be_visible()
+        expect(revoke).not_to_be_checked()  # a routine change keeps the programs working
+        page.screenshot(
+            path=SCREENSHOTS / f"felt-profile-sessions-password-{width}.png", full_page=True
+        )
+    laptop.goto(f"{server_url}/accounts/profile/")
+
     sessions.nth(1).get_by_role("button", name="Log out").click()
     ended = laptop.get_by_text("That session was ended: that browser is logged out.")
     expect(ended).to_be_visible()
