@@ -87,3 +87,19 @@ async def test_log_out_everywhere_else_closes_every_other_sessions_sockets(alice
     assert [await close_code(socket) for socket in other_sockets] == [4403, 4403]
     assert await close_code(laptop_socket, seconds=1) is None
     await laptop_socket.disconnect(timeout=10)
+
+
+async def test_a_table_socket_of_an_ended_session_closes(alice, make_user):
+    from tests.tables.helpers import friends_table
+    from tests.tables.sockets import Client as TableTab
+
+    table = await sync_to_async(friends_table)(alice, await sync_to_async(make_user)("bob"))
+    laptop = await logged_in_browser(alice, "Firefox")
+    phone = await logged_in_browser(alice, "Safari")
+    cookie = f"sessionid={phone.cookies['sessionid'].value}".encode()
+    tab = await TableTab.open_with_cookie(cookie, table.pk)
+    ended = reverse("accounts:session_end", args=[await session_id_of(phone)])
+
+    await sync_to_async(laptop.post)(ended)
+
+    assert await close_code(tab.socket) == 4403
