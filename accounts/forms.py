@@ -3,7 +3,12 @@ from typing import Any
 
 from django import forms
 from django.contrib.admin.forms import AdminAuthenticationForm
-from django.contrib.auth.forms import AuthenticationForm, PasswordResetForm, UserCreationForm
+from django.contrib.auth.forms import (
+    AuthenticationForm,
+    PasswordChangeForm,
+    PasswordResetForm,
+    UserCreationForm,
+)
 from django.core.exceptions import ValidationError
 
 from accounts import throttling
@@ -136,3 +141,24 @@ class ForgotPasswordForm(PasswordResetForm):
         html_email_template_name: str | None = None,
     ) -> None:
         queue_mail(to=to_email, template="password_reset", context=context)
+
+
+class PasswordChangeWithTokensForm(PasswordChangeForm):
+    """Django's password change, and whether the member's API tokens go with the old
+    password. Unticked at first: a routine change keeps the programs that use them
+    working; a member who fears someone else knew the password ticks it
+    (docs/accounts.md, "Sessions and tokens"). Offered only to a member with tokens."""
+
+    revoke_tokens = forms.BooleanField(
+        required=False,
+        label="Also revoke my API tokens",
+        help_text="Programs using them stop working until you give them a new token.",
+    )
+
+    def __init__(self, user: Any, *args: Any, **kwargs: Any) -> None:
+        super().__init__(user, *args, **kwargs)
+        count = user.api_tokens.count()
+        if not count:
+            del self.fields["revoke_tokens"]
+        elif count > 1:
+            self.fields["revoke_tokens"].label = f"Also revoke my {count} API tokens"

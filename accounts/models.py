@@ -200,3 +200,30 @@ class ApiToken(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.prefix}…) of {self.user}"
+
+
+class MemberSession(models.Model):
+    """What a member's profile shows of one of their log-ins: the browser and address it
+    was last seen with, and when (accounts/member_sessions.py).
+
+    Django's session row stays the authority on whether the log-in stands; this row
+    goes with it (log-out, a session ended from the profile), and the list leaves out
+    sessions that expired or whose password hash is no longer the member's. The id
+    is what the profile names a session by: the session key is the cookie itself.
+    """
+
+    session = models.OneToOneField(
+        "sessions.Session", on_delete=models.CASCADE, related_name="member_session"
+    )
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="member_sessions")
+    user_agent = models.CharField(max_length=400, blank=True)
+    ip = models.GenericIPAddressField(null=True, blank=True)
+    # Empty for the log-ins that were open before this list was kept (migration 0010).
+    created_at = models.DateTimeField(null=True, blank=True)
+    last_seen_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = [models.F("last_seen_at").desc(nulls_last=True), "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.user}'s session {self.pk}"

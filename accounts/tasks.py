@@ -30,9 +30,10 @@ def refresh_online_count() -> int:
 
 @shared_task
 def clear_expired_sessions() -> int:
-    """Deletes expired log-in sessions; returns how many."""
-    deleted, _ = Session.objects.filter(expire_date__lt=timezone.now()).delete()
-    return deleted
+    """Deletes expired log-in sessions, and their rows in members' lists of sessions
+    (accounts/member_sessions.py) with them; returns how many sessions."""
+    _, deleted = Session.objects.filter(expire_date__lt=timezone.now()).delete()
+    return deleted.get(Session._meta.label, 0)
 
 
 @shared_task(

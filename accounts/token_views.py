@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.views.decorators.http import require_POST
 
@@ -31,8 +31,7 @@ def api_token_create(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_POST
 def api_token_revoke(request: HttpRequest, token_id: int) -> HttpResponse:
-    if token_revoke(user=request.user, token_id=token_id):
-        messages.success(request, "The token was revoked: it no longer works.")
-    else:
-        messages.error(request, "There is no such token of yours.")
+    if not token_revoke(user=request.user, token_id=token_id):
+        raise Http404("There is no such token of yours.")  # as for one that never was
+    messages.success(request, "The token was revoked: it no longer works.")
     return redirect("accounts:profile")

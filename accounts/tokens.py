@@ -12,6 +12,7 @@ from datetime import timedelta
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from accounts.guests import GUESTS_REFUSED, is_guest
@@ -19,7 +20,9 @@ from accounts.models import ApiToken
 
 KEY_PREFIX = "felt_"
 MAX_TOKENS = 10  # per member
-LAST_USED_GRANULARITY = timedelta(minutes=5)  # how often a token's use is written down
+# How often a token's use is written down: once a minute at most, on the request that
+# finds it older (token_user), so nearly every API call costs no write at all.
+LAST_USED_EVERY = timedelta(minutes=1)
 
 
 class TokenRefused(Exception):
@@ -56,6 +59,13 @@ def token_revoke(*, user: Any, token_id: int) -> bool:
     return bool(deleted)
 
 
+def tokens_revoke_all(*, user: Any) -> int:
+    """Delete every token of ``user`` (on a password change the member asked it of, or
+    a password reset); how many there were. Programs using them get 401 from now on."""
+    deleted, _ = ApiToken.objects.filter(user=user).delete()
+    return deleted
+
+
 def token_user(key: str) -> Any | None:
     """The active member a key belongs to, noting when it was last used; None if unknown
     (or a guest's, which only the admin could have made: the API is for full accounts)."""
@@ -69,6 +79,9 @@ def token_user(key: str) -> Any | None:
     if token is None:
         return None
     now = timezone.now()
-    if token.last_used_at is None or now - token.last_used_at > LAST_USED_GRANULARITY:
-        ApiToken.objects.filter(pk=token.pk).update(last_used_at=now)
+    if token.last_used_at is None or now - token.last_used_at >= LAST_USED_EVERY:
+        # Read with the token above, so the other calls of the minute ask nothing more;
+        # the condition again here, so that calls racing each other write it once.
+        stale = Q(last_used_at__isnull=True) | Q(last_used_at__lte=now - LAST_USED_EVERY)
+        ApiToken.objects.filter(stale, pk=token.pk).update(last_used_at=now)
     return token.user

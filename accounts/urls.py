@@ -1,6 +1,6 @@
 from django.urls import path
 
-from accounts import mail_views, token_views, views
+from accounts import mail_views, session_views, token_views, views
 
 app_name = "accounts"
 
@@ -26,4 +26,6 @@ urlpatterns = [
     path("email/confirm/<str:token>/", mail_views.email_confirm, name="email_confirm"),
     path("tokens/", token_views.api_token_create, name="api_token_create"),
     path("tokens/<int:token_id>/revoke/", token_views.api_token_revoke, name="api_token_revoke"),
+    path("sessions/<int:session_id>/end/", session_views.session_end, name="session_end"),
+    path("sessions/end-others/", session_views.sessions_end_others, name="sessions_end_others"),
 ]

@@ -4,7 +4,6 @@ from django.contrib import messages
 from django.contrib.auth import login, update_session_auth_hash
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
-from django.contrib.messages.views import SuccessMessageMixin
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -14,12 +13,20 @@ from django.views.decorators.http import require_http_methods
 
 from accounts import throttling
 from accounts.addresses import confirmation_link_send, confirmation_sent_message
-from accounts.forms import LoginForm, ProfileForm, SignUpForm, UpgradeForm
+from accounts.forms import (
+    LoginForm,
+    PasswordChangeWithTokensForm,
+    ProfileForm,
+    SignUpForm,
+    UpgradeForm,
+)
 from accounts.guests import SESSION_DAY_KEY, NotAGuest, guest_upgrade
+from accounts.member_sessions import member_sessions, sessions_end_others
 from accounts.members import member_sign_up
 from accounts.models import STARTING_POINTS
 from accounts.requests import client_address, signed_in_user
 from accounts.sessions import session_changed
+from accounts.tokens import tokens_revoke_all
 
 
 def next_page(request: HttpRequest) -> str:
@@ -81,11 +88,16 @@ def profile(request: HttpRequest) -> HttpResponse:
 
 
 def render_profile(request: HttpRequest, form: ProfileForm, **extra: Any) -> HttpResponse:
-    """The profile page, with the member's API tokens (names and prefixes, never keys);
-    a guest's, with the form that saves the account instead."""
+    """The profile page, with the member's sessions and API tokens (names and prefixes,
+    never keys); a guest's, with the form that saves the account instead."""
     user = signed_in_user(request)
     if user.is_guest:
         extra.setdefault("upgrade_form", UpgradeForm(instance=user))
+    else:
+        current_key = request.session.session_key
+        sessions = member_sessions(user=user, current_key=current_key)
+        extra["sessions"] = sessions
+        extra["has_other_sessions"] = any(not session.is_current for session in sessions)
     tokens = user.api_tokens.all()
     return render(request, "accounts/profile.html", {"form": form, "tokens": tokens, **extra})
 
@@ -132,12 +144,21 @@ def upgrade(request: HttpRequest) -> HttpResponse:
     return render_profile(request, profile_form, upgrade_form=form)
 
 
-class PasswordChangeView(SuccessMessageMixin[Any], auth_views.PasswordChangeView):
+class PasswordChangeView(auth_views.PasswordChangeView):
+    form_class = PasswordChangeWithTokensForm
     template_name = "accounts/password_change.html"
     success_url = reverse_lazy("accounts:profile")
-    success_message = "Your password was changed."
 
     def form_valid(self, form: Any) -> HttpResponse:
-        response = super().form_valid(form)
-        session_changed(form.user.pk)  # sockets of every other session close
+        response = super().form_valid(form)  # this browser stays logged in, on a new key
+        user = form.user
+        # The new password already refuses the other sessions; they go from the list too,
+        # and their sockets close (session_changed, on commit).
+        sessions_end_others(user=user, current_key=self.request.session.session_key)
+        session_changed(user.pk)
+        message = "Your password was changed. You were logged out everywhere else."
+        if form.cleaned_data.get("revoke_tokens"):
+            revoked = tokens_revoke_all(user=user)
+            message += f" {revoked} API token{'s' if revoked != 1 else ''} revoked."
+        messages.success(self.request, message)
         return response

@@ -68,6 +68,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "accounts.guest_limits.GuestLimitsMiddleware",  # a guest: friends' tables only
+    # A member's session: its browser, address and last visit, every few minutes at most.
+    "accounts.member_sessions.MemberSessionMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "config.platform.api_throttles.RateLimitHeadersMiddleware",
 ]

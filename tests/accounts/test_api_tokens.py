@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 
 import pytest
 from django.urls import reverse
@@ -58,8 +59,8 @@ def test_a_member_cannot_revoke_someone_elses_token(client, make_user):
     create_token(client)
     token = ApiToken.objects.get(user=owner)
     client.force_login(make_user())
-    response = client.post(reverse("accounts:api_token_revoke", args=[token.pk]), follow=True)
-    assert b"no such token of yours" in response.content
+    response = client.post(reverse("accounts:api_token_revoke", args=[token.pk]))
+    assert response.status_code == 404  # as for a token that never was
     assert ApiToken.objects.filter(pk=token.pk).exists()
 
 
@@ -107,3 +108,41 @@ def test_staff_see_tokens_in_the_admin_without_their_hashes_and_may_revoke_them(
     assert client.get(reverse("admin:accounts_apitoken_add")).status_code == 403
     client.post(reverse("admin:accounts_apitoken_delete", args=[token.pk]), {"post": "yes"})
     assert not ApiToken.objects.exists()
+
+
+def test_a_tokens_last_use_is_written_at_most_once_a_minute(client, make_user, time_machine):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+    from django.utils import timezone
+
+    from accounts.tokens import LAST_USED_EVERY
+
+    time_machine.move_to(timezone.now(), tick=False)
+    client.force_login(make_user())
+    key = create_token(client)
+    assert "never used" in client.get(PROFILE).content.decode()
+    first = timezone.now()
+    bearer(key).get("/api/me/")
+    time_machine.shift(LAST_USED_EVERY - timedelta(seconds=1))
+    with CaptureQueriesContext(connection) as queries:
+        assert bearer(key).get("/api/me/").status_code == 200
+    assert not [q for q in queries if q["sql"].startswith("UPDATE")], "no write this time"
+    assert ApiToken.objects.get().last_used_at == first
+    time_machine.shift(timedelta(seconds=1))
+    bearer(key).get("/api/me/")
+    assert ApiToken.objects.get().last_used_at == first + LAST_USED_EVERY
+    page = client.get(PROFILE).content.decode()
+    assert f'last used <time datetime="{(first + LAST_USED_EVERY).isoformat()}' in page
+
+
+def test_revoking_all_of_a_members_tokens_leaves_others_tokens(client, make_user):
+    from accounts.tokens import tokens_revoke_all
+
+    alice = make_user()
+    client.force_login(alice)
+    keys = [create_token(client, "one"), create_token(client, "two")]
+    client.force_login(make_user("bob"))
+    bobs = create_token(client, "bob's")
+    assert tokens_revoke_all(user=alice) == 2
+    assert [bearer(key).get("/api/me/").status_code for key in keys] == [401, 401]
+    assert bearer(bobs).get("/api/me/").status_code == 200
