@@ -7,6 +7,7 @@ from django.contrib.auth.forms import (
     AuthenticationForm,
     PasswordChangeForm,
     PasswordResetForm,
+    SetPasswordForm,
     UserCreationForm,
 )
 from django.core.exceptions import ValidationError
@@ -143,10 +144,10 @@ class ForgotPasswordForm(PasswordResetForm):
         queue_mail(to=to_email, template="password_reset", context=context)
 
 
-class PasswordChangeWithTokensForm(PasswordChangeForm):
-    """Django's password change, and whether the member's API tokens go with the old
-    password. Unticked at first: a routine change keeps the programs that use them
-    working; a member who fears someone else knew the password ticks it
+class RevokeTokensChoice(forms.Form):
+    """Whether the member's API tokens go with the old password, on the password
+    change and the reset forms. Unticked at first: a routine change keeps the programs
+    that use them working; a member who fears someone else knew the password ticks it
     (docs/accounts.md, "Sessions and tokens"). Offered only to a member with tokens."""
 
     revoke_tokens = forms.BooleanField(
@@ -155,10 +156,30 @@ class PasswordChangeWithTokensForm(PasswordChangeForm):
         help_text="Programs using them stop working until you give them a new token.",
     )
 
-    def __init__(self, user: Any, *args: Any, **kwargs: Any) -> None:
-        super().__init__(user, *args, **kwargs)
+    def offer_to(self, user: Any) -> None:
         count = user.api_tokens.count()
         if not count:
             del self.fields["revoke_tokens"]
         elif count > 1:
             self.fields["revoke_tokens"].label = f"Also revoke my {count} API tokens"
+
+
+class PasswordChangeWithTokensForm(PasswordChangeForm, RevokeTokensChoice):
+    """Django's password change, with the tokens' choice."""
+
+    field_order = ["old_password", "new_password1", "new_password2", "revoke_tokens"]
+
+    def __init__(self, user: Any, *args: Any, **kwargs: Any) -> None:
+        super().__init__(user, *args, **kwargs)
+        self.offer_to(user)
+
+
+class SetPasswordWithTokensForm(SetPasswordForm, RevokeTokensChoice):
+    """The new password a reset link sets, with the tokens' choice."""
+
+    field_order = ["new_password1", "new_password2", "revoke_tokens"]
+
+    def __init__(self, user: Any, *args: Any, **kwargs: Any) -> None:
+        super().__init__(user, *args, **kwargs)
+        if user is not None:
+            self.offer_to(user)

@@ -18,10 +18,12 @@ from django.views.decorators.http import require_http_methods
 from accounts import throttling
 from accounts.addresses import LinkRefused, confirmation_link_send, confirmation_sent_message
 from accounts.addresses import email_confirm as confirm_address
-from accounts.forms import ForgotPasswordForm
+from accounts.forms import ForgotPasswordForm, SetPasswordWithTokensForm
+from accounts.member_sessions import sessions_end_others
 from accounts.models import User
 from accounts.requests import client_address, signed_in_user
 from accounts.sessions import session_changed
+from accounts.tokens import tokens_revoke_all
 
 
 def reset_link_lifetime() -> str:
@@ -75,16 +77,24 @@ class SetNewPasswordView(auth_views.PasswordResetConfirmView):
             return None
         return user
 
+    form_class = SetPasswordWithTokensForm
+
     def form_valid(self, form: Any) -> HttpResponse:
-        response = super().form_valid(form)
+        response = super().form_valid(form)  # logged in here, on a new session
+        user = form.user
         # Every other session's auth hash no longer matches the password: Django
-        # refuses their next request; their open sockets are told to check now.
-        session_changed(form.user.pk)
-        messages.success(
-            self.request,
+        # refuses their next request. They leave the member's list of sessions too,
+        # and their open sockets are told to check now.
+        sessions_end_others(user=user, current_key=self.request.session.session_key)
+        session_changed(user.pk)
+        message = (
             "Your password was changed and you are logged in. "
-            "Everywhere else you were logged in, you are logged out.",
+            "Everywhere else you were logged in, you are logged out."
         )
+        if form.cleaned_data.get("revoke_tokens"):
+            revoked = tokens_revoke_all(user=user)
+            message += f" {revoked} API token{'s' if revoked != 1 else ''} revoked."
+        messages.success(self.request, message)
         return response
 
 

@@ -35,7 +35,7 @@ def list_open_sessions(apps: Any, schema_editor: Any) -> None:
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("accounts", "0008_user_name_keys"),
+        ("accounts", "0009_user_confirmed_email"),
         ("sessions", "0001_initial"),
     ]
 

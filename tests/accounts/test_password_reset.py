@@ -203,3 +203,36 @@ def test_felts_password_rules_apply_to_the_new_password(client, make_user, smtp_
     assert "This password is too common." in refused.content.decode()
     alice.refresh_from_db()
     assert alice.check_password(PASSWORD)
+
+
+def test_the_new_password_may_revoke_the_api_tokens_and_ends_the_listed_sessions(
+    client, make_user, smtp_inbox
+):
+    from rest_framework.test import APIClient
+
+    from accounts.member_sessions import MemberSession
+    from accounts.tokens import token_create
+
+    alice = confirmed(make_user("alice"))
+    _, key = token_create(user=alice, name="tracker")
+    elsewhere = Client()
+    assert elsewhere.login(username="alice", password=PASSWORD)
+    elsewhere.get(reverse("accounts:profile"))
+    assert MemberSession.objects.filter(user=alice).count() == 1
+
+    ask_for_a_link(client, "alice@example.com")
+    [mail] = smtp_inbox.wait_for(1)
+    opened = client.get(mail.link_path())
+    form = client.get(opened["Location"]).content.decode()
+    assert "Also revoke my API tokens" in form, "offered: she has a token"
+    done = client.post(
+        opened["Location"],
+        {"new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD, "revoke_tokens": "on"},
+    )
+
+    assert "1 API token revoked." in client.get(done["Location"]).content.decode()
+    api = APIClient()
+    api.credentials(HTTP_AUTHORIZATION=f"Bearer {key}")
+    assert api.get("/api/hands/").status_code == 401
+    listed = MemberSession.objects.filter(user=alice)
+    assert [row.session_id for row in listed] == [client.session.session_key], "only hers"
