@@ -1,6 +1,6 @@
 from django.urls import path
 
-from accounts import token_views, views
+from accounts import data_views, token_views, views
 
 app_name = "accounts"
 
@@ -11,6 +11,10 @@ urlpatterns = [
     path("profile/", views.profile, name="profile"),
     path("profile/save/", views.upgrade, name="upgrade"),
     path("password/", views.PasswordChangeView.as_view(), name="password_change"),
+    path("data/", data_views.data_request, name="data_request"),
+    path("data/status/", data_views.data_status, name="data_status"),
+    path("data/<str:key>/", data_views.data_download, name="data_download"),
+    path("close/", data_views.close, name="close"),
     path("tokens/", token_views.api_token_create, name="api_token_create"),
     path("tokens/<int:token_id>/revoke/", token_views.api_token_revoke, name="api_token_revoke"),
 ]

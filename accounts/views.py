@@ -84,7 +84,9 @@ def render_profile(request: HttpRequest, form: ProfileForm, **extra: Any) -> Htt
     if user.is_guest:
         extra.setdefault("upgrade_form", UpgradeForm(instance=user))
     tokens = user.api_tokens.all()
-    return render(request, "accounts/profile.html", {"form": form, "tokens": tokens, **extra})
+    data_export = user.data_exports.first()  # the latest (accounts/data_export.py)
+    context = {"form": form, "tokens": tokens, "data_export": data_export, **extra}
+    return render(request, "accounts/profile.html", context)
 
 
 @login_required
