@@ -19,8 +19,6 @@ from accounts.forms import CloseAccountForm
 from accounts.models import DataExport
 from accounts.requests import client_address, signed_in_user
 
-PREPARING = "Preparing your data… This page shows the link when it is ready."
-
 
 @login_required
 @require_http_methods(["POST"])
@@ -31,8 +29,7 @@ def data_request(request: HttpRequest) -> HttpResponse:
     except data_export.ExportRefused as refused:
         messages.error(request, str(refused))
     else:
-        tasks.queue_data_export(export.pk)
-        messages.success(request, PREPARING)
+        tasks.queue_data_export(export.pk)  # the profile's "Your data" says how it goes
     return redirect(reverse("accounts:profile") + "#your-data")
 
 

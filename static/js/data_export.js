@@ -16,7 +16,7 @@ function showLink(box, body) {
   para.append(link);
   const help = document.createElement("p");
   help.className = "help";
-  const until = new Date(body.expires_at).toLocaleString();
+  const until = new Date(body.expires_at).toLocaleString(undefined, { dateStyle: "long", timeStyle: "short" });
   help.textContent = `The link works once, until ${until}; the file is then deleted from Felt.`;
   box.replaceChildren(para, help);
   delete box.dataset.preparing;
