@@ -150,3 +150,13 @@ def test_closing_needs_a_post_with_the_csrf_token(make_user):
     client.force_login(make_user("alice"))
     assert client.post(CLOSE, {"password": PASSWORD}).status_code == 403
     assert User.objects.filter(username="alice").exists()
+
+
+@pytest.mark.parametrize(
+    "name", ["Closed account #482913", "closed ACCOUNT", "Сlosed account 7", "Former member"]
+)
+def test_nobody_may_go_by_the_label_of_a_closed_account(make_user, name):
+    client = signed_in(make_user("mallory"))
+    response = client.post(reverse("accounts:profile"), {"display_name": name})
+    assert "Felt shows that name for accounts that are gone" in response.content.decode()
+    assert User.objects.get(username="mallory").display_name == ""
