@@ -26,3 +26,4 @@ class TablesConfig(AppConfig):
 
         data_export.register(member_data.hands_of)
         closing.register(member_data.names_forget)
+        member_data.set_rewrite_scheduler(tasks.schedule_stored_rewrite)

@@ -5,6 +5,7 @@ the hands under an anonymous label."""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pytest
@@ -15,7 +16,7 @@ from django.urls import reverse
 from accounts.data_export import export_path
 from accounts.models import DataExport, PointsAccount, PointsEntry, User
 from accounts.points import points_balance, points_move
-from tables.models import HandPlayer, Seat
+from tables.models import Hand, HandPlayer, Seat
 from tests.accounts.test_account_deletion import chips_add_up, signed_up, total
 from tests.accounts.test_data_export import play_hand, ready_now, request_export
 from tests.conftest import PASSWORD
@@ -160,3 +161,20 @@ def test_nobody_may_go_by_the_label_of_a_closed_account(make_user, name):
     response = client.post(reverse("accounts:profile"), {"display_name": name})
     assert "Felt shows that name for accounts that are gone" in response.content.decode()
     assert User.objects.get(username="mallory").display_name == ""
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_worker_writes_the_stored_history_again_with_the_label(request, make_user):
+    alice, bob = make_user("alice"), make_user("bob")
+    hand = play_hand(friends_table(alice, bob, seat_count=2))
+    assert '"alice"' in Hand.objects.get(pk=hand.pk).phh
+    request.getfixturevalue("celery_worker")  # now: it would deal the next hand itself
+
+    assert signed_in(alice).post(CLOSE, {"password": PASSWORD}).status_code == 302
+
+    label = HandPlayer.objects.get(hand=hand, user__isnull=True).name
+    ends = time.monotonic() + 20
+    while label not in Hand.objects.get(pk=hand.pk).phh and time.monotonic() < ends:
+        time.sleep(0.1)
+    stored = Hand.objects.get(pk=hand.pk).phh
+    assert f'"{label}"' in stored and "alice" not in stored
