@@ -225,3 +225,16 @@ def test_a_guest_takes_its_hands_too(client, make_user):
     response = client.get(reverse("accounts:data_download", args=[export.key]))
     archive = zipfile.ZipFile(io.BytesIO(b"".join(response.streaming_content)))
     assert json.loads(archive.read("account.json"))["is_guest"] is True
+
+
+@pytest.mark.django_db
+def test_a_staff_members_hands_are_seen_from_their_seat_not_with_every_card(make_user):
+    root, bob = make_user("root", is_staff=True), make_user("bob")
+    folded = play_hand(friends_table(root, bob, seat_count=2), folder=bob)
+    export = ready_now(request_export(signed_in(root)))
+    response = signed_in(root).get(reverse("accounts:data_download", args=[export.key]))
+    archive = zipfile.ZipFile(io.BytesIO(b"".join(response.streaming_content)))
+    texts = archive.read("hands.phhs").decode() + archive.read("hands.txt").decode()
+    assert "????" in texts
+    for card in hole_cards(folded, bob):
+        assert card not in texts
