@@ -183,3 +183,39 @@ class SetPasswordWithTokensForm(SetPasswordForm, RevokeTokensChoice):
         super().__init__(user, *args, **kwargs)
         if user is not None:
             self.offer_to(user)
+
+
+class CloseAccountForm(forms.Form):
+    """Closing an account asks for its password, checked and throttled as log-in's is
+    (failures count towards the same blocks). A guest has no password: its browser's
+    session is its only key, so its form asks nothing more than the confirmation."""
+
+    password = forms.CharField(
+        label="Your password",
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+    )
+
+    def __init__(self, *args: Any, user: User, ip: str, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.user, self.ip = user, ip
+        if user.is_guest:
+            del self.fields["password"]
+
+    def clean(self) -> dict[str, Any]:
+        cleaned: dict[str, Any] = super().clean() or {}
+        if self.user.is_guest or "password" not in cleaned:
+            return cleaned
+        username = self.user.get_username()
+        seconds = throttling.seconds_blocked(username, self.ip)
+        if not seconds:
+            if self.user.check_password(cleaned["password"]):
+                throttling.record_success(username, self.ip)
+                return cleaned
+            throttling.record_failure(username, self.ip)
+            seconds = throttling.seconds_blocked(username, self.ip)
+        if seconds:
+            raise ValidationError(throttling.blocked_message(seconds), code="throttled")
+        raise ValidationError(
+            "That is not your password. Your account is still open.", code="wrong_password"
+        )

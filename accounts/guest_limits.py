@@ -33,9 +33,14 @@ GUEST_PAGES = frozenset(
         "tables:hand_history_list",
         "tables:hand_replayer",
         "tables:player_page",
-        # The profile: a nickname to change, the account to save, the way out.
+        # The profile: a nickname to change, the account to save, the way out; the
+        # guest's data to take, and the account to close (docs/accounts.md).
         "accounts:profile",
         "accounts:upgrade",
+        "accounts:data_request",
+        "accounts:data_status",
+        "accounts:data_download",
+        "accounts:close",
         "accounts:logout",
         "accounts:login",
         "accounts:signup",

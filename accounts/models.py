@@ -227,3 +227,42 @@ class MemberSession(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user}'s session {self.pk}"
+
+
+class DataExport(models.Model):
+    """A member's copy of their data: asked for on the profile, built as a zip by a
+    Celery task, downloaded once through a link that expires (accounts/data_export.py).
+
+    The file lives under FELT_HOME, named by ``key``; the row says where it stands.
+    """
+
+    class Status(models.TextChoices):
+        PREPARING = "preparing", "Preparing"
+        READY = "ready", "Ready to download"
+        TAKEN = "taken", "Downloaded"
+        EXPIRED = "expired", "Expired"
+        FAILED = "failed", "Failed"
+
+    OPEN = (Status.PREPARING, Status.READY)
+
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="data_exports")
+    key = models.CharField(max_length=64, unique=True)  # names the file and the link
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PREPARING)
+    requested_at = models.DateTimeField(auto_now_add=True)
+    ready_at = models.DateTimeField(null=True, blank=True)
+    expires_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-requested_at", "-pk"]
+        constraints = [
+            # One export at a time: a second request while one is open is refused, and
+            # two requests racing cannot both make one.
+            models.UniqueConstraint(
+                fields=["user"],
+                condition=models.Q(status__in=["preparing", "ready"]),
+                name="accounts_one_open_data_export",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user}'s data ({self.get_status_display()})"

@@ -21,7 +21,7 @@ from django.core.exceptions import ValidationError
 from django.db.models import Q
 
 from accounts.models import NAME_TAKEN, User
-from accounts.name_keys import keys_to_check
+from accounts.name_keys import keys_to_check, name_key
 
 LOOKS_TAKEN = "Another member goes by a name that looks the same."
 
@@ -115,9 +115,26 @@ def check_new_username(username: str, user: User | None = None) -> None:
     check_name_free(username.strip(), user)
 
 
+# The labels Felt shows for accounts that are gone: a closed account's in histories
+# (accounts/closing.py, "Closed account #482913"), a deleted member's at a table
+# (tables.models.DEPARTED_NAME). Nobody may take a name that starts like one, which
+# would pass them for a member who left.
+RESERVED_NAMES = ("Closed account", "Former member")
+RESERVED = "Felt shows that name for accounts that are gone: choose another."
+
+
+def _squeezed(key: str) -> str:
+    return "".join(key.split())
+
+
+_RESERVED_KEYS = tuple(_squeezed(name_key(name)) for name in RESERVED_NAMES)
+
+
 def check_name_free(name: str, user: User | None) -> None:
     """``ValidationError`` when a member other than ``user`` goes by ``name``, or by a
-    name that looks the same."""
+    name that looks the same, or when it starts like a label Felt keeps for itself."""
+    if any(_squeezed(key).startswith(_RESERVED_KEYS) for key in keys_to_check(name)):
+        raise ValidationError(RESERVED, code="reserved_name")
     others = User.objects.exclude(pk=user.pk) if user is not None else User.objects.all()
     if others.filter(Q(username__iexact=name) | Q(display_name__iexact=name)).exists():
         raise ValidationError(NAME_TAKEN, code="name_taken")

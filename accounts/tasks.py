@@ -1,5 +1,6 @@
-"""Periodic account upkeep, run by Celery beat (see CELERY_BEAT_SCHEDULE), and
-Felt's mail, sent from the worker (accounts/mail.py)."""
+"""Account tasks: periodic upkeep run by Celery beat (CELERY_BEAT_SCHEDULE), Felt's
+mail sent from the worker (accounts/mail.py), and members' data zips built by a
+worker (accounts/data_export.py)."""
 
 from smtplib import SMTPException
 
@@ -8,9 +9,10 @@ from celery import shared_task
 from channels.layers import get_channel_layer
 from django.contrib.sessions.models import Session
 from django.core.mail import send_mail
+from django.db import transaction
 from django.utils import timezone
 
-from accounts import presence
+from accounts import data_export, presence
 from accounts.consumers import LOBBY_GROUP
 
 
@@ -49,3 +51,20 @@ def send_email(*, to: str, subject: str, body: str) -> None:
     tried again at growing intervals of up to 4 minutes, a dozen times over at most
     about half an hour, before the message is given up with an error in the log."""
     send_mail(subject, body, None, [to])
+
+
+@shared_task
+def build_data_export(export_id: int) -> bool:
+    """Writes a member's data zip (accounts/data_export.py); False if nothing was due."""
+    return data_export.export_build(export_id=export_id)
+
+
+def queue_data_export(export_id: int) -> None:
+    """Once the request is committed, a worker builds the zip."""
+    transaction.on_commit(lambda: build_data_export.delay(export_id))
+
+
+@shared_task
+def expire_data_exports() -> int:
+    """Deletes the data zips whose link expired; returns how many."""
+    return data_export.exports_expire()

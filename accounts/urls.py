@@ -1,6 +1,6 @@
 from django.urls import path
 
-from accounts import mail_views, session_views, token_views, views
+from accounts import data_views, mail_views, session_views, token_views, views
 
 app_name = "accounts"
 
@@ -24,6 +24,10 @@ urlpatterns = [
     ),
     path("email/confirm/", mail_views.email_confirm_send, name="email_confirm_send"),
     path("email/confirm/<str:token>/", mail_views.email_confirm, name="email_confirm"),
+    path("data/", data_views.data_request, name="data_request"),
+    path("data/status/", data_views.data_status, name="data_status"),
+    path("data/<str:key>/", data_views.data_download, name="data_download"),
+    path("close/", data_views.close, name="close"),
     path("tokens/", token_views.api_token_create, name="api_token_create"),
     path("tokens/<int:token_id>/revoke/", token_views.api_token_revoke, name="api_token_revoke"),
     path("sessions/<int:session_id>/end/", session_views.session_end, name="session_end"),

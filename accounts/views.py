@@ -99,7 +99,9 @@ def render_profile(request: HttpRequest, form: ProfileForm, **extra: Any) -> Htt
         extra["sessions"] = sessions
         extra["has_other_sessions"] = any(not session.is_current for session in sessions)
     tokens = user.api_tokens.all()
-    return render(request, "accounts/profile.html", {"form": form, "tokens": tokens, **extra})
+    data_export = user.data_exports.first()  # the latest (accounts/data_export.py)
+    context = {"form": form, "tokens": tokens, "data_export": data_export, **extra}
+    return render(request, "accounts/profile.html", context)
 
 
 @login_required

@@ -194,6 +194,11 @@ CELERY_BEAT_SCHEDULE = {
         "task": "accounts.tasks.clear_expired_sessions",
         "schedule": crontab(hour="4", minute="17"),
     },
+    # Deletes members' data zips whose link expired (accounts/data_export.py).
+    "expire-data-exports": {
+        "task": "accounts.tasks.expire_data_exports",
+        "schedule": 600.0,
+    },
     # Announces blind levels whose task was lost; opens the lobby's missing SNGs.
     "sweep-tournaments": {
         "task": "tournaments.tasks.sweep",
@@ -293,6 +298,12 @@ LOGIN_BLOCK_SECONDS = env_int("LOGIN_BLOCK_SECONDS", 300)
 # Accounts made from one address in an hour (accounts/throttling.py); test suites and
 # load tests that sign up many members from one machine set it higher.
 SIGNUP_ADDRESS_LIMIT = env_int("SIGNUP_ADDRESS_LIMIT", 10)
+# A member's "Download my data" (accounts/data_export.py): how long the link to the
+# zip lasts once it is ready, and how many a member may ask for in a day. The zips are
+# kept, mode 600, in DATA_EXPORT_DIR until downloaded or expired.
+DATA_EXPORT_HOURS = env_int("DATA_EXPORT_HOURS", 24)
+DATA_EXPORTS_PER_DAY = env_int("DATA_EXPORTS_PER_DAY", 3)
+DATA_EXPORT_DIR = FELT_HOME / "exports"
 
 # Mail (accounts/mail.py): files under FELT_HOME/mail, or the SMTP server EMAIL_URL names.
 MAIL = (

@@ -19,3 +19,11 @@ class TablesConfig(AppConfig):
 
         release.register(lambda user: seats_release(user=user))
         release.register(lambda user: hosts_release(user=user))
+
+        # A member's data zip holds their hands; a closed account's name leaves them.
+        from accounts import closing, data_export
+        from tables.history import member_data
+
+        data_export.register(member_data.hands_of)
+        closing.register(member_data.names_forget)
+        member_data.set_rewrite_scheduler(tasks.schedule_stored_rewrite)

@@ -20,7 +20,7 @@ from django.utils import timezone
 
 from tables import selectors, services
 from tables.errors import TableNotFound
-from tables.history import allin_ev
+from tables.history import allin_ev, member_data
 from tables.services import presence
 from tables.wakeups import Wake
 
@@ -95,6 +95,20 @@ def schedule_allin_ev(hand_id: int) -> None:
         fill_allin_ev.delay(hand_id)
     except Exception:  # the sweep fills it anyway
         log.exception("could not queue the all-in EV of hand %s", hand_id)
+
+
+@shared_task(ignore_result=True)
+def rewrite_stored_histories(hand_ids: list[int]) -> int:
+    """A closed account's hands: their stored PHH written again with its label."""
+    return member_data.stored_histories_rewrite(hand_ids)
+
+
+def schedule_stored_rewrite(hand_ids: list[int]) -> None:
+    """What ``member_data.names_forget`` calls once committed (``TablesConfig.ready``)."""
+    try:
+        rewrite_stored_histories.delay(hand_ids)
+    except Exception:  # nobody is sent the stored text: it keeps the old name meanwhile
+        log.exception("could not queue the rewrite of %s stored histories", len(hand_ids))
 
 
 def schedule(wake_up: Wake) -> None:

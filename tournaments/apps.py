@@ -34,3 +34,11 @@ class TournamentsConfig(AppConfig):
 
         release.register(lambda user: registrations_release(user=user))
         release.register(lambda user: clubs_release(user=user))
+
+        # A member's data zip holds their clubs and entries; a closed account's name
+        # leaves the results.
+        from accounts import closing, data_export
+        from tournaments import member_data
+
+        data_export.register(member_data.clubs_and_entries_of)
+        closing.register(member_data.names_forget)

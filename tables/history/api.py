@@ -219,11 +219,7 @@ class HandExportView(APIView):
 def _export(user: Any, hand_ids: list[int], text_format: str) -> Iterator[str]:
     """Each hand through the same projection as one hand's download."""
     viewed_hands = projection.hands_for_viewer(user=user, hand_ids=hand_ids)
-    for number, viewed in enumerate(viewed_hands, start=1):
-        if text_format == "phh":  # a .phhs file: one TOML table per hand
-            yield f"[{number}]\n{projection.hand_phh(viewed)}\n"
-        else:
-            yield f"{projection.hand_pokerstars(viewed)}\n\n"
+    return projection.hands_text(viewed_hands, text_format)
 
 
 @extend_schema(

@@ -11,7 +11,7 @@ sent as they are.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC
 from typing import Any, Final, Literal
@@ -74,15 +74,17 @@ def _finished_hands() -> QuerySet[Hand]:
     )
 
 
-def _viewed(hand: Hand, user: Any) -> ViewedHand | None:
-    """``hand`` as ``user`` saw it; None if they were not dealt in (and are not staff)."""
+def _viewed(hand: Hand, user: Any, *, as_staff: bool = True) -> ViewedHand | None:
+    """``hand`` as ``user`` saw it; None if they were not dealt in (and are not staff).
+    ``as_staff=False``: a staff member too sees it only from their own seat."""
     players = list(hand.players.all())
     mine = next((p for p in players if p.user_id is not None and p.user_id == user.pk), None)
-    if mine is None and not user.is_staff:
+    is_staff = as_staff and user.is_staff
+    if mine is None and not is_staff:
         return None
     state = engine.replay([engine.event_from_dict(e) for e in hand.events])
     viewer: Viewer = mine.seat if mine else None
-    if user.is_staff:
+    if is_staff:
         viewer = EVERY_CARD
     return ViewedHand(hand, state, players, viewer)
 
@@ -96,14 +98,18 @@ def hand_for_viewer(*, user: Any, hand_id: int) -> ViewedHand:
     return viewed
 
 
-def hands_for_viewer(*, user: Any, hand_ids: Sequence[int]) -> Iterator[ViewedHand]:
+def hands_for_viewer(
+    *, user: Any, hand_ids: Sequence[int], as_staff: bool = True
+) -> Iterator[ViewedHand]:
     """The hands ``hand_ids`` in that order, each as ``user`` saw it, read a batch at a
-    time; a hand gone since the ids were read, or not theirs to see, is left out."""
+    time; a hand gone since the ids were read, or not theirs to see, is left out.
+    ``as_staff=False`` (a member's own data): staff too see only what their seat saw."""
     for start in range(0, len(hand_ids), EXPORT_BATCH):
         batch = hand_ids[start : start + EXPORT_BATCH]
         hands = {hand.pk: hand for hand in _finished_hands().filter(pk__in=batch)}
         for hand_id in batch:
-            viewed = _viewed(hands[hand_id], user) if hand_id in hands else None
+            hand = hands.get(hand_id)
+            viewed = None if hand is None else _viewed(hand, user, as_staff=as_staff)
             if viewed is not None:
                 yield viewed
 
@@ -264,3 +270,13 @@ def hand_pokerstars(viewed: ViewedHand) -> str:
     return engine.to_pokerstars(
         viewed.state, hand_id=hand.pk, players=names, viewer=viewed.own_seat, **meta
     )
+
+
+def hands_text(viewed_hands: Iterable[ViewedHand], text_format: str) -> Iterator[str]:
+    """Many hands in one text, a hand at a time: ``"phh"`` a .phhs file (one TOML
+    table per hand), else PokerStars text. Each hand through its viewer's projection."""
+    for number, viewed in enumerate(viewed_hands, start=1):
+        if text_format == "phh":
+            yield f"[{number}]\n{hand_phh(viewed)}\n"
+        else:
+            yield f"{hand_pokerstars(viewed)}\n\n"
