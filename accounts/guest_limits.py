@@ -38,6 +38,7 @@ GUEST_PAGES = frozenset(
         "accounts:upgrade",
         "accounts:logout",
         "accounts:login",
+        "accounts:login_code",
         "accounts:signup",
     }
 )

@@ -16,6 +16,12 @@ LOGIN_FAILURE_WINDOW seconds:
 Past a limit, log-in for that subject is refused for LOGIN_BLOCK_SECONDS
 without checking the password.
 
+The second step of a log-in (a code from an authenticator app or a recovery
+code, accounts/second_factor.py) is counted the same way with the same limits,
+under counters of its own (``step=CODE``): a correct password clears the
+password's failures, and must not clear the codes' too, or knowing the password
+would buy endless guesses at the code.
+
 Sign-up is counted per address too: every account costs the site a welcome
 grant, so one address makes at most SIGNUP_ADDRESS_LIMIT accounts an hour
 (the hour starts at its first sign-up). The count is taken before the account
@@ -30,21 +36,24 @@ import time
 from django.conf import settings
 from django.core.cache import cache
 
+PASSWORD = ""  # the first step of a log-in
+CODE = "code:"  # the second: a code from the member's second factor
 
-def _subjects(username: str, ip: str) -> list[tuple[str, int]]:
+
+def _subjects(username: str, ip: str, step: str) -> list[tuple[str, int]]:
     """What is throttled, each with its limit."""
-    subjects = [(f"ip:{ip}", settings.LOGIN_ADDRESS_FAILURE_LIMIT)]
+    subjects = [(f"{step}ip:{ip}", settings.LOGIN_ADDRESS_FAILURE_LIMIT)]
     if username:
         name = username.casefold()
-        subjects.append((f"user-ip:{name}:{ip}", settings.LOGIN_FAILURE_LIMIT))
-        subjects.append((f"user:{name}", settings.LOGIN_USERNAME_FAILURE_LIMIT))
+        subjects.append((f"{step}user-ip:{name}:{ip}", settings.LOGIN_FAILURE_LIMIT))
+        subjects.append((f"{step}user:{name}", settings.LOGIN_USERNAME_FAILURE_LIMIT))
     return subjects
 
 
-def seconds_blocked(username: str, ip: str) -> int:
+def seconds_blocked(username: str, ip: str, step: str = PASSWORD) -> int:
     """How long log-in stays refused for this username at this address; 0 when allowed."""
     ends: list[float] = [
-        cache.get(f"login-block:{subject}", 0) for subject, _ in _subjects(username, ip)
+        cache.get(f"login-block:{subject}", 0) for subject, _ in _subjects(username, ip, step)
     ]
     return max(0, math.ceil(max(ends) - time.time()))
 
@@ -60,8 +69,8 @@ def _counted(key: str, window: int) -> int:
         return 1
 
 
-def record_failure(username: str, ip: str) -> None:
-    for subject, limit in _subjects(username, ip):
+def record_failure(username: str, ip: str, step: str = PASSWORD) -> None:
+    for subject, limit in _subjects(username, ip, step):
         count_key = f"login-failures:{subject}"
         failures = _counted(count_key, settings.LOGIN_FAILURE_WINDOW)
         if failures >= limit:
@@ -70,9 +79,10 @@ def record_failure(username: str, ip: str) -> None:
             cache.delete(count_key)
 
 
-def record_success(username: str, ip: str) -> None:
-    """A correct password clears the username's failures from this address."""
-    cache.delete(f"login-failures:user-ip:{username.casefold()}:{ip}")
+def record_success(username: str, ip: str, step: str = PASSWORD) -> None:
+    """A correct password (or code) clears the username's failures of that step from
+    this address."""
+    cache.delete(f"login-failures:{step}user-ip:{username.casefold()}:{ip}")
 
 
 def blocked_message(seconds: int) -> str:

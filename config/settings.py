@@ -52,6 +52,11 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "config.apps.FeltConfig",
+    # Second factors (docs/accounts.md, "A second factor for staff"): TOTP apps and
+    # one-time recovery codes.
+    "django_otp",
+    "django_otp.plugins.otp_totp",
+    "django_otp.plugins.otp_static",
     "accounts",
     "tables",
     "tournaments",
@@ -65,6 +70,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django_otp.middleware.OTPMiddleware",  # which second factor this session passed
+    "accounts.admin_guard.AdminSecondFactorMiddleware",  # ADMIN_REQUIRES_SECOND_FACTOR
     "django.contrib.messages.middleware.MessageMiddleware",
     "accounts.guest_limits.GuestLimitsMiddleware",  # a guest: friends' tables only
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
@@ -290,6 +297,11 @@ LOGIN_BLOCK_SECONDS = env_int("LOGIN_BLOCK_SECONDS", 300)
 # Accounts made from one address in an hour (accounts/throttling.py); test suites and
 # load tests that sign up many members from one machine set it higher.
 SIGNUP_ADDRESS_LIMIT = env_int("SIGNUP_ADDRESS_LIMIT", 10)
+
+# The admin site only for staff who passed a second factor at log-in (accounts/admin_guard.py):
+# on unless DEBUG; docs/accounts.md, "A second factor for staff".
+ADMIN_REQUIRES_SECOND_FACTOR = env_bool("ADMIN_REQUIRES_SECOND_FACTOR", not DEBUG)
+OTP_TOTP_ISSUER = "Felt"  # what an authenticator app calls the account
 
 # Behind a TLS-terminating proxy set HTTPS=1: cookies become secure-only,
 # HTTP redirects to HTTPS and browsers are told to stay on HTTPS.
