@@ -103,8 +103,8 @@ def totp_device_confirm(*, user: User, code: str) -> tuple[TOTPDevice, list[str]
                 "That code does not match. Check that your app shows the account "
                 "just added, and type its current code."
             )
-        # One app at a time: a confirmed one from before is replaced, with its codes.
-        TOTPDevice.objects.filter(user=user, confirmed=True).delete()
+        # One app at a time (starting refuses while one is set up): the codes of any
+        # earlier one go.
         StaticDevice.objects.filter(user=user).delete()
         device.confirmed = True
         device.save(update_fields=["confirmed"])

@@ -5,9 +5,6 @@ the devices; docs/accounts.md, "A second factor for staff", the story."""
 
 from __future__ import annotations
 
-import time
-from typing import Any
-
 import django_otp
 from django.contrib import messages
 from django.contrib.auth import login
@@ -15,61 +12,32 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils.crypto import constant_time_compare
 from django.utils.http import urlencode
 from django.views.decorators.http import require_http_methods, require_POST
 from django_otp.plugins.otp_static.models import StaticDevice
 
 from accounts import throttling
 from accounts.forms import CodeForm, RemoveSecondFactorForm
-from accounts.models import User
 from accounts.requests import client_address, signed_in_user
 from accounts.second_factor import (
     CodeRefused,
     app_setup,
     code_verify,
+    has_second_factor,
     pending_app,
     recovery_codes_left,
     second_factor_remove,
     totp_device_confirm,
     totp_device_start,
 )
-
-# Between the password and the code, the session holds who is logging in (not yet
-# logged in) for this long.
-SECOND_STEP_SECONDS = 300
-SECOND_STEP_KEY = "second_step"
-
-
-def second_step_begin(request: HttpRequest, user: User, next_url: str) -> HttpResponse:
-    """The password was right and ``user`` has a second factor: ask for a code."""
-    request.session[SECOND_STEP_KEY] = {
-        "user": user.pk,
-        "backend": getattr(user, "backend", "django.contrib.auth.backends.ModelBackend"),
-        "hash": user.get_session_auth_hash(),
-        "until": time.time() + SECOND_STEP_SECONDS,
-        "next": next_url,
-    }
-    return redirect("accounts:login_code")
-
-
-def _pending(request: HttpRequest) -> tuple[User, dict[str, Any]] | None:
-    """Who passed the password step in this session, if it is recent and their password
-    has not changed since."""
-    step = request.session.get(SECOND_STEP_KEY)
-    if not isinstance(step, dict) or step.get("until", 0) < time.time():
-        return None
-    user = User.objects.filter(pk=int(step["user"]), is_active=True).first()
-    if user is None or not constant_time_compare(step["hash"], user.get_session_auth_hash()):
-        return None
-    return user, step
+from accounts.second_step import SECOND_STEP_KEY, second_step_pending
 
 
 @require_http_methods(["GET", "POST"])
 def login_code(request: HttpRequest) -> HttpResponse:
     """The second step of a log-in: a code from the app, or a recovery code. Throttled
     like the password (accounts/throttling.py, its own counters)."""
-    pending = _pending(request)
+    pending = second_step_pending(request)
     if pending is None:
         request.session.pop(SECOND_STEP_KEY, None)
         messages.info(request, "Log in with your password first; the code comes after it.")
@@ -98,8 +66,8 @@ def login_code(request: HttpRequest) -> HttpResponse:
                     left = recovery_codes_left(user)
                     messages.warning(
                         request,
-                        f"You used a recovery code: {left} left. Each works once; "
-                        "set up your app again from your profile for new ones.",
+                        f"You used a recovery code: {left} left. Each works once; for new "
+                        "ones, remove the second factor on your profile and set it up again.",
                     )
                 return redirect(step["next"] or reverse("lobby"))
     return render(request, "accounts/login_code.html", {"form": form, "member": user})
@@ -118,7 +86,13 @@ def admin_login(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_POST
 def second_factor_start(request: HttpRequest) -> HttpResponse:
-    totp_device_start(user=signed_in_user(request))
+    """A new secret; not while one is set up: replacing it would skip what removing it
+    asks for (the password and a code)."""
+    user = signed_in_user(request)
+    if has_second_factor(user):
+        messages.info(request, "You have a second factor already: remove it first to replace it.")
+        return redirect("accounts:profile")
+    totp_device_start(user=user)
     return redirect("accounts:second_factor_setup")
 
 
@@ -132,6 +106,7 @@ def second_factor_setup(request: HttpRequest) -> HttpResponse:
     if device is None:
         return redirect("accounts:profile")
     form = CodeForm(request.POST or None)
+    form.fields["code"].help_text = "The 6-digit code your app shows for Felt now."
     if request.method == "POST" and form.is_valid():
         try:
             confirmed, codes = totp_device_confirm(user=user, code=form.cleaned_data["code"])

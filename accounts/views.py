@@ -27,7 +27,7 @@ from accounts.members import member_sign_up, taken_since_checked
 from accounts.models import EMAIL_CLEARED, STARTING_POINTS
 from accounts.requests import client_address, signed_in_user
 from accounts.second_factor import has_second_factor, recovery_codes_left
-from accounts.second_factor_views import second_step_begin
+from accounts.second_step import second_step_begin
 from accounts.sessions import session_changed
 
 

@@ -208,3 +208,19 @@ def test_a_member_who_is_not_staff_may_set_one_up_too(client, make_user, time_ma
     client.post(LOGIN, {"username": "bob", "password": PASSWORD})
     time_machine.shift(30)
     assert client.post(CODE, {"code": code_from_secret(secret)}).status_code == 302
+
+
+def test_a_second_factor_is_not_replaced_without_what_removing_it_asks_for(client, alice):
+    user, secret, _ = alice
+    client.force_login(user)
+    response = client.post(reverse("accounts:second_factor_start"), follow=True)
+    assert "remove it first to replace it" in unescaped(response)
+    assert TOTPDevice.objects.filter(user=user).count() == 1
+
+
+def test_guests_cannot_set_up_a_second_factor(client):
+    from accounts.guests import guest_create
+
+    client.force_login(guest_create(nickname="Gus"))
+    assert client.post(reverse("accounts:second_factor_start")).status_code == 403
+    assert not TOTPDevice.objects.exists()
