@@ -25,7 +25,10 @@ would buy endless guesses at the code.
 Sign-up is counted per address too: every account costs the site a welcome
 grant, so one address makes at most SIGNUP_ADDRESS_LIMIT accounts an hour
 (the hour starts at its first sign-up). The count is taken before the account
-is made, so sign-ups racing each other cannot all slip under the limit.
+is made, so sign-ups racing each other cannot all slip under the limit. A form
+refused because its email address is taken counts too (accounts/views.py): the
+refusal tells that the address has an account, and asking that of many
+addresses is throttled like making accounts.
 """
 
 from __future__ import annotations

@@ -49,6 +49,10 @@ def test_staff_logged_in_without_the_code_are_refused_with_a_clear_page(
     assert response.status_code == 403
     assert "The admin site asks for a second factor, and you logged in without" in text_of(response)
     assert client.get(USERS).status_code == 200  # the session that set it up passed it
+    page = response.content.decode()
+    assert 'name="next" value="/accounts/login/?next=/admin/"' in page
+    response = stale.post(reverse("accounts:logout"), {"next": "/accounts/login/?next=/admin/"})
+    assert response.url == "/accounts/login/?next=/admin/"
 
 
 def test_staff_who_logged_in_with_the_code_open_the_admin(
