@@ -148,7 +148,9 @@ class RemoveSecondFactorForm(CodeForm):
     """Removing the second factor: the password, and a code as at log-in."""
 
     password = forms.CharField(
-        label="Password", strip=False, widget=forms.PasswordInput(attrs={"autocomplete": "off"})
+        label="Password",
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
     )
 
     field_order = ["password", "code"]

@@ -302,6 +302,9 @@ SIGNUP_ADDRESS_LIMIT = env_int("SIGNUP_ADDRESS_LIMIT", 10)
 # on unless DEBUG; docs/accounts.md, "A second factor for staff".
 ADMIN_REQUIRES_SECOND_FACTOR = env_bool("ADMIN_REQUIRES_SECOND_FACTOR", not DEBUG)
 OTP_TOTP_ISSUER = "Felt"  # what an authenticator app calls the account
+# The admin lists members' devices (to delete one whose phone and codes are lost)
+# but never shows a secret or a recovery code.
+OTP_ADMIN_HIDE_SENSITIVE_DATA = True
 
 # Behind a TLS-terminating proxy set HTTPS=1: cookies become secure-only,
 # HTTP redirects to HTTPS and browsers are told to stay on HTTPS.

@@ -7,6 +7,8 @@ from typing import Any
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django_otp.plugins.otp_static.models import StaticDevice
+from django_otp.plugins.otp_totp.models import TOTPDevice
 
 from tests.support import PASSWORD
 from tests.support.second_factor import code_from_secret, set_up_an_app
@@ -89,3 +91,26 @@ def test_a_member_who_is_not_staff_is_told_the_admin_is_not_for_them(client, mak
     response = client.get(ADMIN, follow=True)
     assert response.status_code == 403
     assert "this account has no access to the admin site" in text_of(response)
+
+
+def test_the_admin_lists_a_members_devices_but_never_their_secret_or_codes(
+    client, make_user, time_machine
+):
+    time_machine.move_to(START, tick=False)
+    bob = make_user("bob")
+    member = Client()
+    member.force_login(bob)
+    secret, codes = set_up_an_app(member)
+    client.force_login(make_user("alice", is_staff=True, is_superuser=True))
+    app = TOTPDevice.objects.get(user=bob)
+    recovery = StaticDevice.objects.get(user=bob)
+    pages = [
+        client.get(reverse("admin:otp_totp_totpdevice_changelist")),
+        client.get(reverse("admin:otp_totp_totpdevice_change", args=[app.pk])),
+        client.get(reverse("admin:otp_static_staticdevice_change", args=[recovery.pk])),
+    ]
+    for page in pages:
+        assert page.status_code == 200
+        text = page.content.decode()
+        assert app.key not in text and secret.replace(" ", "") not in text
+        assert not any(code in text for code in codes)
