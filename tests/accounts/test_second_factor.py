@@ -56,6 +56,7 @@ def test_setting_up_shows_a_qr_code_and_the_secret_then_asks_for_a_code(client, 
     client.post(reverse("accounts:second_factor_start"))
     page = client.get(reverse("accounts:second_factor_setup")).content.decode()
     assert "<svg" in page and 'class="segno"' in page  # the QR code, drawn by the server
+    assert "style=" not in page and "<script>" not in page  # the site's CSP allows neither
     secret = textarea(page, "data-totp-secret").replace(" ", "")
     assert len(secret) == 32
     assert f"otpauth://totp/Felt%3Aalice?secret={secret}" in page.replace("&amp;", "&")

@@ -51,10 +51,11 @@ def test_staff_set_up_an_app_then_log_in_with_its_code_and_open_the_admin(
     server_url: str, browser: Browser
 ) -> None:
     outside_the_browser_loop(make_staff)
-    page = browser.new_context(viewport=LAPTOP).new_page()
-    page.set_default_timeout(20_000)
-    log_in_with_password(page, server_url)
-    expect(page.get_by_role("button", name="Log out")).to_be_visible()
+    page, earlier = (browser.new_context(viewport=LAPTOP).new_page() for _ in range(2))
+    for each in (page, earlier):  # earlier: a log-in from before the app was set up
+        each.set_default_timeout(20_000)
+        log_in_with_password(each, server_url)
+        expect(each.get_by_role("button", name="Log out")).to_be_visible()
 
     page.goto(f"{server_url}/admin/")  # no second factor yet: sent to set one up
     expect(page.get_by_text("The admin site needs a second factor")).to_be_visible()
@@ -77,6 +78,10 @@ def test_staff_set_up_an_app_then_log_in_with_its_code_and_open_the_admin(
     page.get_by_role("link", name="I have kept them").click()
     expect(page.locator("[data-second-factor-on]")).to_contain_text("10 recovery codes left")
     screenshots(page, "profile-on")
+
+    earlier.goto(f"{server_url}/admin/")  # that log-in gave no code: refused, and told why
+    expect(earlier.get_by_role("heading", name="The admin site is closed")).to_be_visible()
+    screenshots(earlier, "admin-refused")
 
     page.get_by_role("button", name="Log out").click()
     log_in_with_password(page, server_url)
