@@ -53,6 +53,9 @@ os.environ["FELT_HOME"] = str(TEST_HOME)
 os.environ.setdefault("SECRET_KEY", "test-only-secret-key-0123456789-abcdefghijklmnopqrstuv")
 os.environ.setdefault("ALLOWED_HOSTS", "localhost,testserver")
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+# The admin's tests log staff in without a second factor; the tests of the second
+# factor turn it on (tests/accounts/test_second_factor_admin.py).
+os.environ.setdefault("ADMIN_REQUIRES_SECOND_FACTOR", "0")
 
 # Under pytest-xdist each worker is a process of its own ("gw0", "gw1", ...). With
 # an external Redis, workers take turns of four databases, or a worker's Celery

@@ -11,15 +11,11 @@ from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 
 from accounts import points
-from accounts.forms import AdminLoginForm
 from accounts.models import ApiToken, PointsAccount, PointsEntry, User
 from accounts.names import check_display_name
 from accounts.release import account_release
 from accounts.sessions import session_changed
 from config.platform.admin_lookups import SidebarFiltersOnly
-
-# The admin's own log-in page is throttled like the site's.
-admin.site.login_form = AdminLoginForm
 
 MOST_POINTS_GRANTED = 1_000_000
 

@@ -2,7 +2,6 @@ from collections.abc import Iterator
 from typing import Any
 
 from django import forms
-from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth.forms import (
     AuthenticationForm,
     PasswordChangeForm,
@@ -14,7 +13,7 @@ from django.core.exceptions import ValidationError
 
 from accounts import throttling
 from accounts.mail import queue_mail
-from accounts.models import User
+from accounts.models import EMAIL_TAKEN, User
 from accounts.names import check_display_name, check_new_username
 from accounts.requests import client_address
 
@@ -36,10 +35,21 @@ class SignUpForm(UserCreationForm[User]):
         return username
 
     def clean_email(self) -> str:
-        # Not checked against other accounts: sign-up answers the same whether or
-        # not an address is registered, so it cannot be used to find out.
-        email: str = self.cleaned_data["email"].strip()
-        return email
+        return check_email_free(self.cleaned_data["email"], self.instance)
+
+
+def check_email_free(email: str, user: User | None) -> str:
+    """``email`` without its spaces, or ``ValidationError`` when another account has it
+    in any case (docs/accounts.md, "Email addresses are unique"). This does tell a
+    visitor that an address has an account: the price of unique addresses, kept
+    down by counting each such refusal as a sign-up (accounts/views.py)."""
+    email = email.strip()
+    others = User.objects.filter(email__iexact=email)
+    if user is not None and user.pk:
+        others = others.exclude(pk=user.pk)
+    if email and others.exists():
+        raise ValidationError(EMAIL_TAKEN, code="email_taken")
+    return email
 
 
 class GuestForm(forms.Form):
@@ -98,20 +108,28 @@ class LoginForm(ThrottledLoginMixin, AuthenticationForm):
     pass
 
 
-class AdminLoginForm(ThrottledLoginMixin, AdminAuthenticationForm):
-    pass
-
-
 class ProfileForm(forms.ModelForm[User]):
     class Meta:
         model = User
-        fields = ("display_name",)
+        fields = ("display_name", "email")
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         if self.instance.is_guest:  # its username is made up: the nickname is its name
             self.fields["display_name"].label = "Nickname"
             self.fields["display_name"].help_text = "What the other players see."
+            del self.fields["email"]  # a guest gives one when it saves the account
+        else:
+            self.fields["email"].required = True
+            self.fields["email"].help_text = "Used only to reach you about your account."
+
+    def clean_email(self) -> str:
+        return check_email_free(self.cleaned_data["email"], self.instance)
+
+    def save(self, commit: bool = True) -> User:
+        if "email" in self.changed_data and self.instance.email:
+            self.instance.must_replace_email = False  # a new address was given
+        return super().save(commit)
 
     def clean_display_name(self) -> str:
         name = check_display_name(self.cleaned_data["display_name"], self.instance)
@@ -219,3 +237,40 @@ class CloseAccountForm(forms.Form):
         raise ValidationError(
             "That is not your password. Your account is still open.", code="wrong_password"
         )
+
+
+class CodeForm(forms.Form):
+    """A code from an authenticator app, or a recovery code."""
+
+    code = forms.CharField(
+        max_length=40,
+        label="Code",
+        help_text="The 6-digit code your authenticator app shows, or one of your recovery codes.",
+        error_messages={"required": "Type the code from your app."},
+        widget=forms.TextInput(
+            attrs={"autocomplete": "one-time-code", "autocapitalize": "off", "spellcheck": "false"}
+        ),
+    )
+
+
+class RemoveSecondFactorForm(CodeForm):
+    """Removing the second factor: the password, and a code as at log-in."""
+
+    password = forms.CharField(
+        label="Password",
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+    )
+
+    field_order = ["password", "code"]
+
+    def __init__(self, user: User, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.user = user
+        self.fields["code"].help_text = "A code from your app, or a recovery code."
+
+    def clean_password(self) -> str:
+        password: str = self.cleaned_data["password"]
+        if not self.user.check_password(password):
+            raise ValidationError("That is not your password.", code="wrong_password")
+        return password

@@ -43,6 +43,7 @@ GUEST_PAGES = frozenset(
         "accounts:close",
         "accounts:logout",
         "accounts:login",
+        "accounts:login_code",
         "accounts:signup",
     }
 )

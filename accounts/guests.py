@@ -20,6 +20,7 @@ from django.db import IntegrityError, transaction
 from django.http import HttpRequest
 from django.utils import timezone
 
+from accounts.members import taken_since_checked
 from accounts.models import NAME_TAKEN, User
 from accounts.names import check_name_free
 from accounts.points import points_account_open
@@ -98,9 +99,7 @@ def guest_upgrade(*, user: User, username: str, email: str, password: str) -> Us
         try:
             with transaction.atomic():
                 member.save(update_fields=["username", "email", "password", "is_guest"])
-        except IntegrityError:  # the username, taken since the form's check
-            raise ValidationError(
-                {"username": "A user with that username already exists."}, code="unique"
-            ) from None
+        except IntegrityError as error:  # the username or address, taken since the check
+            raise taken_since_checked(error) from None
         points_account_open(user=member)  # the welcome grant, now that it is a member
     return member

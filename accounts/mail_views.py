@@ -22,6 +22,8 @@ from accounts.forms import ForgotPasswordForm, SetPasswordWithTokensForm
 from accounts.member_sessions import sessions_end_others
 from accounts.models import User
 from accounts.requests import client_address, signed_in_user
+from accounts.second_factor import has_second_factor
+from accounts.second_step import second_step_begin
 from accounts.sessions import session_changed
 from accounts.tokens import tokens_revoke_all
 
@@ -63,6 +65,7 @@ class SetNewPasswordView(auth_views.PasswordResetConfirmView):
     PASSWORD_RESET_TIMEOUT (expired)."""
 
     template_name = "accounts/password_reset_confirm.html"
+    form_class = SetPasswordWithTokensForm
     post_reset_login = True
     post_reset_login_backend = "django.contrib.auth.backends.ModelBackend"
     success_url = reverse_lazy("lobby")
@@ -77,11 +80,14 @@ class SetNewPasswordView(auth_views.PasswordResetConfirmView):
             return None
         return user
 
-    form_class = SetPasswordWithTokensForm
-
     def form_valid(self, form: Any) -> HttpResponse:
-        response = super().form_valid(form)  # logged in here, on a new session
         user = form.user
+        # The mail proves the address, not the phone: a member with a second factor
+        # gives a code before the new password logs them in (docs/accounts.md).
+        self.post_reset_login = not has_second_factor(user)
+        response = super().form_valid(form)  # logged in here unless a code is asked
+        if not self.post_reset_login:
+            response = second_step_begin(self.request, user, str(self.success_url))
         # Every other session's auth hash no longer matches the password: Django
         # refuses their next request. They leave the member's list of sessions too,
         # and their open sockets are told to check now.
@@ -89,8 +95,9 @@ class SetNewPasswordView(auth_views.PasswordResetConfirmView):
         session_changed(user.pk)
         message = (
             "Your password was changed and you are logged in. "
-            "Everywhere else you were logged in, you are logged out."
-        )
+            if self.post_reset_login
+            else "Your password was changed: give a code from your app to log in. "
+        ) + "Everywhere else you were logged in, you are logged out."
         if form.cleaned_data.get("revoke_tokens"):
             revoked = tokens_revoke_all(user=user)
             message += f" {revoked} API token{'s' if revoked != 1 else ''} revoked."

@@ -8,6 +8,13 @@ from django.db.models.functions import Lower
 from accounts.name_keys import name_key
 
 NAME_TAKEN = "Another member already goes by that name."
+EMAIL_UNIQUE = "accounts_user_email_unique_ci"  # the constraint's name, in its errors
+EMAIL_TAKEN = "Another account already uses that email address."
+# Told a member whose address another member kept (migration 0012_unique_emails).
+EMAIL_CLEARED = (
+    "Your email address was also another member's, who signed up with it first. "
+    "Enter an address of your own on your profile, so that Felt can reach you."
+)
 
 
 class User(AbstractUser):
@@ -35,6 +42,9 @@ class User(AbstractUser):
     # path (the admin included) leaves it unconfirmed, since the two then differ.
     confirmed_email = models.EmailField(blank=True, default="", editable=False)
     email_confirmed_at = models.DateTimeField(null=True, blank=True, editable=False)
+    # Set by the migration that made addresses unique, on a later member whose address
+    # an earlier one kept: they are asked for a new one until they give it.
+    must_replace_email = models.BooleanField(default=False, editable=False)
 
     class Meta:
         constraints = [
@@ -45,6 +55,13 @@ class User(AbstractUser):
                 condition=~models.Q(display_name=""),
                 name="accounts_user_display_name_unique_ci",
                 violation_error_message=NAME_TAKEN,
+            ),
+            # One account per address, in any case; guests have none (docs/accounts.md).
+            models.UniqueConstraint(
+                Lower("email"),
+                condition=~models.Q(email=""),
+                name=EMAIL_UNIQUE,
+                violation_error_message=EMAIL_TAKEN,
             ),
             models.UniqueConstraint(
                 fields=["display_name_key"],

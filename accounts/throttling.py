@@ -16,10 +16,19 @@ LOGIN_FAILURE_WINDOW seconds:
 Past a limit, log-in for that subject is refused for LOGIN_BLOCK_SECONDS
 without checking the password.
 
+The second step of a log-in (a code from an authenticator app or a recovery
+code, accounts/second_factor.py) is counted the same way with the same limits,
+under counters of its own (``step=CODE``): a correct password clears the
+password's failures, and must not clear the codes' too, or knowing the password
+would buy endless guesses at the code.
+
 Sign-up is counted per address too: every account costs the site a welcome
 grant, so one address makes at most SIGNUP_ADDRESS_LIMIT accounts an hour
 (the hour starts at its first sign-up). The count is taken before the account
-is made, so sign-ups racing each other cannot all slip under the limit.
+is made, so sign-ups racing each other cannot all slip under the limit. A form
+refused because its email address is taken counts too (accounts/views.py): the
+refusal tells that the address has an account, and asking that of many
+addresses is throttled like making accounts.
 
 Links sent by mail (a password reset, a confirmation sent again) are counted
 like log-in failures, every request rather than failures only, within an hour
@@ -36,14 +45,17 @@ import time
 from django.conf import settings
 from django.core.cache import cache
 
+PASSWORD = ""  # the first step of a log-in
+CODE = "code:"  # the second: a code from the member's second factor
 
-def _subjects(username: str, ip: str) -> list[tuple[str, int]]:
+
+def _subjects(username: str, ip: str, step: str) -> list[tuple[str, int]]:
     """What is throttled, each with its limit."""
-    subjects = [(f"ip:{ip}", settings.LOGIN_ADDRESS_FAILURE_LIMIT)]
+    subjects = [(f"{step}ip:{ip}", settings.LOGIN_ADDRESS_FAILURE_LIMIT)]
     if username:
         name = username.casefold()
-        subjects.append((f"user-ip:{name}:{ip}", settings.LOGIN_FAILURE_LIMIT))
-        subjects.append((f"user:{name}", settings.LOGIN_USERNAME_FAILURE_LIMIT))
+        subjects.append((f"{step}user-ip:{name}:{ip}", settings.LOGIN_FAILURE_LIMIT))
+        subjects.append((f"{step}user:{name}", settings.LOGIN_USERNAME_FAILURE_LIMIT))
     return subjects
 
 
@@ -63,9 +75,10 @@ def _count(kind: str, subjects: list[tuple[str, int]], window: int, block_second
             cache.delete(count_key)
 
 
-def seconds_blocked(username: str, ip: str) -> int:
-    """How long log-in stays refused for this username at this address; 0 when allowed."""
-    return _seconds_blocked("login", _subjects(username, ip))
+def seconds_blocked(username: str, ip: str, step: str = PASSWORD) -> int:
+    """How long log-in (its ``step``) stays refused for this username at this address;
+    0 when allowed."""
+    return _seconds_blocked("login", _subjects(username, ip, step))
 
 
 def _counted(key: str, window: int) -> int:
@@ -79,14 +92,15 @@ def _counted(key: str, window: int) -> int:
         return 1
 
 
-def record_failure(username: str, ip: str) -> None:
-    subjects = _subjects(username, ip)
+def record_failure(username: str, ip: str, step: str = PASSWORD) -> None:
+    subjects = _subjects(username, ip, step)
     _count("login", subjects, settings.LOGIN_FAILURE_WINDOW, settings.LOGIN_BLOCK_SECONDS)
 
 
-def record_success(username: str, ip: str) -> None:
-    """A correct password clears the username's failures from this address."""
-    cache.delete(f"login-counts:user-ip:{username.casefold()}:{ip}")
+def record_success(username: str, ip: str, step: str = PASSWORD) -> None:
+    """A correct password (or code) clears the username's failures of that step from
+    this address."""
+    cache.delete(f"login-counts:{step}user-ip:{username.casefold()}:{ip}")
 
 
 def blocked_message(seconds: int) -> str:

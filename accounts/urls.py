@@ -1,12 +1,13 @@
 from django.urls import path
 
-from accounts import data_views, mail_views, session_views, token_views, views
+from accounts import data_views, mail_views, second_factor_views, session_views, token_views, views
 
 app_name = "accounts"
 
 urlpatterns = [
     path("signup/", views.signup, name="signup"),
     path("login/", views.LoginView.as_view(), name="login"),
+    path("login/code/", second_factor_views.login_code, name="login_code"),
     path("logout/", views.LogoutView.as_view(), name="logout"),
     path("profile/", views.profile, name="profile"),
     path("profile/save/", views.upgrade, name="upgrade"),
@@ -28,6 +29,17 @@ urlpatterns = [
     path("data/status/", data_views.data_status, name="data_status"),
     path("data/<str:key>/", data_views.data_download, name="data_download"),
     path("close/", data_views.close, name="close"),
+    path(
+        "second-factor/start/",
+        second_factor_views.second_factor_start,
+        name="second_factor_start",
+    ),
+    path("second-factor/", second_factor_views.second_factor_setup, name="second_factor_setup"),
+    path(
+        "second-factor/remove/",
+        second_factor_views.second_factor_remove_view,
+        name="second_factor_remove",
+    ),
     path("tokens/", token_views.api_token_create, name="api_token_create"),
     path("tokens/<int:token_id>/revoke/", token_views.api_token_revoke, name="api_token_revoke"),
     path("sessions/<int:session_id>/end/", session_views.session_end, name="session_end"),

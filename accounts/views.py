@@ -1,10 +1,12 @@
 from typing import Any
 
+from django import forms
 from django.contrib import messages
 from django.contrib.auth import login, update_session_auth_hash
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse_lazy
@@ -17,14 +19,17 @@ from accounts.forms import (
     LoginForm,
     PasswordChangeWithTokensForm,
     ProfileForm,
+    RemoveSecondFactorForm,
     SignUpForm,
     UpgradeForm,
 )
 from accounts.guests import SESSION_DAY_KEY, NotAGuest, guest_upgrade
 from accounts.member_sessions import member_sessions, sessions_end_others
-from accounts.members import member_sign_up
-from accounts.models import STARTING_POINTS
+from accounts.members import member_sign_up, taken_since_checked
+from accounts.models import EMAIL_CLEARED, STARTING_POINTS, User
 from accounts.requests import client_address, signed_in_user
+from accounts.second_factor import has_second_factor, recovery_codes_left
+from accounts.second_step import second_step_begin
 from accounts.sessions import session_changed
 from accounts.tokens import tokens_revoke_all
 
@@ -45,26 +50,47 @@ def signup(request: HttpRequest) -> HttpResponse:
         return redirect(next_page(request))
     form = SignUpForm(request.POST or None)
     status = 200
-    if request.method == "POST" and form.is_valid():
+    if request.method == "POST" and (form.is_valid() or is_email_taken(form)):
+        # An address refused as taken counts as a sign-up: it says the address has
+        # an account, and asking that of many addresses is throttled like sign-ups.
         seconds = throttling.signup_seconds_refused(client_address(request))
-        if not seconds:
-            user = member_sign_up(form)
-            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-            messages.success(request, f"Welcome to Felt, {user.username}.")
-            if confirmation_link_send(user=user, request=request):
-                messages.info(request, confirmation_sent_message(user))
-            return redirect(next_page(request))
-        form.add_error(None, throttling.signup_refused_message(seconds))
-        status = 429
+        if seconds:
+            form.add_error(None, throttling.signup_refused_message(seconds))
+            status = 429
+        elif form.is_valid():
+            try:
+                user = member_sign_up(form)
+            except ValidationError as error:  # taken by a sign-up a moment ago
+                form.add_error(None, error)
+            else:
+                login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+                messages.success(request, f"Welcome to Felt, {user.username}.")
+                if confirmation_link_send(user=user, request=request):
+                    messages.info(request, confirmation_sent_message(user))
+                return redirect(next_page(request))
     wanted = request.POST.get("next") or request.GET.get("next") or ""
     context = {"form": form, "next": wanted}
     return render(request, "accounts/signup.html", context, status=status)
+
+
+def is_email_taken(form: forms.BaseForm) -> bool:
+    return form.has_error("email", "email_taken")
 
 
 class LoginView(auth_views.LoginView):
     form_class = LoginForm
     template_name = "accounts/login.html"
     redirect_authenticated_user = True
+
+    def form_valid(self, form: Any) -> HttpResponse:
+        """A member with a second factor is not logged in yet: the code comes next."""
+        user = form.get_user()
+        if has_second_factor(user):
+            return second_step_begin(self.request, user, self.get_success_url())
+        response = super().form_valid(form)
+        if user.must_replace_email:
+            messages.warning(self.request, EMAIL_CLEARED)
+        return response
 
 
 class LogoutView(auth_views.LogoutView):
@@ -79,18 +105,46 @@ class LogoutView(auth_views.LogoutView):
 @login_required
 @require_http_methods(["GET", "POST"])
 def profile(request: HttpRequest) -> HttpResponse:
-    form = ProfileForm(request.POST or None, instance=signed_in_user(request))
+    user = signed_in_user(request)
+    form = ProfileForm(request.POST or None, instance=user)
+    if request.method == "POST" and not form.is_valid() and is_email_taken(form):
+        seconds = throttling.signup_seconds_refused(client_address(request))
+        if seconds:
+            form.add_error(None, throttling.signup_refused_message(seconds))
+            return render_profile(request, form, status=429)
     if request.method == "POST" and form.is_valid():
-        form.save()
-        messages.success(request, "Your profile was saved.")
-        return redirect("accounts:profile")
+        try:
+            with transaction.atomic():
+                form.save()
+        except IntegrityError as error:  # a name or address taken since the check
+            user.refresh_from_db()
+            form.add_error(None, taken_since_checked(error))
+        else:
+            messages.success(request, "Your profile was saved.")
+            if "email" in form.changed_data:
+                address_changed(request, user)
+            return redirect("accounts:profile")
     return render_profile(request, form)
 
 
-def render_profile(request: HttpRequest, form: ProfileForm, **extra: Any) -> HttpResponse:
-    """The profile page, with the member's sessions and API tokens (names and prefixes,
-    never keys); a guest's, with the form that saves the account instead."""
+def address_changed(request: HttpRequest, user: User) -> None:
+    """A new address is unconfirmed (``User.email_is_confirmed``): its link goes out,
+    counted as the profile's "Send the link again" is, so changing the address over
+    and over mails nobody more often than that does."""
+    seconds = throttling.mail_link_seconds_refused(user.email, client_address(request))
+    if seconds:
+        messages.error(request, throttling.mail_link_refused_message(seconds))
+    elif confirmation_link_send(user=user, request=request):
+        messages.info(request, confirmation_sent_message(user))
+
+
+def render_profile(request: HttpRequest, form: ProfileForm | None, **extra: Any) -> HttpResponse:
+    """The profile page, with the member's sessions, API tokens (names and prefixes,
+    never keys) and second factor; a guest's, with the form that saves the account
+    instead."""
     user = signed_in_user(request)
+    if form is None:
+        form = ProfileForm(instance=user)
     if user.is_guest:
         extra.setdefault("upgrade_form", UpgradeForm(instance=user))
     else:
@@ -98,10 +152,15 @@ def render_profile(request: HttpRequest, form: ProfileForm, **extra: Any) -> Htt
         sessions = member_sessions(user=user, current_key=current_key)
         extra["sessions"] = sessions
         extra["has_other_sessions"] = any(not session.is_current for session in sessions)
+        extra["email_cleared"] = EMAIL_CLEARED if user.must_replace_email else ""
+        extra["has_second_factor"] = has_second_factor(user)
+        extra["recovery_codes_left"] = recovery_codes_left(user)
+        extra.setdefault("remove_form", RemoveSecondFactorForm(user))
     tokens = user.api_tokens.all()
     data_export = user.data_exports.first()  # the latest (accounts/data_export.py)
+    status = extra.pop("status", 200)
     context = {"form": form, "tokens": tokens, "data_export": data_export, **extra}
-    return render(request, "accounts/profile.html", context)
+    return render(request, "accounts/profile.html", context, status=status)
 
 
 @login_required
@@ -114,6 +173,10 @@ def upgrade(request: HttpRequest) -> HttpResponse:
         messages.info(request, NotAGuest.message)
         return redirect("accounts:profile")
     form = UpgradeForm(request.POST, instance=user)
+    if is_email_taken(form):  # counted as a sign-up: see signup()
+        seconds = throttling.signup_seconds_refused(client_address(request))
+        if seconds:
+            form.add_error(None, throttling.signup_refused_message(seconds))
     if form.is_valid():
         try:
             member = guest_upgrade(

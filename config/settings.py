@@ -53,6 +53,11 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "config.apps.FeltConfig",
+    # Second factors (docs/accounts.md, "A second factor for staff"): TOTP apps and
+    # one-time recovery codes.
+    "django_otp",
+    "django_otp.plugins.otp_totp",
+    "django_otp.plugins.otp_static",
     "accounts",
     "tables",
     "tournaments",
@@ -66,6 +71,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django_otp.middleware.OTPMiddleware",  # which second factor this session passed
+    "accounts.admin_guard.AdminSecondFactorMiddleware",  # ADMIN_REQUIRES_SECOND_FACTOR
     "django.contrib.messages.middleware.MessageMiddleware",
     "accounts.guest_limits.GuestLimitsMiddleware",  # a guest: friends' tables only
     # A member's session: its browser, address and last visit, every few minutes at most.
@@ -324,6 +331,14 @@ EMAIL_CONFIRM_TIMEOUT = env_int("EMAIL_CONFIRM_TIMEOUT", 7 * 24 * 3600)
 # and per client address, in an hour (accounts/throttling.py).
 MAIL_LINK_ACCOUNT_LIMIT = env_int("MAIL_LINK_ACCOUNT_LIMIT", 3)
 MAIL_LINK_ADDRESS_LIMIT = env_int("MAIL_LINK_ADDRESS_LIMIT", 20)
+
+# The admin site only for staff who passed a second factor at log-in (accounts/admin_guard.py):
+# on unless DEBUG; docs/accounts.md, "A second factor for staff".
+ADMIN_REQUIRES_SECOND_FACTOR = env_bool("ADMIN_REQUIRES_SECOND_FACTOR", not DEBUG)
+OTP_TOTP_ISSUER = "Felt"  # what an authenticator app calls the account
+# The admin lists members' devices (to delete one whose phone and codes are lost)
+# but never shows a secret or a recovery code.
+OTP_ADMIN_HIDE_SENSITIVE_DATA = True
 
 # Behind a TLS-terminating proxy set HTTPS=1: cookies become secure-only,
 # HTTP redirects to HTTPS and browsers are told to stay on HTTPS.

@@ -5,6 +5,7 @@ from django.views.generic import RedirectView
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from accounts.api import MeView
+from accounts.second_factor_views import admin_login
 from config.health import healthz
 from tables import api as tables_api
 from tables.history import api as history_api
@@ -85,6 +86,8 @@ urlpatterns = [
         RedirectView.as_view(url=f"{settings.STATIC_URL}favicon.svg", permanent=True),
         name="favicon",
     ),
+    # The admin's log-in is the site's, with its second step (accounts/second_factor_views.py).
+    path("admin/login/", admin_login, name="admin_login"),
     path("admin/", admin.site.urls),
 ]
 

@@ -117,10 +117,13 @@ def test_the_block_ends_after_its_time(client, make_user, time_machine):
 
 
 @pytest.mark.django_db
-def test_the_admin_log_in_is_throttled_too(client, make_user):
+def test_the_admin_log_in_is_the_sites_and_throttled_as_it_is(client, make_user):
     make_user(is_staff=True)
+    response = client.post(reverse("admin:login") + "?next=/admin/accounts/user/")
+    assert response.status_code == 302  # no password is taken there
+    assert response.url == LOGIN + "?next=%2Fadmin%2Faccounts%2Fuser%2F"
     fail_logins(client, "alice", 5)
     response = client.post(
-        reverse("admin:login"), {"username": "alice", "password": PASSWORD}, REMOTE_ADDR="10.0.0.1"
+        response.url, {"username": "alice", "password": PASSWORD}, REMOTE_ADDR="10.0.0.1"
     )
     assert BLOCKED in response.content

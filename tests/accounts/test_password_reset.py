@@ -236,3 +236,28 @@ def test_the_new_password_may_revoke_the_api_tokens_and_ends_the_listed_sessions
     assert api.get("/api/hands/").status_code == 401
     listed = MemberSession.objects.filter(user=alice)
     assert [row.session_id for row in listed] == [client.session.session_key], "only hers"
+
+
+def test_a_member_with_a_second_factor_gives_a_code_after_the_new_password(
+    client, make_user, smtp_inbox
+):
+    from django.contrib.auth import SESSION_KEY
+
+    from tests.support.second_factor import set_up_an_app
+
+    alice = confirmed(make_user("alice"))
+    client.force_login(alice)
+    _, recovery_codes = set_up_an_app(client)
+    client.logout()
+
+    ask_for_a_link(client, "alice@example.com")
+    [mail] = smtp_inbox.wait_for(1)
+    done = set_new_password(client, mail.link_path())
+
+    code_step = reverse("accounts:login_code")
+    assert done.status_code == 302 and done["Location"] == code_step
+    assert SESSION_KEY not in client.session, "the mail alone does not log in"
+    assert "give a code from your app" in client.get(code_step).content.decode()
+    response = client.post(code_step, {"code": recovery_codes[0]})
+    assert response.status_code == 302 and response["Location"] == reverse("lobby")
+    assert SESSION_KEY in client.session

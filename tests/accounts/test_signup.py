@@ -81,16 +81,6 @@ def test_it_refuses_a_malformed_email_address(client):
 
 
 @pytest.mark.django_db
-def test_sign_up_answers_the_same_whether_or_not_the_email_is_registered(client, make_user):
-    make_user("carol", email="bob@example.com")
-    registered = client.post(SIGNUP, signup_data(username="bob", email="BOB@Example.com"))
-    client.logout()
-    fresh = client.post(SIGNUP, signup_data(username="dave", email="dave@example.com"))
-    assert (registered.status_code, registered.url) == (fresh.status_code, fresh.url)
-    assert User.objects.filter(username__in=["bob", "dave"]).count() == 2
-
-
-@pytest.mark.django_db
 def test_a_new_username_may_not_be_another_members_display_name(client, make_user):
     make_user("carol", display_name="Bob")
     assert errors_for(client, username="bob")["username"] == [

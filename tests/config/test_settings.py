@@ -14,6 +14,7 @@ ALL_VARIABLES = [
     "DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "CSRF_TRUSTED_ORIGINS", "DATABASE_URL",
     "REDIS_URL", "HTTPS", "LOGIN_FAILURE_LIMIT", "TABLES_NEXT_HAND_SECONDS",
     "SIGNUP_ADDRESS_LIMIT", "EMAIL_URL", "DEFAULT_FROM_EMAIL", "PASSWORD_RESET_TIMEOUT",
+    "ADMIN_REQUIRES_SECOND_FACTOR",
 ]  # fmt: skip
 
 
@@ -65,6 +66,15 @@ def test_the_sign_up_limit_comes_from_the_environment(load_settings):
     assert load_settings(SECRET_KEY="k", SIGNUP_ADDRESS_LIMIT="500")["SIGNUP_ADDRESS_LIMIT"] == 500
     with pytest.raises(ImproperlyConfigured, match="SIGNUP_ADDRESS_LIMIT='many'"):
         load_settings(SECRET_KEY="k", SIGNUP_ADDRESS_LIMIT="many")
+
+
+def test_the_admin_needs_a_second_factor_unless_debugging_or_told_otherwise(load_settings):
+    assert load_settings(SECRET_KEY="k")["ADMIN_REQUIRES_SECOND_FACTOR"] is True
+    assert load_settings(DEBUG="1")["ADMIN_REQUIRES_SECOND_FACTOR"] is False
+    off = load_settings(SECRET_KEY="k", ADMIN_REQUIRES_SECOND_FACTOR="0")
+    assert off["ADMIN_REQUIRES_SECOND_FACTOR"] is False
+    on = load_settings(DEBUG="1", ADMIN_REQUIRES_SECOND_FACTOR="1")
+    assert on["ADMIN_REQUIRES_SECOND_FACTOR"] is True
 
 
 def test_host_lists_are_comma_separated(load_settings):
