@@ -192,7 +192,8 @@ class PasswordChangeWithTokensForm(PasswordChangeForm, RevokeTokensChoice):
         self.offer_to(user)
 
 
-class SetPasswordWithTokensForm(SetPasswordForm, RevokeTokensChoice):
+# SetPasswordForm is generic only in django-stubs: django_stubs_ext does not patch it.
+class SetPasswordWithTokensForm(SetPasswordForm, RevokeTokensChoice):  # type: ignore[type-arg]
     """The new password a reset link sets, with the tokens' choice."""
 
     field_order = ["new_password1", "new_password2", "revoke_tokens"]

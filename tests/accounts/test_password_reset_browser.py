@@ -74,4 +74,4 @@ def test_a_member_who_forgot_their_password_sets_a_new_one_from_the_mailed_link(
     expect(again.get_by_text("Please enter a correct username and password")).to_be_visible()
     again.get_by_label("Password").fill(NEW_PASSWORD)
     again.get_by_role("button", name="Log in").click()
-    expect(again.get_by_role("button", name="Log out")).to_be_visible()
+    expect(again.get_by_role("button", name="Log out", exact=True)).to_be_visible()

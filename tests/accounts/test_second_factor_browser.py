@@ -55,7 +55,7 @@ def test_staff_set_up_an_app_then_log_in_with_its_code_and_open_the_admin(
     for each in (page, earlier):  # earlier: a log-in from before the app was set up
         each.set_default_timeout(20_000)
         log_in_with_password(each, server_url)
-        expect(each.get_by_role("button", name="Log out")).to_be_visible()
+        expect(each.get_by_role("button", name="Log out", exact=True)).to_be_visible()
 
     page.goto(f"{server_url}/admin/")  # no second factor yet: sent to set one up
     expect(page.get_by_text("The admin site needs a second factor")).to_be_visible()
@@ -83,14 +83,14 @@ def test_staff_set_up_an_app_then_log_in_with_its_code_and_open_the_admin(
     expect(earlier.get_by_role("heading", name="The admin site is closed")).to_be_visible()
     screenshots(earlier, "admin-refused")
 
-    page.get_by_role("button", name="Log out").click()
+    page.get_by_role("button", name="Log out", exact=True).click()
     log_in_with_password(page, server_url)
     expect(page.get_by_role("heading", name="Your code")).to_be_visible()
     screenshots(page, "code")
     # The app's next code: the one that confirmed the set-up may still be the current one.
     page.get_by_label("Code").fill(code_from_secret(secret, at=time.time() + 30))
     page.get_by_role("button", name="Log in").click()
-    expect(page.get_by_role("button", name="Log out")).to_be_visible()
+    expect(page.get_by_role("button", name="Log out", exact=True)).to_be_visible()
 
     page.goto(f"{server_url}/admin/")
     expect(page.get_by_role("heading", name="Site administration")).to_be_visible()
