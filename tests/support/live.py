@@ -573,7 +573,9 @@ def sign_up(
     page.set_default_timeout(20_000)
     page.goto(f"{server_url}/")
     # Signed in (on a narrow screen the button is in the closed menu).
-    expect(page.get_by_role("button", name="Log out", exact=True, include_hidden=True)).to_be_attached()
+    expect(
+        page.get_by_role("button", name="Log out", exact=True, include_hidden=True)
+    ).to_be_attached()
     return page
 
 
