@@ -5,6 +5,8 @@ the devices; docs/accounts.md, "A second factor for staff", the story."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import django_otp
 from django.contrib import messages
 from django.contrib.auth import login
@@ -33,6 +35,26 @@ from accounts.second_factor import (
 from accounts.second_step import SECOND_STEP_KEY, second_step_pending
 
 
+def throttled_code(request: HttpRequest, user: Any, form: CodeForm) -> Any:
+    """The device ``form``'s code opens for ``user``, or None with the reason on the
+    form: refused while the code step is blocked (accounts/throttling.py, its own
+    counters), and each wrong code counted towards a block."""
+    ip = client_address(request)
+    blocked = throttling.seconds_blocked(user.username, ip, throttling.CODE)
+    if blocked:
+        form.add_error(None, throttling.blocked_message(blocked))
+        return None
+    try:
+        device = code_verify(user=user, code=form.cleaned_data["code"])
+    except CodeRefused as refusal:
+        throttling.record_failure(user.username, ip, throttling.CODE)
+        blocked = throttling.seconds_blocked(user.username, ip, throttling.CODE)
+        form.add_error("code", throttling.blocked_message(blocked) if blocked else refusal.message)
+        return None
+    throttling.record_success(user.username, ip, throttling.CODE)
+    return device
+
+
 @require_http_methods(["GET", "POST"])
 def login_code(request: HttpRequest) -> HttpResponse:
     """The second step of a log-in: a code from the app, or a recovery code. Throttled
@@ -45,31 +67,19 @@ def login_code(request: HttpRequest) -> HttpResponse:
     user, step = pending
     form = CodeForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        ip = client_address(request)
-        blocked = throttling.seconds_blocked(user.username, ip, throttling.CODE)
-        if blocked:
-            form.add_error(None, throttling.blocked_message(blocked))
-        else:
-            try:
-                device = code_verify(user=user, code=form.cleaned_data["code"])
-            except CodeRefused as refusal:
-                throttling.record_failure(user.username, ip, throttling.CODE)
-                blocked = throttling.seconds_blocked(user.username, ip, throttling.CODE)
-                message = throttling.blocked_message(blocked) if blocked else refusal.message
-                form.add_error("code", message)
-            else:
-                throttling.record_success(user.username, ip, throttling.CODE)
-                request.session.pop(SECOND_STEP_KEY, None)
-                login(request, user, backend=step["backend"])
-                django_otp.login(request, device)  # this session passed the second factor
-                if isinstance(device, StaticDevice):
-                    left = recovery_codes_left(user)
-                    messages.warning(
-                        request,
-                        f"You used a recovery code: {left} left. Each works once; for new "
-                        "ones, remove the second factor on your profile and set it up again.",
-                    )
-                return redirect(step["next"] or reverse("lobby"))
+        device = throttled_code(request, user, form)
+        if device is not None:
+            request.session.pop(SECOND_STEP_KEY, None)
+            login(request, user, backend=step["backend"])
+            django_otp.login(request, device)  # this session passed the second factor
+            if isinstance(device, StaticDevice):
+                left = recovery_codes_left(user)
+                messages.warning(
+                    request,
+                    f"You used a recovery code: {left} left. Each works once; for new "
+                    "ones, remove the second factor on your profile and set it up again.",
+                )
+            return redirect(step["next"] or reverse("lobby"))
     return render(request, "accounts/login_code.html", {"form": form, "member": user})
 
 
@@ -128,19 +138,8 @@ def second_factor_remove_view(request: HttpRequest) -> HttpResponse:
 
     user = signed_in_user(request)
     form = RemoveSecondFactorForm(user, request.POST)
-    if form.is_valid():
-        ip = client_address(request)
-        blocked = throttling.seconds_blocked(user.username, ip, throttling.CODE)
-        if blocked:
-            form.add_error(None, throttling.blocked_message(blocked))
-        else:
-            try:
-                code_verify(user=user, code=form.cleaned_data["code"])
-            except CodeRefused as refusal:
-                throttling.record_failure(user.username, ip, throttling.CODE)
-                form.add_error("code", refusal.message)
-            else:
-                second_factor_remove(user=user)
-                messages.success(request, "Your second factor was removed.")
-                return redirect("accounts:profile")
+    if form.is_valid() and throttled_code(request, user, form) is not None:
+        second_factor_remove(user=user)
+        messages.success(request, "Your second factor was removed.")
+        return redirect("accounts:profile")
     return render_profile(request, None, remove_form=form)
