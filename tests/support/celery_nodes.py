@@ -42,7 +42,14 @@ DATABASES["default"]["NAME"] = os.environ["NODE_DATABASE_NAME"]  # noqa: F405
 def control_app(server: PrivateRedis) -> Celery:
     """A Celery app on ``server``'s broker database (Felt's is the one after
     REDIS_URL's), to ask the nodes' workers what they hold and to queue tasks for them."""
-    app = Celery("felt-test-control", broker=f"redis://127.0.0.1:{server.port}/1")
+    # Not the current app: Felt's shared tasks would publish through it from then on,
+    # to this test's Redis, and once it is gone every later test in the process waited
+    # on the broker's connection retries for each task it queued.
+    app = Celery(
+        "felt-test-control",
+        broker=f"redis://127.0.0.1:{server.port}/1",
+        set_as_current=False,
+    )
     app.conf.broker_connection_retry_on_startup = True
     return app
 
