@@ -5,7 +5,9 @@ from __future__ import annotations
 import hashlib
 from collections import Counter
 from itertools import permutations
+from pathlib import Path
 from random import Random
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -180,3 +182,17 @@ def test_the_digest_follows_the_published_recipe() -> None:
     text = "felt-cut-permutation:" + ",".join(map(str, EXAMPLE_PERMUTATION))
     assert hashlib.sha256(text.encode()).hexdigest() == EXAMPLE_DIGEST
     assert permutation_digest(EXAMPLE_PERMUTATION[::-1]) != EXAMPLE_DIGEST
+
+
+def test_the_script_in_the_docs_makes_the_engines_permutation() -> None:
+    text = (Path(__file__).parents[2] / "docs" / "fairness.md").read_text(encoding="utf-8")
+    section = text.split("The seed and the permutation in Python")[1]
+    script = section.split("```python\n")[1].split("```")[0]
+    namespace: dict[str, Any] = {}
+    exec(script, namespace)  # the page's own code, as an outsider would run it
+    seed = namespace["seed"](EXAMPLE_SEAL, [BOB, ALICE])
+    assert seed.hex() == EXAMPLE_SEED
+    assert tuple(namespace["permutation"](seed)) == EXAMPLE_PERMUTATION
+    for i in range(50):
+        other = hashlib.sha256(bytes([i])).digest()
+        assert tuple(namespace["permutation"](other, 4 + i)) == cut_permutation(other, 4 + i)
