@@ -90,11 +90,13 @@ def check_contribution(hand_ref: str, commitment: str, value_hex: str) -> bool:
     return contribution_commitment(hand_ref, value_hex) == expected
 
 
-def cut_seed(deck_commitment: str, values: Iterable[str]) -> bytes:
+def cut_seed(deck_commitment: str, values: Iterable[str] | Mapping[str, str]) -> bytes:
     """The seed of the cut of the deck sealed as ``deck_commitment``: every value used,
-    in any order (they are sorted); none for an uncut hand."""
+    in any order (they are sorted), or a mapping's values (commitment -> value, say);
+    none for an uncut hand."""
     seal = _hex_digest("the deck commitment", deck_commitment)
-    used = sorted(_hex_digest("a cut value", value) for value in values)
+    given = values.values() if isinstance(values, Mapping) else values
+    used = sorted(_hex_digest("a cut value", value) for value in given)
     text = "".join([f"felt-cut-seed:{seal}", *(f":{value}" for value in used)])
     return hashlib.sha256(text.encode()).digest()
 

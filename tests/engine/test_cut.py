@@ -72,6 +72,8 @@ def test_the_worked_example_gives_the_published_answer() -> None:
 def test_the_seed_and_its_stream_follow_the_published_recipe() -> None:
     text = f"felt-cut-seed:{EXAMPLE_SEAL}:{ALICE}:{BOB}"
     assert cut_seed(EXAMPLE_SEAL, [BOB, ALICE]).hex() == hashlib.sha256(text.encode()).hexdigest()
+    by_commitment = {BOB_COMMITS: BOB, ALICE_COMMITS: ALICE}
+    assert cut_seed(EXAMPLE_SEAL, by_commitment) == cut_seed(EXAMPLE_SEAL, [ALICE, BOB])
     block = hashlib.sha256(bytes.fromhex(EXAMPLE_SEED) + bytes(8)).digest()
     assert block[0] < 256 - 256 % 52, "kept: below 208"
     assert EXAMPLE_PERMUTATION[51] == block[0] % 52, "the first draw fills the last position"
