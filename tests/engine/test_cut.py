@@ -116,6 +116,9 @@ def test_the_order_values_arrive_in_does_not_matter(
     shuffled = list(given_values)
     rng.shuffle(shuffled)
     assert cut_seed(seal, shuffled) == cut_seed(seal, given_values)
+    pairs = [(contribution_commitment("5:5", v), v) for v in given_values]
+    record = make_cut("5:5", seal, pairs).as_json()
+    assert make_cut("5:5", seal, pairs[::-1]).as_json() == record, "the record too"
 
 
 def test_every_cut_of_four_is_about_equally_likely() -> None:
