@@ -9,6 +9,15 @@ from engine.betting import LegalActions, apply_action, legal_actions
 from engine.bots import choose_action
 from engine.bounties import knockouts, progressive_bounty, split_bounty
 from engine.cards import DECK, RANKS, SUITS, card, card_str, cards, cards_str, new_deck, shuffle
+from engine.cut import (
+    Cut,
+    MalformedCut,
+    check_contribution,
+    contribution_commitment,
+    cut_deck,
+    make_cut,
+    permutation_digest,
+)
 from engine.deal import new_hand, under_the_gun
 from engine.equity import MAX_HANDS as EQUITY_MAX_HANDS
 from engine.equity import EquityEstimate, equity, equity_vs_random, estimate_equity
@@ -70,6 +79,13 @@ __all__ = [
     "DeckSeal",
     "revealed",
     "seal_deck",
+    "Cut",
+    "MalformedCut",
+    "check_contribution",
+    "contribution_commitment",
+    "cut_deck",
+    "make_cut",
+    "permutation_digest",
     "DECK",
     "EVERY_CARD",
     "GAMES",

@@ -12,7 +12,12 @@ its text and the reason, and the exit status is 1 (2 for bad usage).
 ``game`` if it names one, else the game is told by the number of hole cards
 shown). It prints "verified" when every card
 the viewer saw matches the deck committed to before the deal, else what does
-not match, one line each, and exits 1.
+not match, one line each, and exits 1. A hand whose ``fairness`` carries a
+``cut`` (engine.cut) is checked at the sealed positions the cut deals from, and
+the line says how many values cut it, how many were left out, or that it was
+uncut. ``--seal HEX``: the commitment the table showed before the deal, which the
+hand's must be; ``--value HEX``: the cut value your client revealed, which the cut
+must have used.
 """
 
 from __future__ import annotations
@@ -48,7 +53,18 @@ def _dealt_board(board: list[str], second: list[str]) -> list[str]:
     return [*board, *[card for card in second if card not in board]]
 
 
-def verify_file(path: str) -> int:
+def _cut_summary(cut: object) -> str:
+    """How a verified hand was cut, for the "verified" line ("" for a hand with no cut)."""
+    if not isinstance(cut, dict):
+        return ""
+    values = [entry for entry in cut["contributions"] if entry["value"] is not None]
+    if not values:
+        return " (uncut: no player's value went into the cut)"
+    left_out = len(cut["contributions"]) - len(values)
+    return f" (cut by {len(values)} value(s), {left_out} left out)"
+
+
+def verify_file(path: str, seal: str | None = None, value: str | None = None) -> int:
     """Check one hand's fairness object against the cards it shows; 1 if anything is off."""
     try:
         hand = json.loads(Path(path).read_text(encoding="utf-8"))
@@ -58,6 +74,8 @@ def verify_file(path: str) -> int:
             hole_cards={player["seat"]: player["hole_cards"] for player in hand["players"]},
             board=_dealt_board(hand["board"], hand.get("second_board") or []),
             game=hand.get("game"),
+            published_commitment=seal,
+            own_value=value,
         )
     except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError) as error:
         print(f"{path}: not a hand with a fairness object ({error!r})", file=sys.stderr)
@@ -66,7 +84,7 @@ def verify_file(path: str) -> int:
         print(f"{path}: {problem}")
     if problems:
         return 1
-    print("verified")
+    print("verified" + _cut_summary(hand["fairness"].get("cut")))
     return 0
 
 
@@ -78,9 +96,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     replay.add_argument("files", nargs="+", metavar="FILE.phh")
     check = commands.add_parser("verify", help="check a hand's cards against its commitment")
     check.add_argument("file", metavar="HAND.json")
+    check.add_argument("--seal", metavar="HEX", help="the commitment shown before the deal")
+    check.add_argument("--value", metavar="HEX", help="the cut value your client revealed")
     arguments = parser.parse_args(argv)
     if arguments.command == "verify":
-        return verify_file(arguments.file)
+        return verify_file(arguments.file, arguments.seal, arguments.value)
     return replay_files(arguments.files)
 
 

@@ -5,7 +5,9 @@ The scheme, for anyone writing a verifier:
 
 - Every deck position ``i`` (0 is the first card dealt) gets a fresh 128-bit salt
   and a leaf ``sha256("<i>:<card>:<salt hex>")`` in lowercase hex, UTF-8, e.g.
-  ``"0:As:3f9c..."``.
+  ``"0:As:3f9c..."``. A hand with a players' cut (engine.cut) deals the sealed
+  deck in the cut's order: there ``i`` is the sealed position, and dealt position
+  ``d`` is taken from sealed position ``permutation[d]``.
 - The hand's commitment is ``sha256`` of the 52 leaves' hex strings joined in
   position order, in lowercase hex.
 - The dealing order: the players dealt in, starting with the first one left
@@ -14,7 +16,7 @@ The scheme, for anyone writing a verifier:
   the first round, ``P .. 2P-1`` the second, and so on (P players). The board
   follows without burn cards: the flop is ``HP .. HP+2``, the turn ``HP+3``
   and the river ``HP+4``.
-- After the hand a viewer is given the salt of each position whose card they
+- After the hand a viewer is given the salt of each (dealt) position whose card they
   saw: their own hole cards, the board dealt, and cards shown at showdown.
   A folded or mucked hand's salts stay secret: with one, the card could be
   found by trying all 52.
@@ -44,6 +46,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from engine.cards import card_str
+from engine.cut import verify_cut
 from engine.games import GAMES, NO_LIMIT_HOLDEM, game_named
 from engine.state import HandState
 from engine.view import EVERY_CARD, sees_hole_cards
@@ -129,10 +132,18 @@ def revealed_positions(state: HandState, viewer: Viewer) -> list[int]:
     return sorted(positions)
 
 
-def revealed(state: HandState, viewer: Viewer, salts: Sequence[str]) -> list[dict[str, Any]]:
-    """What ``viewer`` is given to check: each position they saw, its card and its salt."""
+def revealed(
+    state: HandState,
+    viewer: Viewer,
+    salts: Sequence[str],
+    permutation: Sequence[int] | None = None,
+) -> list[dict[str, Any]]:
+    """What ``viewer`` is given to check: each dealt position they saw, its card and its
+    salt. ``salts`` are the sealed deck's; a cut hand (engine.cut) takes dealt position
+    ``i``'s salt from sealed position ``permutation[i]`` (``state.deck`` is the cut deck)."""
+    sealed = range(DECK_SIZE) if permutation is None else permutation
     return [
-        {"position": i, "card": card_str(state.deck[i]), "salt": salts[i]}
+        {"position": i, "card": card_str(state.deck[i]), "salt": salts[sealed[i]]}
         for i in revealed_positions(state, viewer)
     ]
 
@@ -144,6 +155,8 @@ def verify(
     hole_cards: Mapping[int, Sequence[str] | None],
     board: Sequence[str],
     game: str | None = None,
+    published_commitment: str | None = None,
+    own_value: str | None = None,
 ) -> list[str]:
     """What does not match in a hand's ``fairness`` object; an empty list when all does.
 
@@ -154,6 +167,11 @@ def verify(
     ``game`` is the hand's game code; without it the game is told by the
     number of hole cards shown (four: Omaha), and a hand that shows none is
     Hold'em, as every hand recorded before Omaha was.
+    A ``fairness`` with a ``cut`` object (engine.cut) is checked with it: the
+    revealed positions are dealt positions, each opening the leaf at the sealed
+    position the cut takes it from. ``published_commitment`` is the seal the
+    viewer was shown before the deal (and before revealing a cut value);
+    ``own_value`` the cut value the viewer's client revealed in time.
     """
     leaves = list(fairness.get("leaves") or [])
     if len(leaves) != DECK_SIZE or not all(
@@ -163,18 +181,19 @@ def verify(
     rounds, problems = _hole_card_count(game, hole_cards)
     if rounds is None:
         return problems
-    if commitment_of(leaves) != fairness.get("commitment"):
+    commitment = fairness.get("commitment")
+    if commitment_of(leaves) != commitment:
         problems.append("commitment: the leaves do not hash to it")
+    if published_commitment is not None and published_commitment != commitment:
+        problems.append(f"commitment: not the seal shown before the deal, {published_commitment}")
+    permutation: Sequence[int] | None = None
+    if "cut" in fairness:
+        permutation, cut_problems = verify_cut(fairness["cut"], str(commitment), own_value)
+        problems.extend(cut_problems)
+        if permutation is None:
+            return problems
+    given = _check_revealed(fairness.get("revealed") or [], leaves, permutation, problems)
     shown = _cards_shown(button, hole_cards, board, rounds)
-    given: dict[int, str] = {}
-    for entry in fairness.get("revealed") or []:
-        position, card, salt = entry.get("position"), entry.get("card"), entry.get("salt")
-        if not isinstance(position, int) or not 0 <= position < DECK_SIZE:
-            problems.append(f"revealed: no deck position {position!r}")
-            continue
-        given[position] = card
-        if leaf(position, str(card), str(salt)) != leaves[position]:
-            problems.append(f"position {position}: {card} with its salt does not hash to the leaf")
     for position, card in sorted(shown.items()):
         if position not in given:
             problems.append(f"position {position}: {card} is shown but was not revealed")
@@ -187,6 +206,28 @@ def verify(
         for position in sorted(set(given) - set(shown))
     )
     return problems
+
+
+def _check_revealed(
+    entries: Iterable[Mapping[str, Any]],
+    leaves: Sequence[str],
+    permutation: Sequence[int] | None,
+    problems: list[str],
+) -> dict[int, str]:
+    """Dealt position -> card revealed there; each card and salt must open the leaf of
+    the sealed position it was dealt from (the same position when the hand has no cut)."""
+    given: dict[int, str] = {}
+    for entry in entries:
+        position, card, salt = entry.get("position"), str(entry.get("card")), entry.get("salt")
+        if not isinstance(position, int) or not 0 <= position < DECK_SIZE:
+            problems.append(f"revealed: no deck position {position!r}")
+            continue
+        given[position] = card
+        sealed = position if permutation is None else permutation[position]
+        where = f"position {position}" + ("" if sealed == position else f" (sealed {sealed})")
+        if leaf(sealed, card, str(salt)) != leaves[sealed]:
+            problems.append(f"{where}: {card} with its salt does not hash to the leaf")
+    return given
 
 
 def _hole_card_count(
