@@ -1,0 +1,139 @@
+"""Finished hands join the public log after their own transaction has committed.
+
+The live path never waits on the log: ``hand_finish`` marks the hand
+``log_pending`` in its own transaction and, after commit, ``request`` hands it
+to whoever registered a scheduler (tables/tasks.py queues ``append_to_log``).
+``log_append`` then takes the lock of the one ``LogHead`` row, appends every
+pending hand in finishing order, stores the perfect subtrees they complete and
+signs the new head, in one short transaction. The beat sweep appends whatever a
+lost task left behind, and hands played before the log existed, oldest first.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from engine import merkle
+from engine.fairness_log import head_message, log_entry, utc_timestamp
+from tables.fairness_log.signing import sign
+from tables.models import Hand, LogEntry, LogHead, LogSubtree
+
+log = logging.getLogger(__name__)
+
+HEAD_ID = 1
+# Hands appended in one transaction: the lock is held for milliseconds.
+APPEND_BATCH = 500
+# Batches one task appends before leaving the rest to the next (the backfill).
+APPEND_BATCHES_PER_TASK = 20
+
+Scheduler = Callable[[], None]
+_scheduler: Scheduler | None = None
+
+
+def set_scheduler(scheduler: Scheduler) -> None:
+    global _scheduler
+    _scheduler = scheduler
+
+
+def request() -> None:
+    """Runs after a hand's commit: have the pending hands appended soon."""
+    if _scheduler is None:  # the sweep appends them, later
+        log.error("no fairness log scheduler is registered; hands wait for the sweep")
+        return
+    _scheduler()
+
+
+def cut_of(hand: Hand) -> Mapping[str, Any] | None:
+    """The hand's cut for its entry (the players' commitments and values, who was left
+    out, the permutation's digest), once hands are cut; None until then."""
+    cut: Mapping[str, Any] | None = getattr(hand, "cut", None)
+    return cut or None
+
+
+def entry_of(hand: Hand) -> bytes:
+    return log_entry(
+        hand=hand.pk,
+        table=hand.table_id,
+        number=hand.number,
+        started_at=hand.started_at,
+        commitment=hand.commitment,
+        cut=cut_of(hand),
+    )
+
+
+def stored_subtrees(pieces: Iterable[merkle.Piece]) -> dict[merkle.Piece, bytes]:
+    """The stored hashes of these perfect subtrees, in one query."""
+    wanted = set(pieces)
+    if not wanted:
+        return {}
+    query = Q()
+    for level, position in wanted:
+        query |= Q(level=level, position=position)
+    rows = LogSubtree.objects.filter(query).values_list("level", "position", "hash")
+    return {(level, position): bytes.fromhex(hashed) for level, position, hashed in rows}
+
+
+def locked_head() -> LogHead:
+    """The head row, locked for the rest of the transaction (made on first use)."""
+    LogHead.objects.get_or_create(pk=HEAD_ID, defaults={"root_hash": merkle.EMPTY_ROOT.hex()})
+    return LogHead.objects.select_for_update().get(pk=HEAD_ID)
+
+
+def log_append(*, limit: int = APPEND_BATCH) -> int:
+    """Append up to ``limit`` pending hands in finishing order and sign the new head;
+    how many were appended."""
+    with transaction.atomic():
+        head = locked_head()
+        hands = list(
+            Hand.objects.filter(log_pending=True)
+            .order_by("ended_at", "id")
+            .only("id", "table_id", "number", "started_at", "commitment")[:limit]
+        )
+        if not hands:
+            return 0
+        size = head.tree_size
+        entries = [entry_of(hand) for hand in hands]
+        leaves = [merkle.leaf_hash(entry) for entry in entries]
+        edge = stored_subtrees(merkle.perfect_pieces(0, size) if size else [])
+        completed = merkle.new_subtrees(size, edge, leaves)
+        LogEntry.objects.bulk_create(
+            LogEntry(index=size + i, hand=hand, entry=entry.decode("utf-8"), leaf_hash=leaf.hex())
+            for i, (hand, entry, leaf) in enumerate(zip(hands, entries, leaves, strict=True))
+        )
+        LogSubtree.objects.bulk_create(
+            LogSubtree(level=level, position=position, hash=hashed.hex())
+            for level, position, hashed in completed
+        )
+        Hand.objects.filter(pk__in=[hand.pk for hand in hands]).update(log_pending=False)
+        known = {**edge, **{(level, position): hashed for level, position, hashed in completed}}
+        _sign_head(
+            head,
+            size + len(hands),
+            merkle.root_hash(size + len(hands), lambda *piece: known[piece]),
+        )
+    return len(hands)
+
+
+def _sign_head(head: LogHead, size: int, root: bytes) -> None:
+    now = timezone.now()
+    head.tree_size, head.root_hash, head.timestamp = size, root.hex(), now
+    message = head_message(tree_size=size, root_hash=root.hex(), timestamp=utc_timestamp(now))
+    head.signature = sign(message)
+    head.save()
+
+
+def log_catch_up(*, batches: int = APPEND_BATCHES_PER_TASK) -> int:
+    """Append pending hands a batch at a time, up to ``batches`` batches; how many."""
+    appended = 0
+    for _ in range(batches):
+        added = log_append()
+        appended += added
+        if added < APPEND_BATCH:
+            break
+    return appended
