@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
+import re
 from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 from random import Random
@@ -12,7 +14,13 @@ from typing import Any
 import pytest
 
 from engine.__main__ import main
-from engine.fairness_log import check_consistency, check_inclusion, head_message, log_entry
+from engine.fairness_log import (
+    canonical_json,
+    check_consistency,
+    check_inclusion,
+    head_message,
+    log_entry,
+)
 from engine.merkle import PerfectSubtrees, consistency_proof, inclusion_proof, leaf_hash, root_hash
 from tests.engine.test_fairness import SALT, api_hand, showdown_with_a_fold
 
@@ -181,3 +189,33 @@ def test_the_command_line_checks_two_heads(
     )
     assert main(["consistency", files[0], files[1], write(tmp_path / "x.json", [])]) == 1
     assert "not two heads and a consistency proof" in capsys.readouterr().err
+
+
+def test_the_worked_example_in_the_docs_holds() -> None:
+    """docs/fairness.md, "The public log": its entry, leaves, roots and proofs."""
+    text = (Path(__file__).parents[2] / "docs" / "fairness.md").read_text(encoding="utf-8")
+    section = text[text.index("## The public log") :]
+    example = json.loads(re.search(r"^    (\{\"commitment\".*\})$", section, re.M).group(1))
+    digests = list(dict.fromkeys(re.findall(r"\b[0-9a-f]{64}\b", section)))
+    log = [
+        log_entry(
+            hand=100 + i,
+            table=7,
+            number=1 + i,
+            started_at=datetime(2026, 11, 29, 0, 30, i, tzinfo=UTC),
+            commitment=hashlib.sha256(str(i).encode()).hexdigest(),
+        )
+        for i in range(3)
+    ]
+    assert canonical_json(example) == log[0]
+    leaves = [leaf_hash(entry) for entry in log]
+    tree = PerfectSubtrees(leaves)
+    expected = [
+        *(leaf.hex() for leaf in leaves),
+        root_hash(2, tree).hex(),
+        root_hash(3, tree).hex(),
+    ]
+    assert digests[: len(expected) + 1] == [example["commitment"], *expected]
+    assert [h.hex() for h in inclusion_proof(2, 3, tree)] == [root_hash(2, tree).hex()]
+    assert [h.hex() for h in consistency_proof(2, 3, tree)] == [leaves[2].hex()]
+    assert '`["9679e083…58ae"]`' in section and '`["17905022…3abe"]`' in section
