@@ -11,7 +11,9 @@ lost task left behind, and hands played before the log existed, oldest first.
 
 from __future__ import annotations
 
+import concurrent.futures
 import logging
+import threading
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
@@ -19,6 +21,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from config.platform.broadcast import log_failure, server_loop
 from engine import merkle
 from engine.fairness_log import head_message, log_entry, utc_timestamp
 from tables.fairness_log.signing import sign
@@ -34,6 +37,11 @@ APPEND_BATCHES_PER_TASK = 20
 
 Scheduler = Callable[[], None]
 _scheduler: Scheduler | None = None
+# Inside the server, the task is queued from a thread of its own, as wake-ups are
+# (tables/wakeups.py): a table's command does not wait on the broker for it. One
+# queued request covers every hand that committed before its task is queued.
+_server_thread = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="log")
+_is_requested = threading.Event()
 
 
 def set_scheduler(scheduler: Scheduler) -> None:
@@ -43,10 +51,20 @@ def set_scheduler(scheduler: Scheduler) -> None:
 
 def request() -> None:
     """Runs after a hand's commit: have the pending hands appended soon."""
-    if _scheduler is None:  # the sweep appends them, later
+    scheduler = _scheduler
+    if scheduler is None:  # the sweep appends them, later
         log.error("no fairness log scheduler is registered; hands wait for the sweep")
         return
-    _scheduler()
+    if server_loop() is None:
+        scheduler()
+    elif not _is_requested.is_set():
+        _is_requested.set()
+        _server_thread.submit(_schedule_from_thread, scheduler).add_done_callback(log_failure)
+
+
+def _schedule_from_thread(scheduler: Scheduler) -> None:
+    _is_requested.clear()  # before queueing: a hand committed from now on asks again
+    scheduler()
 
 
 def cut_of(hand: Hand) -> Mapping[str, Any] | None:
