@@ -80,7 +80,8 @@ def sweep() -> int:
         except Exception:
             log.exception("sweep: the all-in EV of hand %s could not be filled in", hand_id)
     try:
-        fairness_log.log_catch_up()
+        if fairness_log.log_catch_up(batches=1) == fairness_log.APPEND_BATCH:
+            schedule_log_append()  # more are waiting (hands from before the log)
     except Exception:
         log.exception("sweep: finished hands could not be appended to the fairness log")
     try:
@@ -105,8 +106,12 @@ def schedule_allin_ev(hand_id: int) -> None:
 
 @shared_task(ignore_result=True)
 def append_to_log() -> int:
-    """Append every finished hand not yet in the public log (tables/fairness_log/)."""
-    return fairness_log.log_catch_up()
+    """Append the finished hands not yet in the public log (tables/fairness_log/), a
+    bounded number of batches; a backfill longer than that goes on in another task."""
+    appended = fairness_log.log_catch_up()
+    if appended == fairness_log.APPEND_BATCH * fairness_log.APPEND_BATCHES_PER_TASK:
+        schedule_log_append()
+    return appended
 
 
 def schedule_log_append() -> None:

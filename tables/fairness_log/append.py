@@ -103,15 +103,19 @@ def locked_head() -> LogHead:
     return LogHead.objects.select_for_update().get(pk=HEAD_ID)
 
 
-def log_append(*, limit: int = APPEND_BATCH) -> int:
-    """Append up to ``limit`` pending hands in finishing order and sign the new head;
-    how many were appended."""
+def log_append(*, limit: int | None = None) -> int:
+    """Append up to ``limit`` (``APPEND_BATCH``) pending hands in finishing order and
+    sign the new head; how many were appended."""
+    if not Hand.objects.filter(log_pending=True).exists():  # the sweep's usual answer, no lock
+        return 0
     with transaction.atomic():
         head = locked_head()
         hands = list(
             Hand.objects.filter(log_pending=True)
             .order_by("ended_at", "id")
-            .only("id", "table_id", "number", "started_at", "commitment")[:limit]
+            .only("id", "table_id", "number", "started_at", "commitment")[
+                : APPEND_BATCH if limit is None else limit
+            ]
         )
         if not hands:
             return 0
@@ -147,7 +151,8 @@ def _sign_head(head: LogHead, size: int, root: bytes) -> None:
 
 
 def log_catch_up(*, batches: int = APPEND_BATCHES_PER_TASK) -> int:
-    """Append pending hands a batch at a time, up to ``batches`` batches; how many."""
+    """Append pending hands a batch at a time, up to ``batches`` batches; how many. As
+    many as ``batches`` full batches means more may be waiting (a backfill)."""
     appended = 0
     for _ in range(batches):
         added = log_append()

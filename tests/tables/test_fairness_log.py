@@ -22,6 +22,7 @@ from rest_framework.test import APIClient
 from engine import merkle
 from engine.fairness_log import check_consistency, check_inclusion, head_message
 from tables import tasks
+from tables.fairness_log import append as fairness_log_append
 from tables.fairness_log import proofs
 from tables.fairness_log.append import log_append
 from tables.models import Hand, LogEntry, LogHead, LogSubtree
@@ -117,6 +118,21 @@ def test_the_sweep_appends_hands_whose_task_was_lost(alice: Any, bob: Any) -> No
         hand.pk for hand in hands
     ]
     assert not Hand.objects.filter(log_pending=True).exists()
+
+
+@pytest.mark.django_db
+def test_a_sweep_appends_one_bounded_batch_oldest_first(
+    alice: Any, bob: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    hands = fold_hands(friends_table(alice, bob), 5)
+    monkeypatch.setattr(fairness_log_append, "APPEND_BATCH", 2)
+    logged = []
+    for _ in range(3):
+        tasks.sweep()
+        logged.append(LogEntry.objects.count())
+    assert logged == [2, 4, 5]
+    order = list(LogEntry.objects.order_by("index").values_list("hand_id", flat=True))
+    assert order == [hand.pk for hand in hands]
 
 
 @pytest.mark.django_db
