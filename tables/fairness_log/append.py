@@ -105,41 +105,46 @@ def locked_head() -> LogHead:
 
 def log_append(*, limit: int | None = None) -> int:
     """Append up to ``limit`` (``APPEND_BATCH``) pending hands in finishing order and
-    sign the new head; how many were appended."""
+    sign the new head; how many pending hands it took. A hand marked pending again
+    once in the log (by hand, say) is not appended twice: its mark is only cleared."""
     if not Hand.objects.filter(log_pending=True).exists():  # the sweep's usual answer, no lock
         return 0
     with transaction.atomic():
         head = locked_head()
-        hands = list(
+        batch = list(
             Hand.objects.filter(log_pending=True)
             .order_by("ended_at", "id")
             .only("id", "table_id", "number", "started_at", "commitment")[
                 : APPEND_BATCH if limit is None else limit
             ]
         )
-        if not hands:
-            return 0
-        size = head.tree_size
-        entries = [entry_of(hand) for hand in hands]
-        leaves = [merkle.leaf_hash(entry) for entry in entries]
-        edge = stored_subtrees(merkle.perfect_pieces(0, size) if size else [])
-        completed = merkle.new_subtrees(size, edge, leaves)
-        LogEntry.objects.bulk_create(
-            LogEntry(index=size + i, hand=hand, entry=entry.decode("utf-8"), leaf_hash=leaf.hex())
-            for i, (hand, entry, leaf) in enumerate(zip(hands, entries, leaves, strict=True))
-        )
-        LogSubtree.objects.bulk_create(
-            LogSubtree(level=level, position=position, hash=hashed.hex())
-            for level, position, hashed in completed
-        )
-        Hand.objects.filter(pk__in=[hand.pk for hand in hands]).update(log_pending=False)
-        known = {**edge, **{(level, position): hashed for level, position, hashed in completed}}
-        _sign_head(
-            head,
-            size + len(hands),
-            merkle.root_hash(size + len(hands), lambda *piece: known[piece]),
-        )
-    return len(hands)
+        ids = [hand.pk for hand in batch]
+        logged = set(LogEntry.objects.filter(hand_id__in=ids).values_list("hand_id", flat=True))
+        hands = [hand for hand in batch if hand.pk not in logged]
+        if hands:
+            _append(head, hands)
+        Hand.objects.filter(pk__in=ids).update(log_pending=False)
+    return len(batch)
+
+
+def _append(head: LogHead, hands: list[Hand]) -> None:
+    """Write the hands' entries and the perfect subtrees they complete; sign the head."""
+    size = head.tree_size
+    entries = [entry_of(hand) for hand in hands]
+    leaves = [merkle.leaf_hash(entry) for entry in entries]
+    edge = stored_subtrees(merkle.perfect_pieces(0, size) if size else [])
+    completed = merkle.new_subtrees(size, edge, leaves)
+    LogEntry.objects.bulk_create(
+        LogEntry(index=size + i, hand=hand, entry=entry.decode("utf-8"), leaf_hash=leaf.hex())
+        for i, (hand, entry, leaf) in enumerate(zip(hands, entries, leaves, strict=True))
+    )
+    LogSubtree.objects.bulk_create(
+        LogSubtree(level=level, position=position, hash=hashed.hex())
+        for level, position, hashed in completed
+    )
+    known = {**edge, **{(level, position): hashed for level, position, hashed in completed}}
+    new_size = size + len(hands)
+    _sign_head(head, new_size, merkle.root_hash(new_size, lambda *piece: known[piece]))
 
 
 def _sign_head(head: LogHead, size: int, root: bytes) -> None:

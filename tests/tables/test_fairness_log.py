@@ -95,6 +95,9 @@ def test_a_hand_is_not_logged_in_its_own_transaction_and_shows_null_until_it_is(
 
     assert log_append() == 1
     assert log_append() == 0, "appended once"
+    Hand.objects.filter(pk=hand.pk).update(log_pending=True)  # marked again, say by hand
+    assert log_append() == 1 and LogEntry.objects.count() == 1, "still appended once"
+    assert not Hand.objects.get(pk=hand.pk).log_pending
     log = hand_answer(alice, hand)["fairness"]["log"]
     assert log["index"] == 0 and log["tree_size"] == 1
     assert json.loads(log["entry"]) == {
