@@ -24,7 +24,7 @@ from django.utils import timezone
 from config.platform.broadcast import log_failure, server_loop
 from engine import merkle
 from engine.fairness_log import head_message, log_entry, utc_timestamp
-from tables.fairness_log.signing import sign
+from tables.fairness_log.signing import public_key_hex, sign
 from tables.models import Hand, LogEntry, LogHead, LogSubtree
 
 log = logging.getLogger(__name__)
@@ -151,7 +151,7 @@ def _sign_head(head: LogHead, size: int, root: bytes) -> None:
     now = timezone.now()
     head.tree_size, head.root_hash, head.timestamp = size, root.hex(), now
     message = head_message(tree_size=size, root_hash=root.hex(), timestamp=utc_timestamp(now))
-    head.signature = sign(message)
+    head.signature, head.public_key = sign(message), public_key_hex()
     head.save()
 
 

@@ -32,20 +32,22 @@ class BadRange(ValueError):
 
 
 def head() -> dict[str, Any]:
-    """The latest signed head (an empty log's is signed as it is read)."""
+    """The latest signed head, with the public key it was signed with (an empty log's
+    is signed as it is read)."""
     row = LogHead.objects.filter(pk=HEAD_ID).first()
     if row is None or row.timestamp is None:
         size, root, stamp = 0, merkle.EMPTY_ROOT.hex(), utc_timestamp(timezone.now())
         signature = sign(head_message(tree_size=size, root_hash=root, timestamp=stamp))
+        key = public_key_hex()
     else:
         size, root, stamp = row.tree_size, row.root_hash, utc_timestamp(row.timestamp)
-        signature = row.signature
+        signature, key = row.signature, row.public_key  # as signed, whatever the key is now
     return {
         "tree_size": size,
         "root_hash": root,
         "timestamp": stamp,
         "signature": signature,
-        "public_key": public_key_hex(),
+        "public_key": key,
     }
 
 
@@ -137,5 +139,6 @@ def hand_log(hand_id: int) -> dict[str, Any] | None:
         "root_hash": signed.root_hash,
         "timestamp": utc_timestamp(signed.timestamp),
         "signature": signed.signature,
+        "public_key": signed.public_key,
         "inclusion_proof": _hashes(merkle.inclusion_ranges(row["index"], size)),
     }

@@ -122,6 +122,7 @@ class HandLogSerializer(serializers.Serializer[Any]):
     root_hash = serializers.CharField(help_text="That head's tree hash, lowercase hex.")
     timestamp = serializers.CharField(help_text="That head's time (ISO-8601 UTC).")
     signature = serializers.CharField(help_text="That head's Ed25519 signature, hex.")
+    public_key = serializers.CharField(help_text="The Ed25519 key that signed it, hex.")
     inclusion_proof = serializers.ListField(
         child=serializers.CharField(), help_text="The entry's RFC 6962 audit path, bottom up."
     )

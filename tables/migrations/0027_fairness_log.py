@@ -49,6 +49,7 @@ class Migration(migrations.Migration):
                 ("root_hash", models.CharField(max_length=64)),
                 ("timestamp", models.DateTimeField(blank=True, null=True)),
                 ("signature", models.CharField(blank=True, max_length=128)),
+                ("public_key", models.CharField(blank=True, max_length=64)),
             ],
         ),
         migrations.CreateModel(

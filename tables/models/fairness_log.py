@@ -20,6 +20,8 @@ class LogHead(models.Model):
     root_hash = models.CharField(max_length=64)  # lowercase hex
     timestamp = models.DateTimeField(null=True, blank=True)  # None: nothing appended yet
     signature = models.CharField(max_length=128, blank=True)  # Ed25519, hex
+    # The key it was signed with: a new SECRET_KEY is a new key (tables/fairness_log/signing.py).
+    public_key = models.CharField(max_length=64, blank=True)  # raw Ed25519, hex
 
     def __str__(self) -> str:
         return f"Fairness log head: {self.tree_size} entries"

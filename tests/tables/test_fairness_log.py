@@ -25,7 +25,7 @@ from tables import tasks
 from tables.fairness_log import append as fairness_log_append
 from tables.fairness_log import proofs
 from tables.fairness_log.append import log_append
-from tables.models import Hand, LogEntry, LogHead, LogSubtree
+from tables.models import Hand, LogEntry, LogHead, LogSubtree, Table
 from tests.support import wait_for
 from tests.tables.helpers import act, deal, fresh, friends_table
 
@@ -82,7 +82,8 @@ def test_hands_played_at_a_table_are_logged_by_the_worker_with_a_proof(
     log = body["fairness"]["log"]
     assert log is not None and log["index"] == 0
     assert check_inclusion(log, hand=body["id"], commitment=body["fairness"]["commitment"]) == []
-    assert signature_holds({**public("/api/fairness-log/head/").json()})
+    assert signature_holds(log), "the head the proof leads to, as signed"
+    assert signature_holds(public("/api/fairness-log/head/").json())
 
 
 @pytest.mark.django_db
@@ -162,8 +163,12 @@ def test_the_head_is_signed_with_the_published_key_and_a_changed_root_fails(
     assert not signature_holds({**head, "root_hash": "0" * 64})
     assert not signature_holds({**head, "tree_size": 1})
 
-    settings.SECRET_KEY = "another deployment"
-    assert public("/api/fairness-log/head/").json()["public_key"] != head["public_key"]
+    settings.SECRET_KEY = "a new secret key"
+    assert public("/api/fairness-log/head/").json() == head, "kept as it was signed"
+    fold_hands(Table.objects.get(), 1)
+    log_append()
+    renewed = public("/api/fairness-log/head/").json()
+    assert renewed["public_key"] != head["public_key"] and signature_holds(renewed)
 
 
 def rewrite_entry(index: int) -> None:
