@@ -8,6 +8,7 @@ parameter is a 400 with code ``bad_log_range`` naming it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.http import StreamingHttpResponse
@@ -49,7 +50,8 @@ def whole(request: Request, name: str, *, required: bool) -> int | None:
     return int(text)
 
 
-def answered(make: Any, *args: Any) -> Response:
+def answered(make: Callable[..., dict[str, Any]], *args: int | None) -> Response:
+    """``make``'s answer, its ``BadRange`` as a 400 naming the parameter."""
     try:
         return Response(make(*args))
     except proofs.BadRange as error:
@@ -95,7 +97,8 @@ BAD_RANGE = {
     **ERRORS,
     400: OpenApiResponse(ErrorSerializer, description="A bad range or size (bad_log_range)."),
 }
-NO_ERRORS_BUT_LIMITS = {k: v for k, v in ERRORS.items() if k in (401, 429)}
+# What an operation with no parameter may still answer: a bad token, the rate limit.
+ONLY_LIMITS = {status: ERRORS[status] for status in (401, 429)}
 
 
 def _query(name: str, description: str, *, required: bool = False) -> OpenApiParameter:
@@ -106,7 +109,7 @@ class PublicLogView(APIView):
     permission_classes = [AllowAny]
 
 
-@extend_schema(responses={200: HeadSerializer, **NO_ERRORS_BUT_LIMITS})
+@extend_schema(responses={200: HeadSerializer, **ONLY_LIMITS})
 class LogHeadView(PublicLogView):
     """The log's latest signed head: keep it, and later ask for its consistency proof."""
 
@@ -167,7 +170,7 @@ class LogExportView(PublicLogView):
 
     content_negotiation_class = JsonErrorsOnly
 
-    @extend_schema(responses={(200, "text/plain"): OpenApiTypes.STR, **NO_ERRORS_BUT_LIMITS})
+    @extend_schema(responses={(200, "text/plain"): OpenApiTypes.STR, **ONLY_LIMITS})
     def get(self, request: Request) -> StreamingHttpResponse:
         response = StreamingHttpResponse(
             proofs.export_lines(), content_type="text/plain; charset=utf-8"
