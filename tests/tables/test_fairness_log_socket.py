@@ -40,7 +40,7 @@ async def test_a_hand_folded_over_the_socket_is_logged_through_the_worker(
     for number, client in enumerate(players):
         await client.send({"type": "sit", "seat": number})
     view = await dealt(players[0])
-    actor = next(c for c in players if c.table["your_seat"] == view["to_act"])
+    actor = players[view["to_act"]]  # each sat in the seat of their place in the list
     await actor.send({"type": "act", "decision": view["decision"], "action": "fold"})
 
     logged = sync_to_async(lambda: LogEntry.objects.filter(hand__table_id=table.pk).count())
