@@ -5,12 +5,10 @@ consistency, over the hex strings Felt's API gives (engine/merkle.py does the tr
 An entry is the canonical JSON of a versioned object (keys sorted, no spaces,
 UTF-8); its leaf hash is ``sha256(0x00 || entry)``.
 
->>> from datetime import datetime, UTC
->>> entry = log_entry(hand=7, table=2, number=3, commitment="ab" * 32,
-...                   started_at=datetime(2026, 11, 29, 0, 30, tzinfo=UTC))
+>>> entry = log_entry(hand=7, commitment="ab" * 32)
 >>> entry[:14]
 b'{"commitment":'
->>> entry.endswith(b'"number":3,"started_at":"2026-11-29T00:30:00.000000Z","table":2,"v":1}')
+>>> entry.endswith(b'"hand":7,"v":1}')
 True
 >>> head_message(tree_size=1, root_hash="cd" * 32, timestamp="2026-11-29T00:30:01.000000Z")[:13]
 b'{"root_hash":'
@@ -41,24 +39,12 @@ def utc_timestamp(moment: datetime) -> str:
     return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
-def log_entry(
-    *,
-    hand: int,
-    table: int,
-    number: int,
-    started_at: datetime,
-    commitment: str,
-    cut: Mapping[str, Any] | None = None,
-) -> bytes:
-    """One hand's entry: its ids, start and deck seal, and its cut when it had one."""
-    entry: dict[str, Any] = {
-        "v": ENTRY_VERSION,
-        "hand": hand,
-        "table": table,
-        "number": number,
-        "started_at": utc_timestamp(started_at),
-        "commitment": commitment,
-    }
+def log_entry(*, hand: int, commitment: str, cut: Mapping[str, Any] | None = None) -> bytes:
+    """One hand's entry: its id, its deck seal, and its cut when it had one. Nothing
+    names its table, the table's hand number or when it was dealt: the log is public,
+    and a friends' table shared by link only keeps even its activity to itself; a hand's
+    id is known to those the hand's own answer is shown to (docs/fairness.md)."""
+    entry: dict[str, Any] = {"v": ENTRY_VERSION, "hand": hand, "commitment": commitment}
     if cut is not None:
         entry["cut"] = dict(cut)
     return canonical_json(entry)

@@ -75,14 +75,7 @@ def cut_of(hand: Hand) -> Mapping[str, Any] | None:
 
 
 def entry_of(hand: Hand) -> bytes:
-    return log_entry(
-        hand=hand.pk,
-        table=hand.table_id,
-        number=hand.number,
-        started_at=hand.started_at,
-        commitment=hand.commitment,
-        cut=cut_of(hand),
-    )
+    return log_entry(hand=hand.pk, commitment=hand.commitment, cut=cut_of(hand))
 
 
 def stored_subtrees(pieces: Iterable[merkle.Piece]) -> dict[merkle.Piece, bytes]:
@@ -114,9 +107,7 @@ def log_append(*, limit: int | None = None) -> int:
         batch = list(
             Hand.objects.filter(log_pending=True)
             .order_by("ended_at", "id")
-            .only("id", "table_id", "number", "started_at", "commitment")[
-                : APPEND_BATCH if limit is None else limit
-            ]
+            .only("id", "commitment")[: APPEND_BATCH if limit is None else limit]
         )
         ids = [hand.pk for hand in batch]
         logged = set(LogEntry.objects.filter(hand_id__in=ids).values_list("hand_id", flat=True))

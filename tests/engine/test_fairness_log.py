@@ -6,7 +6,6 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 from random import Random
 from typing import Any
@@ -24,14 +23,9 @@ from engine.fairness_log import (
 from engine.merkle import PerfectSubtrees, consistency_proof, inclusion_proof, leaf_hash, root_hash
 from tests.engine.test_fairness import SALT, api_hand, showdown_with_a_fold
 
-STARTED = datetime(2026, 11, 29, 1, 2, 3, 456789, tzinfo=UTC)
-
 
 def entries(count: int, commitment: str = "0" * 64) -> list[bytes]:
-    return [
-        log_entry(hand=i + 1, table=1, number=i + 1, started_at=STARTED, commitment=commitment)
-        for i in range(count)
-    ]
+    return [log_entry(hand=i + 1, commitment=commitment) for i in range(count)]
 
 
 def logged(entries_: list[bytes], index: int, size: int) -> dict[str, Any]:
@@ -46,29 +40,17 @@ def logged(entries_: list[bytes], index: int, size: int) -> dict[str, Any]:
     }
 
 
-def test_an_entry_is_canonical_json_with_a_utc_start() -> None:
-    entry = log_entry(
-        hand=12,
-        table=3,
-        number=4,
-        started_at=datetime(2026, 11, 29, 2, 2, 3, 456789, tzinfo=timezone(timedelta(hours=1))),
-        commitment="ab" * 32,
-    )
-    assert entry == (
-        b'{"commitment":"' + b"ab" * 32 + b'","hand":12,"number":4,'
-        b'"started_at":"2026-11-29T01:02:03.456789Z","table":3,"v":1}'
-    )
+def test_an_entry_is_canonical_json_naming_no_table_and_no_time() -> None:
+    entry = log_entry(hand=12, commitment="ab" * 32)
+    assert entry == b'{"commitment":"' + b"ab" * 32 + b'","hand":12,"v":1}'
+    assert b"table" not in entry and b"number" not in entry, "a table's activity stays its own"
 
 
 def test_an_entry_carries_the_cut_only_when_there_is_one() -> None:
     cut = {"values": {"3": "é"}, "commitments": {}, "left_out": [], "permutation": "c" * 64}
-    entry = json.loads(
-        log_entry(hand=1, table=1, number=1, started_at=STARTED, commitment="a", cut=cut)
-    )
+    entry = json.loads(log_entry(hand=1, commitment="a", cut=cut))
     assert entry["cut"] == cut
-    assert "é".encode() in log_entry(
-        hand=1, table=1, number=1, started_at=STARTED, commitment="a", cut=cut
-    )
+    assert "é".encode() in log_entry(hand=1, commitment="a", cut=cut)
 
 
 def test_a_head_signs_its_size_root_and_time_as_canonical_json() -> None:
@@ -138,7 +120,7 @@ def test_a_rewritten_past_entry_breaks_consistency() -> None:
     older, _, _ = heads_and_proof(log[:4], log[:4])
     rewritten = [
         *log[:2],
-        log_entry(hand=3, table=1, number=3, started_at=STARTED, commitment="1" * 64),
+        log_entry(hand=3, commitment="1" * 64),
         *log[3:],
     ]
     _, newer, answer = heads_and_proof(rewritten[:4], rewritten)
@@ -198,13 +180,7 @@ def test_the_worked_example_in_the_docs_holds() -> None:
     example = json.loads(re.search(r"^    (\{\"commitment\".*\})$", section, re.M).group(1))
     digests = list(dict.fromkeys(re.findall(r"\b[0-9a-f]{64}\b", section)))
     log = [
-        log_entry(
-            hand=100 + i,
-            table=7,
-            number=1 + i,
-            started_at=datetime(2026, 11, 29, 0, 30, i, tzinfo=UTC),
-            commitment=hashlib.sha256(str(i).encode()).hexdigest(),
-        )
+        log_entry(hand=100 + i, commitment=hashlib.sha256(str(i).encode()).hexdigest())
         for i in range(3)
     ]
     assert canonical_json(example) == log[0]
@@ -218,4 +194,4 @@ def test_the_worked_example_in_the_docs_holds() -> None:
     assert digests[: len(expected) + 1] == [example["commitment"], *expected]
     assert [h.hex() for h in inclusion_proof(2, 3, tree)] == [root_hash(2, tree).hex()]
     assert [h.hex() for h in consistency_proof(2, 3, tree)] == [leaves[2].hex()]
-    assert '`["9679e083…58ae"]`' in section and '`["17905022…3abe"]`' in section
+    assert '`["5d452adc…7c53"]`' in section and '`["f500f24f…bf4e"]`' in section
