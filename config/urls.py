@@ -8,6 +8,7 @@ from accounts.api import MeView
 from accounts.second_factor_views import admin_login
 from config.health import healthz
 from tables import api as tables_api
+from tables.fairness_log import api as log_api
 from tables.history import api as history_api
 from tables.views import lobby
 from tournaments.api import (
@@ -66,6 +67,15 @@ api_patterns = [
         name="player_stats",
     ),
     path("tables/", tables_api.TableListView.as_view(), name="table_list"),
+    path("fairness-log/head/", log_api.LogHeadView.as_view(), name="log_head"),
+    path("fairness-log/entries/", log_api.LogEntriesView.as_view(), name="log_entries"),
+    path("fairness-log/proof/inclusion/", log_api.LogInclusionView.as_view(), name="log_inclusion"),
+    path(
+        "fairness-log/proof/consistency/",
+        log_api.LogConsistencyView.as_view(),
+        name="log_consistency",
+    ),
+    path("fairness-log/export", log_api.LogExportView.as_view(), name="log_export"),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerSplitView.as_view(url_name="api:schema"), name="docs"),
 ]

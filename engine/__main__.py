@@ -1,5 +1,6 @@
 """Command line: ``python -m engine replay FILE.phh [FILE ...]`` and
-``python -m engine verify HAND.json``.
+``python -m engine verify HAND.json`` and
+``python -m engine consistency OLD_HEAD.json NEW_HEAD.json PROOF.json``.
 
 ``replay``: each file is played through the engine; one JSON line per good file
 gives its finishing stacks in PHH player order. A file that cannot be read or
@@ -29,6 +30,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from engine.fairness import verify
+from engine.fairness_log import check_consistency, check_inclusion
 from engine.formats.phh import from_phh, phh_order
 
 
@@ -77,6 +79,11 @@ def verify_file(path: str, seal: str | None = None, value: str | None = None) ->
             published_commitment=seal,
             own_value=value,
         )
+        log = hand["fairness"].get("log")
+        if log is not None:
+            problems += check_inclusion(
+                log, hand=hand["id"], commitment=hand["fairness"]["commitment"]
+            )
     except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError) as error:
         print(f"{path}: not a hand with a fairness object ({error!r})", file=sys.stderr)
         return 1
@@ -85,6 +92,27 @@ def verify_file(path: str, seal: str | None = None, value: str | None = None) ->
     if problems:
         return 1
     print("verified" + _cut_summary(hand["fairness"].get("cut")))
+    return 0
+
+
+def consistency_files(older: str, newer: str, proof: str) -> int:
+    """Check a consistency proof between two kept heads; 1 if it fails."""
+    try:
+        heads = [json.loads(Path(path).read_text(encoding="utf-8")) for path in (older, newer)]
+        answer = json.loads(Path(proof).read_text(encoding="utf-8"))
+        sizes = (answer["first"], answer["second"])
+        path = answer["proof"]
+    except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError) as error:
+        print(f"{proof}: not two heads and a consistency proof ({error!r})", file=sys.stderr)
+        return 1
+    problems = check_consistency(heads[0], heads[1], path)
+    if sizes != (heads[0].get("tree_size"), heads[1].get("tree_size")):
+        problems.insert(0, f"the proof is from {sizes[0]} to {sizes[1]} entries, not the heads'")
+    for problem in problems:
+        print(f"{newer}: {problem}")
+    if problems:
+        return 1
+    print("consistent")
     return 0
 
 
@@ -98,9 +126,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     check.add_argument("file", metavar="HAND.json")
     check.add_argument("--seal", metavar="HEX", help="the commitment shown before the deal")
     check.add_argument("--value", metavar="HEX", help="the cut value your client revealed")
+    consistent = commands.add_parser(
+        "consistency", help="check that a newer head of the public log extends an older one"
+    )
+    consistent.add_argument("older", metavar="OLD_HEAD.json")
+    consistent.add_argument("newer", metavar="NEW_HEAD.json")
+    consistent.add_argument("proof", metavar="PROOF.json")
     arguments = parser.parse_args(argv)
     if arguments.command == "verify":
         return verify_file(arguments.file, arguments.seal, arguments.value)
+    if arguments.command == "consistency":
+        return consistency_files(arguments.older, arguments.newer, arguments.proof)
     return replay_files(arguments.files)
 
 

@@ -52,6 +52,7 @@ class HandAdmin(SidebarFiltersOnly):
         "commitment",
         "deck_leaves",
         "deck_salts",
+        "log_pending",  # the public log's own mark (tables/fairness_log/append.py)
     )
     inlines = [HandPlayerInline]
 

@@ -20,6 +20,7 @@ from django.utils import timezone
 
 from tables import selectors, services
 from tables.errors import TableNotFound
+from tables.fairness_log import append as fairness_log
 from tables.history import allin_ev, member_data
 from tables.services import presence
 from tables.wakeups import Wake
@@ -60,8 +61,9 @@ def sweep() -> int:
 
     Each table on its own: one that fails is logged and the others are still
     swept (the failed one is tried again on the next sweep). Hands whose all-in
-    EV task was lost are filled in too, and players whose sockets' server died
-    are marked away.
+    EV task was lost are filled in too, finished hands not yet in the fairness log
+    are appended (those of a lost task, and hands played before the log), and
+    players whose sockets' server died are marked away.
     """
     done = 0
     now = timezone.now()
@@ -77,6 +79,11 @@ def sweep() -> int:
             allin_ev.allin_ev_fill(hand_id=hand_id)
         except Exception:
             log.exception("sweep: the all-in EV of hand %s could not be filled in", hand_id)
+    try:
+        if fairness_log.log_catch_up(batches=1) == fairness_log.APPEND_BATCH:
+            schedule_log_append()  # more are waiting (hands from before the log)
+    except Exception:
+        log.exception("sweep: finished hands could not be appended to the fairness log")
     try:
         presence.presence_sweep(now=now)
     except Exception:
@@ -95,6 +102,24 @@ def schedule_allin_ev(hand_id: int) -> None:
         fill_allin_ev.delay(hand_id)
     except Exception:  # the sweep fills it anyway
         log.exception("could not queue the all-in EV of hand %s", hand_id)
+
+
+@shared_task(ignore_result=True)
+def append_to_log() -> int:
+    """Append the finished hands not yet in the public log (tables/fairness_log/), a
+    bounded number of batches; a backfill longer than that goes on in another task."""
+    appended = fairness_log.log_catch_up()
+    if appended == fairness_log.APPEND_BATCH * fairness_log.APPEND_BATCHES_PER_TASK:
+        schedule_log_append()
+    return appended
+
+
+def schedule_log_append() -> None:
+    """What ``fairness_log.request`` calls after a hand's commit (``TablesConfig.ready``)."""
+    try:
+        append_to_log.delay()
+    except Exception:  # the sweep appends it anyway
+        log.exception("could not queue the fairness log's append")
 
 
 @shared_task(ignore_result=True)

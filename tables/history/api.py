@@ -97,12 +97,14 @@ class HandCursor(CursorPagination):
 def _validated(request: Request, hand: Hand, body: bytes, response: HttpResponse) -> HttpResponse:
     """A finished hand's answer with its validators, or a 304 when the caller has it.
 
-    A finished hand changes only when its all-in EV is filled in, moments after it
-    ends (or when a player's account is deleted), so the ETag is the body's own hash,
-    Last-Modified is the end once the EV is in, and a copy may be kept an hour.
+    A finished hand changes only when its all-in EV and its place in the public log
+    are filled in, moments after it ends (or when a player's account is deleted), so
+    the ETag is the body's own hash, Last-Modified is the end once both are in, and a
+    copy may be kept an hour (its log proof, for an older head, stays valid).
     """
     etag = f'"{hashlib.sha256(body).hexdigest()[:32]}"'
-    ended = None if hand.allin_ev_pending or hand.ended_at is None else hand.ended_at
+    is_settled = not (hand.allin_ev_pending or hand.log_pending)  # both filled in soon
+    ended = None if not is_settled or hand.ended_at is None else hand.ended_at
     last_modified = int(ended.timestamp()) if ended else None
     if get_conditional_response(request, etag=etag, last_modified=last_modified) is not None:
         response = HttpResponseNotModified()

@@ -28,6 +28,7 @@ from engine.events import (
     UncalledBetReturned,
 )
 from tables import kinds
+from tables.fairness_log.proofs import hand_log
 from tables.models import Hand, HandPlayer
 
 EVERY_CARD: Final = engine.EVERY_CARD
@@ -147,8 +148,9 @@ def hand_detail(viewed: ViewedHand) -> dict[str, Any]:
 
 
 def _fairness(viewed: ViewedHand) -> dict[str, Any] | None:
-    """The deck's commitment and leaves, and the salts of the cards this viewer saw only
-    (engine.fairness); None for a hand dealt before decks were sealed."""
+    """The deck's commitment and leaves, the salts of the cards this viewer saw only
+    (engine.fairness), and the hand's place in the public log (null until it is
+    appended, seconds after the hand); None for a hand dealt before decks were sealed."""
     hand = viewed.hand
     if not hand.commitment:
         return None
@@ -156,6 +158,7 @@ def _fairness(viewed: ViewedHand) -> dict[str, Any] | None:
         "commitment": hand.commitment,
         "leaves": hand.deck_leaves,  # as committed to at the deal
         "revealed": engine.revealed(viewed.state, viewed.viewer, hand.deck_salts),
+        "log": hand_log(hand.pk),
     }
 
 

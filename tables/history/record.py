@@ -20,6 +20,7 @@ from django.db.models import Field
 import engine
 from config.adapters.compiled_query import CompiledQuery
 from engine.formats.phh import phh_order
+from tables.fairness_log import append as fairness_log
 from tables.history import allin_ev
 from tables.history.facts import hand_facts, has_allin_ev
 from tables.history.projection import phh_fields
@@ -91,6 +92,7 @@ def hand_end(
     )
     hand.pot = sum(e["amount"] for e in hand.pots)
     hand.allin_ev_pending = not with_allin_ev and has_allin_ev(state)
+    hand.log_pending = bool(hand.commitment)  # appended to the public log after commit
     facts = hand_facts(state, with_allin_ev=with_allin_ev)
     return [_hand_player(hand, n, players[n], state, facts[n]) for n in state.players]
 
@@ -119,6 +121,7 @@ END_FIELDS = [
     "phh",
     "pot",
     "allin_ev_pending",
+    "log_pending",
 ]
 _NOT_READ_AT_END = [
     *("deck_leaves", "deck_salts", "events", "phh", "board", "second_board", "pots"),
@@ -145,6 +148,8 @@ def hand_finish(
     if hand.allin_ev_pending:
         hand_id = hand.pk
         transaction.on_commit(lambda: allin_ev.request(hand_id))
+    if hand.log_pending:  # never in this transaction: the log has one head to lock
+        transaction.on_commit(fairness_log.request)
     return hand
 
 

@@ -115,6 +115,19 @@ class RevealedCardSerializer(serializers.Serializer[Any]):
     salt = serializers.CharField(help_text="The position's 128-bit salt, in hex.")
 
 
+class HandLogSerializer(serializers.Serializer[Any]):
+    index = serializers.IntegerField(help_text="The hand's entry in the public log.")
+    entry = serializers.CharField(help_text="The entry's canonical JSON, exactly as hashed.")
+    tree_size = serializers.IntegerField(help_text="The signed head the proof is for.")
+    root_hash = serializers.CharField(help_text="That head's tree hash, lowercase hex.")
+    timestamp = serializers.CharField(help_text="That head's time (ISO-8601 UTC).")
+    signature = serializers.CharField(help_text="That head's Ed25519 signature, hex.")
+    public_key = serializers.CharField(help_text="The Ed25519 key that signed it, hex.")
+    inclusion_proof = serializers.ListField(
+        child=serializers.CharField(), help_text="The entry's RFC 6962 audit path, bottom up."
+    )
+
+
 class FairnessSerializer(serializers.Serializer[Any]):
     commitment = serializers.CharField(
         help_text="sha256 of the 52 leaves joined in position order (lowercase hex), "
@@ -125,6 +138,11 @@ class FairnessSerializer(serializers.Serializer[Any]):
     )
     revealed = RevealedCardSerializer(
         many=True, help_text="Exactly the positions whose cards you saw in this hand."
+    )
+    log = HandLogSerializer(
+        allow_null=True,
+        help_text="The hand's place in the public log (docs/fairness.md); null until it is"
+        " appended, seconds after the hand ends.",
     )
 
 

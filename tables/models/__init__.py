@@ -2,12 +2,14 @@
 
 ``table``: tables, seats, sit-down requests and presence leases, with the
 limits a table may be set to; ``hands``: finished hands, their players and
-each member's totals; ``ledger``: chips in and out of a friends' table;
-``chat``: the chat lines. Every model and limit is imported here, so
+each member's totals; ``fairness_log``: the public log of hand seals;
+``ledger``: chips in and out of a friends' table; ``chat``: the chat lines. Every
+model and limit is imported here, so
 ``from tables.models import Table`` names them wherever they live.
 """
 
 from tables.models.chat import ChatMessage
+from tables.models.fairness_log import LogEntry, LogHead, LogSubtree
 from tables.models.hands import STATS_COLUMNS, Hand, HandPlayer, PlayerTotals
 from tables.models.ledger import ChipMovement
 from tables.models.table import (
@@ -39,6 +41,9 @@ __all__ = [
     "ChipMovement",
     "Hand",
     "HandPlayer",
+    "LogEntry",
+    "LogHead",
+    "LogSubtree",
     "PlayerTotals",
     "PresenceLease",
     "Seat",

@@ -47,6 +47,9 @@ class Hand(models.Model):
     # Its players' all-in EV is still their actual result, until filled in after
     # the hand's transaction (tables/history/allin_ev.py).
     allin_ev_pending = models.BooleanField(default=False)
+    # Finished with a sealed deck, and not yet in the public log (tables/fairness_log/):
+    # appended after the hand's transaction, never in it.
+    log_pending = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["-started_at"]
@@ -59,6 +62,12 @@ class Hand(models.Model):
                 fields=["ended_at"],
                 condition=models.Q(allin_ev_pending=True),
                 name="tables_hand_allin_ev_pending",
+            ),
+            # The log's look for finished hands still to append, in finishing order.
+            models.Index(
+                fields=["ended_at", "id"],
+                condition=models.Q(log_pending=True),
+                name="tables_hand_log_pending",
             ),
         ]
 

@@ -95,6 +95,12 @@ def test_a_generated_client_reads_every_endpoint_and_registers(
     assert isinstance(mine.hole_cards, list) and len(mine.hole_cards) == 2
     assert sum(pot.amount for pot in detail.pots) == detail.pot
 
+    head = api("fairness_log.fairness_log_head_retrieve").sync(client=client)
+    assert isinstance(head, model("Head")) and head.tree_size == 2
+    assert (detail.fairness.log.index, detail.fairness.log.root_hash) == (1, head.root_hash)
+    proof = api("fairness_log.fairness_log_proof_inclusion_retrieve").sync(client=client, index=1)
+    assert proof.audit_path == detail.fairness.log.inclusion_proof
+
     phh = api("hands.hands_phh_retrieve").sync(client=client, hand_id=member.hand_id)
     stars = api("hands.hands_pokerstars_retrieve").sync(client=client, hand_id=member.hand_id)
     export_format = model("HandsExportRetrieveFormat")

@@ -8,6 +8,7 @@ from pathlib import Path
 from django.utils import timezone
 
 import engine
+from tables.fairness_log.append import log_append
 from tables.history.allin_ev import allin_ev_fill
 from tables.history.record import hand_begin, hand_finish
 from tables.models import Hand, Table
@@ -31,6 +32,7 @@ def record_hand(table: Table, state: engine.HandState, started_at: datetime | No
     seats = {seat.number: seat for seat in table.seats.select_related("user")}
     hand_begin(table, state, now)
     hand = hand_finish(table, seats, state, now + timedelta(seconds=30))
-    allin_ev_fill(hand_id=hand.pk)  # what the task queued after commit does
+    allin_ev_fill(hand_id=hand.pk)  # what the tasks queued after commit do
+    log_append()
     hand.refresh_from_db()
     return hand

@@ -1,0 +1,158 @@
+"""Finished hands join the public log after their own transaction has committed.
+
+The live path never waits on the log: ``hand_finish`` marks the hand
+``log_pending`` in its own transaction and, after commit, ``request`` hands it
+to whoever registered a scheduler (tables/tasks.py queues ``append_to_log``).
+``log_append`` then takes the lock of the one ``LogHead`` row, appends every
+pending hand in finishing order, stores the perfect subtrees they complete and
+signs the new head, in one short transaction. The beat sweep appends whatever a
+lost task left behind, and hands played before the log existed, oldest first.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import logging
+import threading
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from config.platform.broadcast import log_failure, server_loop
+from engine import merkle
+from engine.fairness_log import head_message, log_entry, utc_timestamp
+from tables.fairness_log.signing import public_key_hex, sign
+from tables.models import Hand, LogEntry, LogHead, LogSubtree
+
+log = logging.getLogger(__name__)
+
+HEAD_ID = 1
+# Hands appended in one transaction: the lock is held for milliseconds.
+APPEND_BATCH = 500
+# Batches one task appends before leaving the rest to the next (the backfill).
+APPEND_BATCHES_PER_TASK = 20
+
+Scheduler = Callable[[], None]
+_scheduler: Scheduler | None = None
+# Inside the server, the task is queued from a thread of its own, as wake-ups are
+# (tables/wakeups.py): a table's command does not wait on the broker for it. One
+# queued request covers every hand that committed before its task is queued.
+_server_thread = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="log")
+_is_requested = threading.Event()
+
+
+def set_scheduler(scheduler: Scheduler) -> None:
+    global _scheduler
+    _scheduler = scheduler
+
+
+def request() -> None:
+    """Runs after a hand's commit: have the pending hands appended soon."""
+    scheduler = _scheduler
+    if scheduler is None:  # the sweep appends them, later
+        log.error("no fairness log scheduler is registered; hands wait for the sweep")
+        return
+    if server_loop() is None:
+        scheduler()
+    elif not _is_requested.is_set():
+        _is_requested.set()
+        _server_thread.submit(_schedule_from_thread, scheduler).add_done_callback(log_failure)
+
+
+def _schedule_from_thread(scheduler: Scheduler) -> None:
+    _is_requested.clear()  # before queueing: a hand committed from now on asks again
+    scheduler()
+
+
+def cut_of(hand: Hand) -> Mapping[str, Any] | None:
+    """The hand's cut for its entry (the players' commitments and values, who was left
+    out, the permutation's digest), once hands are cut; None until then."""
+    cut: Mapping[str, Any] | None = getattr(hand, "cut", None)
+    return cut or None
+
+
+def entry_of(hand: Hand) -> bytes:
+    return log_entry(hand=hand.pk, commitment=hand.commitment, cut=cut_of(hand))
+
+
+def stored_subtrees(pieces: Iterable[merkle.Piece]) -> dict[merkle.Piece, bytes]:
+    """The stored hashes of these perfect subtrees, in one query."""
+    wanted = set(pieces)
+    if not wanted:
+        return {}
+    query = Q()
+    for level, position in wanted:
+        query |= Q(level=level, position=position)
+    rows = LogSubtree.objects.filter(query).values_list("level", "position", "hash")
+    return {(level, position): bytes.fromhex(hashed) for level, position, hashed in rows}
+
+
+def locked_head() -> LogHead:
+    """The head row, locked for the rest of the transaction (made on first use)."""
+    LogHead.objects.get_or_create(pk=HEAD_ID, defaults={"root_hash": merkle.EMPTY_ROOT.hex()})
+    return LogHead.objects.select_for_update().get(pk=HEAD_ID)
+
+
+def log_append(*, limit: int | None = None) -> int:
+    """Append up to ``limit`` (``APPEND_BATCH``) pending hands in finishing order and
+    sign the new head; how many pending hands it took. A hand marked pending again
+    once in the log (by hand, say) is not appended twice: its mark is only cleared."""
+    if not Hand.objects.filter(log_pending=True).exists():  # the sweep's usual answer, no lock
+        return 0
+    with transaction.atomic():
+        head = locked_head()
+        batch = list(
+            Hand.objects.filter(log_pending=True)
+            .order_by("ended_at", "id")
+            .only("id", "commitment")[: APPEND_BATCH if limit is None else limit]
+        )
+        ids = [hand.pk for hand in batch]
+        logged = set(LogEntry.objects.filter(hand_id__in=ids).values_list("hand_id", flat=True))
+        hands = [hand for hand in batch if hand.pk not in logged]
+        if hands:
+            _append(head, hands)
+        Hand.objects.filter(pk__in=ids).update(log_pending=False)
+    return len(batch)
+
+
+def _append(head: LogHead, hands: list[Hand]) -> None:
+    """Write the hands' entries and the perfect subtrees they complete; sign the head."""
+    size = head.tree_size
+    entries = [entry_of(hand) for hand in hands]
+    leaves = [merkle.leaf_hash(entry) for entry in entries]
+    edge = stored_subtrees(merkle.perfect_pieces(0, size) if size else [])
+    completed = merkle.new_subtrees(size, edge, leaves)
+    LogEntry.objects.bulk_create(
+        LogEntry(index=size + i, hand=hand, entry=entry.decode("utf-8"), leaf_hash=leaf.hex())
+        for i, (hand, entry, leaf) in enumerate(zip(hands, entries, leaves, strict=True))
+    )
+    LogSubtree.objects.bulk_create(
+        LogSubtree(level=level, position=position, hash=hashed.hex())
+        for level, position, hashed in completed
+    )
+    known = {**edge, **{(level, position): hashed for level, position, hashed in completed}}
+    new_size = size + len(hands)
+    _sign_head(head, new_size, merkle.root_hash(new_size, lambda *piece: known[piece]))
+
+
+def _sign_head(head: LogHead, size: int, root: bytes) -> None:
+    now = timezone.now()
+    head.tree_size, head.root_hash, head.timestamp = size, root.hex(), now
+    message = head_message(tree_size=size, root_hash=root.hex(), timestamp=utc_timestamp(now))
+    head.signature, head.public_key = sign(message), public_key_hex()
+    head.save()
+
+
+def log_catch_up(*, batches: int = APPEND_BATCHES_PER_TASK) -> int:
+    """Append pending hands a batch at a time, up to ``batches`` batches; how many. As
+    many as ``batches`` full batches means more may be waiting (a backfill)."""
+    appended = 0
+    for _ in range(batches):
+        added = log_append()
+        appended += added
+        if added < APPEND_BATCH:
+            break
+    return appended

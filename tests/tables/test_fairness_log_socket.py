@@ -1,0 +1,54 @@
+"""A hand played over the table's socket joins the public log through the worker: the
+request leaves the command's thread for one of its own (tables/fairness_log/append.py),
+and the task it queues appends the hand."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+from asgiref.sync import sync_to_async
+
+from tables import services
+from tables.models import LogEntry
+from tests.tables.sockets import Client
+
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("close_database_connections"),
+]
+
+
+async def dealt(client: Client) -> dict[str, Any]:
+    """The next snapshot of a hand someone is to act in (the worker deals it)."""
+    while True:
+        table = await client.snapshot(timeout=30)
+        if (
+            table["hand"] is not None
+            and not table["hand"]["is_over"]
+            and table["to_act"] is not None
+        ):
+            return table
+
+
+async def test_a_hand_folded_over_the_socket_is_logged_through_the_worker(
+    celery_worker: None, alice: Any, bob: Any
+) -> None:
+    table = await sync_to_async(services.table_create)(owner=alice, name="Friday game")
+    players = [await Client.open(alice, table.pk), await Client.open(bob, table.pk)]
+    for number, client in enumerate(players):
+        await client.send({"type": "sit", "seat": number})
+    view = await dealt(players[0])
+    actor = players[view["to_act"]]  # each sat in the seat of their place in the list
+    await actor.send({"type": "act", "decision": view["decision"], "action": "fold"})
+
+    logged = sync_to_async(lambda: LogEntry.objects.filter(hand__table_id=table.pk).count())
+    for _ in range(300):
+        if await logged() >= 1:
+            break
+        await asyncio.sleep(0.1)
+    entry = await sync_to_async(lambda: LogEntry.objects.select_related("hand").get(index=0))()
+    assert entry.hand.table_id == table.pk and entry.hand.number == 1
+    for client in players:
+        await client.socket.disconnect()
