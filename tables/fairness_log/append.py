@@ -14,8 +14,7 @@ from __future__ import annotations
 import concurrent.futures
 import logging
 import threading
-from collections.abc import Callable, Iterable, Mapping
-from typing import Any
+from collections.abc import Callable, Iterable
 
 from django.db import transaction
 from django.db.models import Q
@@ -67,15 +66,9 @@ def _schedule_from_thread(scheduler: Scheduler) -> None:
     scheduler()
 
 
-def cut_of(hand: Hand) -> Mapping[str, Any] | None:
-    """The hand's cut for its entry (the players' commitments and values, who was left
-    out, the permutation's digest), once hands are cut; None until then."""
-    cut: Mapping[str, Any] | None = getattr(hand, "cut", None)
-    return cut or None
-
-
 def entry_of(hand: Hand) -> bytes:
-    return log_entry(hand=hand.pk, commitment=hand.commitment, cut=cut_of(hand))
+    """The hand's entry: its id and seal (its cut joins it when tables deal with one)."""
+    return log_entry(hand=hand.pk, commitment=hand.commitment)
 
 
 def stored_subtrees(pieces: Iterable[merkle.Piece]) -> dict[merkle.Piece, bytes]:
