@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from random import Random
 from typing import Any
@@ -19,6 +20,7 @@ from engine.fairness_log import (
     check_inclusion,
     head_message,
     log_entry,
+    utc_timestamp,
 )
 from engine.merkle import PerfectSubtrees, consistency_proof, inclusion_proof, leaf_hash, root_hash
 from tests.engine.test_fairness import SALT, api_hand, showdown_with_a_fold
@@ -195,3 +197,9 @@ def test_the_worked_example_in_the_docs_holds() -> None:
     assert [h.hex() for h in inclusion_proof(2, 3, tree)] == [root_hash(2, tree).hex()]
     assert [h.hex() for h in consistency_proof(2, 3, tree)] == [leaves[2].hex()]
     assert '`["5d452adc…7c53"]`' in section and '`["f500f24f…bf4e"]`' in section
+
+
+def test_a_heads_time_is_written_in_utc_with_microseconds_and_a_z() -> None:
+    an_hour_east = timezone(timedelta(hours=1))
+    moment = datetime(2026, 11, 29, 1, 2, 3, 456789, tzinfo=an_hour_east)
+    assert utc_timestamp(moment) == "2026-11-29T00:02:03.456789Z"
