@@ -8,12 +8,10 @@ class TablesConfig(AppConfig):
     def ready(self) -> None:
         # The services say when a table is due; the Celery side queues it.
         from tables import tasks, wakeups
-        from tables.fairness_log import append as fairness_log
         from tables.history import allin_ev
 
         wakeups.set_scheduler(tasks.schedule)
         allin_ev.set_scheduler(tasks.schedule_allin_ev)
-        fairness_log.set_scheduler(tasks.schedule_log_append)
 
         # A closed account's seats are freed, and its tables get another host.
         from accounts import release

@@ -115,7 +115,8 @@ def append_to_log() -> int:
 
 
 def schedule_log_append() -> None:
-    """What ``fairness_log.request`` calls after a hand's commit (``TablesConfig.ready``)."""
+    """Another task for a backlog longer than one task appends (hands from before the
+    log); the sweep appends the hands of the moment."""
     try:
         append_to_log.delay()
     except Exception:  # the sweep appends it anyway

@@ -1,26 +1,25 @@
 """Finished hands join the public log after their own transaction has committed.
 
-The live path never waits on the log: ``hand_finish`` marks the hand
-``log_pending`` in its own transaction and, after commit, ``request`` hands it
-to whoever registered a scheduler (tables/tasks.py queues ``append_to_log``).
-``log_append`` then takes the lock of the one ``LogHead`` row, appends every
-pending hand in finishing order, stores the perfect subtrees they complete and
-signs the new head, in one short transaction. The beat sweep appends whatever a
-lost task left behind, and hands played before the log existed, oldest first.
+The live path never waits on the log, nor pays for it beyond one column:
+``hand_finish`` marks the hand ``log_pending`` in its own transaction, and the
+tables' beat sweep (every TABLES_SWEEP_SECONDS) appends what is pending:
+``log_append`` takes the lock of the one ``LogHead`` row, appends the pending
+hands in finishing order, stores the perfect subtrees they complete and signs
+the new head, in one short transaction. A task queued for each hand's end cost
+the live path 2 ms of a publication per hand for nothing the sweep does not do
+within seconds (docs/performance.md). Hands played before the log existed are
+appended oldest first, a long backlog by ``append_to_log`` tasks.
 """
 
 from __future__ import annotations
 
-import concurrent.futures
 import logging
-import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from config.platform.broadcast import log_failure, server_loop
 from engine import merkle
 from engine.fairness_log import head_message, log_entry, utc_timestamp
 from tables.fairness_log.signing import public_key_hex, sign
@@ -33,37 +32,6 @@ HEAD_ID = 1
 APPEND_BATCH = 500
 # Batches one task appends before leaving the rest to the next (the backfill).
 APPEND_BATCHES_PER_TASK = 20
-
-Scheduler = Callable[[], None]
-_scheduler: Scheduler | None = None
-# Inside the server, the task is queued from a thread of its own, as wake-ups are
-# (tables/wakeups.py): a table's command does not wait on the broker for it. One
-# queued request covers every hand that committed before its task is queued.
-_server_thread = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="log")
-_is_requested = threading.Event()
-
-
-def set_scheduler(scheduler: Scheduler) -> None:
-    global _scheduler
-    _scheduler = scheduler
-
-
-def request() -> None:
-    """Runs after a hand's commit: have the pending hands appended soon."""
-    scheduler = _scheduler
-    if scheduler is None:  # the sweep appends them, later
-        log.error("no fairness log scheduler is registered; hands wait for the sweep")
-        return
-    if server_loop() is None:
-        scheduler()
-    elif not _is_requested.is_set():
-        _is_requested.set()
-        _server_thread.submit(_schedule_from_thread, scheduler).add_done_callback(log_failure)
-
-
-def _schedule_from_thread(scheduler: Scheduler) -> None:
-    _is_requested.clear()  # before queueing: a hand committed from now on asks again
-    scheduler()
 
 
 def entry_of(hand: Hand) -> bytes:

@@ -20,7 +20,6 @@ from django.db.models import Field
 import engine
 from config.adapters.compiled_query import CompiledQuery
 from engine.formats.phh import phh_order
-from tables.fairness_log import append as fairness_log
 from tables.history import allin_ev
 from tables.history.facts import hand_facts, has_allin_ev
 from tables.history.projection import phh_fields
@@ -148,8 +147,6 @@ def hand_finish(
     if hand.allin_ev_pending:
         hand_id = hand.pk
         transaction.on_commit(lambda: allin_ev.request(hand_id))
-    if hand.log_pending:  # never in this transaction: the log has one head to lock
-        transaction.on_commit(fairness_log.request)
     return hand
 
 

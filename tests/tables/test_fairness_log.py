@@ -65,15 +65,17 @@ def hand_answer(user: Any, hand: Hand) -> dict[str, Any]:
 
 
 @pytest.mark.django_db(transaction=True)
-def test_hands_played_at_a_table_are_logged_by_the_worker_with_a_proof(
+def test_hands_played_at_a_table_are_logged_by_the_sweep_with_a_proof(
     celery_worker: None, alice: Any, bob: Any
 ) -> None:
     table = friends_table(alice, bob)
     for number in (1, 2, 3):  # the worker deals each hand once the last one is over
         wait_for(lambda n=number: fresh(table).hand_number == n)
         act(table, "fold")
+    wait_for(lambda: Hand.objects.filter(table=table, ended_at__isnull=False).count() >= 3)
+    assert not LogEntry.objects.exists(), "no task per hand: the sweep appends them"
 
-    wait_for(lambda: LogEntry.objects.filter(hand__table=table).count() >= 3)
+    tasks.sweep()  # as the beat runs it, every TABLES_SWEEP_SECONDS
 
     hands = Hand.objects.filter(table=table, ended_at__isnull=False).order_by("ended_at")
     logged = list(LogEntry.objects.order_by("index").values_list("hand_id", flat=True))

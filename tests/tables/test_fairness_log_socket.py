@@ -1,6 +1,5 @@
-"""A hand played over the table's socket joins the public log through the worker: the
-request leaves the command's thread for one of its own (tables/fairness_log/append.py),
-and the task it queues appends the hand."""
+"""A hand played over the table's socket joins the public log: its end marks it pending
+and the tables' sweep appends it (tables/fairness_log/append.py)."""
 
 from __future__ import annotations
 
@@ -10,7 +9,7 @@ from typing import Any
 import pytest
 from asgiref.sync import sync_to_async
 
-from tables import services
+from tables import services, tasks
 from tables.models import LogEntry
 from tests.tables.sockets import Client
 
@@ -32,7 +31,7 @@ async def dealt(client: Client) -> dict[str, Any]:
             return table
 
 
-async def test_a_hand_folded_over_the_socket_is_logged_through_the_worker(
+async def test_a_hand_folded_over_the_socket_is_logged_by_the_sweep(
     celery_worker: None, alice: Any, bob: Any
 ) -> None:
     table = await sync_to_async(services.table_create)(owner=alice, name="Friday game")
@@ -45,6 +44,7 @@ async def test_a_hand_folded_over_the_socket_is_logged_through_the_worker(
 
     logged = sync_to_async(lambda: LogEntry.objects.filter(hand__table_id=table.pk).count())
     for _ in range(300):
+        await sync_to_async(tasks.sweep)()  # as the beat runs it, every couple of seconds
         if await logged() >= 1:
             break
         await asyncio.sleep(0.1)
