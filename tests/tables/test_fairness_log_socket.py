@@ -10,7 +10,7 @@ import pytest
 from asgiref.sync import sync_to_async
 
 from tables import services, tasks
-from tables.models import LogEntry
+from tables.models import Hand, LogEntry
 from tests.tables.sockets import Client
 
 pytestmark = [
@@ -38,16 +38,20 @@ async def test_a_hand_folded_over_the_socket_is_logged_by_the_sweep(
     players = [await Client.open(alice, table.pk), await Client.open(bob, table.pk)]
     for number, client in enumerate(players):
         await client.send({"type": "sit", "seat": number})
-    view = await dealt(players[0])
+    view = await dealt(players[0])  # the worker deals it
     actor = players[view["to_act"]]  # each sat in the seat of their place in the list
     await actor.send({"type": "act", "decision": view["decision"], "action": "fold"})
-
-    logged = sync_to_async(lambda: LogEntry.objects.filter(hand__table_id=table.pk).count())
+    ended = sync_to_async(
+        lambda: Hand.objects.filter(table_id=table.pk, number=1, ended_at__isnull=False).exists()
+    )
     for _ in range(300):
-        await sync_to_async(tasks.sweep)()  # as the beat runs it, every couple of seconds
-        if await logged() >= 1:
+        if await ended():
             break
         await asyncio.sleep(0.1)
+    assert await ended(), f"the fold did not end the hand: {actor.frames[-3:]}"
+
+    await sync_to_async(tasks.sweep)()  # as the beat runs it, every couple of seconds
+
     entry = await sync_to_async(lambda: LogEntry.objects.select_related("hand").get(index=0))()
     assert entry.hand.table_id == table.pk and entry.hand.number == 1
     for client in players:
