@@ -12,16 +12,14 @@ from engine.cut import Cut, contribution_commitment, cut_deck, make_cut
 from engine.deal import new_hand
 from engine.fairness import (
     DeckSeal,
-    dealing_order,
     dealt_board,
-    hole_positions,
     revealed,
-    revealed_positions,
     seal_deck,
 )
-from engine.games import GAMES, NO_LIMIT_HOLDEM, POT_LIMIT_OMAHA
+from engine.games import NO_LIMIT_HOLDEM, POT_LIMIT_OMAHA
 from engine.state import HandState
 from tests.engine.history_helpers import play_randomly
+from tests.engine.test_fairness import players_as_seen
 
 
 @dataclass(frozen=True)
@@ -57,20 +55,10 @@ def cut_hand(rng: Random) -> CutHand:
 def api_hand(hand: CutHand, viewer: int | None) -> dict[str, Any]:
     """The hand as the history API would give it to ``viewer``, cut object included."""
     state = hand.state
-    seen = set(revealed_positions(state, viewer))
-    order = dealing_order(state.button, state.players)
-    rounds = GAMES[state.game].hole_card_count
-
-    def hole_cards(seat: int) -> list[str] | None:
-        positions = hole_positions(order, seat, rounds)
-        if positions[0] not in seen:
-            return None
-        return [card_str(state.deck[position]) for position in positions]
-
     return {
         "game": state.game,
         "button": state.button,
-        "players": [{"seat": seat, "hole_cards": hole_cards(seat)} for seat in state.players],
+        "players": players_as_seen(state, viewer),
         "board": [card_str(card) for card in dealt_board(state)],
         "fairness": {
             "commitment": hand.seal.commitment,

@@ -17,7 +17,7 @@ from engine.__main__ import main
 from engine.cards import DECK, card
 from engine.cut import contribution_commitment, cut_deck, make_cut, verify_cut
 from engine.deal import new_hand
-from engine.fairness import revealed_positions, seal_deck, verify
+from engine.fairness import revealed_positions, seal_deck
 from tests.engine.cut_hands import CutHand, api_hand, cut_hand
 from tests.engine.test_cut import (
     ALICE,
@@ -32,17 +32,7 @@ from tests.engine.test_cut import (
     EXAMPLE_SEAL,
     EXAMPLE_SEED,
 )
-
-
-def check(hand: dict[str, Any], **options: str) -> list[str]:
-    return verify(
-        hand["fairness"],
-        button=hand["button"],
-        hole_cards={p["seat"]: p["hole_cards"] for p in hand["players"]},
-        board=hand["board"],
-        game=hand.get("game"),
-        **options,  # type: ignore[arg-type]
-    )
+from tests.engine.test_fairness import check
 
 
 def test_every_viewer_of_a_cut_hand_verifies() -> None:

@@ -82,8 +82,9 @@ def _can_check(state: HandState) -> bool:
     return legal_actions(state).can_check
 
 
-def api_hand(state: HandState, viewer: int | None, salts: list[str]) -> dict[str, Any]:
-    """The hand as the history API shows it to ``viewer``, with its fairness object."""
+def players_as_seen(state: HandState, viewer: int | None) -> list[dict[str, Any]]:
+    """Each player's seat and the hole cards ``viewer`` saw (None where unseen), as the
+    history API lists them."""
     seen = set(revealed_positions(state, viewer))
     order = dealing_order(state.button, state.players)
     rounds = GAMES[state.game].hole_card_count
@@ -94,10 +95,15 @@ def api_hand(state: HandState, viewer: int | None, salts: list[str]) -> dict[str
             return None
         return [card_str(state.deck[position]) for position in positions]
 
+    return [{"seat": seat, "hole_cards": hole_cards(seat)} for seat in state.players]
+
+
+def api_hand(state: HandState, viewer: int | None, salts: list[str]) -> dict[str, Any]:
+    """The hand as the history API shows it to ``viewer``, with its fairness object."""
     seal = seal_deck(state.deck, salts)
     return {
         "button": state.button,
-        "players": [{"seat": seat, "hole_cards": hole_cards(seat)} for seat in state.players],
+        "players": players_as_seen(state, viewer),
         "board": [card_str(c) for c in state.board],
         "fairness": {
             "commitment": seal.commitment,
@@ -107,13 +113,15 @@ def api_hand(state: HandState, viewer: int | None, salts: list[str]) -> dict[str
     }
 
 
-def check(hand: dict[str, Any]) -> list[str]:
+def check(hand: dict[str, Any], **options: str) -> list[str]:
+    """``verify`` over a hand as the API gives it (``options``: the cut's checks)."""
     return verify(
         hand["fairness"],
         button=hand["button"],
         hole_cards={p["seat"]: p["hole_cards"] for p in hand["players"]},
         board=hand["board"],
         game=hand.get("game"),
+        **options,  # type: ignore[arg-type]
     )
 
 
