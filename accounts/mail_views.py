@@ -19,13 +19,11 @@ from accounts import throttling
 from accounts.addresses import LinkRefused, confirmation_link_send, confirmation_sent_message
 from accounts.addresses import email_confirm as confirm_address
 from accounts.forms import ForgotPasswordForm, SetPasswordWithTokensForm
-from accounts.member_sessions import sessions_end_others
+from accounts.member_sessions import password_replaced
 from accounts.models import User
 from accounts.requests import client_address, signed_in_user
 from accounts.second_factor import has_second_factor
 from accounts.second_step import second_step_begin
-from accounts.sessions import session_changed
-from accounts.tokens import tokens_revoke_all
 
 
 def reset_link_lifetime() -> str:
@@ -88,20 +86,15 @@ class SetNewPasswordView(auth_views.PasswordResetConfirmView):
         response = super().form_valid(form)  # logged in here unless a code is asked
         if not self.post_reset_login:
             response = second_step_begin(self.request, user, str(self.success_url))
-        # Every other session's auth hash no longer matches the password: Django
-        # refuses their next request. They leave the member's list of sessions too,
-        # and their open sockets are told to check now.
-        sessions_end_others(user=user, current_key=self.request.session.session_key)
-        session_changed(user.pk)
+        tokens = password_replaced(
+            self.request, user, revoke_tokens=bool(form.cleaned_data.get("revoke_tokens"))
+        )
         message = (
             "Your password was changed and you are logged in. "
             if self.post_reset_login
             else "Your password was changed: give a code from your app to log in. "
         ) + "Everywhere else you were logged in, you are logged out."
-        if form.cleaned_data.get("revoke_tokens"):
-            revoked = tokens_revoke_all(user=user)
-            message += f" {revoked} API token{'s' if revoked != 1 else ''} revoked."
-        messages.success(self.request, message)
+        messages.success(self.request, message + tokens)
         return response
 
 
@@ -125,10 +118,17 @@ def email_confirm_send(request: HttpRequest) -> HttpResponse:
     if user.is_guest or not user.email or user.email_is_confirmed:
         messages.info(request, "There is no address to confirm.")
         return redirect("accounts:profile")
+    confirmation_link_offer(request, user)
+    return redirect("accounts:profile")
+
+
+def confirmation_link_offer(request: HttpRequest, user: User) -> None:
+    """Mail ``user``'s unconfirmed address its link, throttled like a password reset
+    (per address and per client address), and say so on the next page: "Send the link
+    again", and a changed address (accounts/views.py), so changing the address over and
+    over mails nobody more often than asking again does."""
     seconds = throttling.mail_link_seconds_refused(user.email, client_address(request))
     if seconds:
         messages.error(request, throttling.mail_link_refused_message(seconds))
-        return redirect("accounts:profile")
-    confirmation_link_send(user=user, request=request)
-    messages.success(request, confirmation_sent_message(user))
-    return redirect("accounts:profile")
+    elif confirmation_link_send(user=user, request=request):
+        messages.success(request, confirmation_sent_message(user))

@@ -37,6 +37,7 @@ from accounts.guests import is_guest
 from accounts.models import MemberSession, User
 from accounts.requests import client_address
 from accounts.sessions import session_changed
+from accounts.tokens import tokens_revoke_all
 
 log = logging.getLogger(__name__)
 
@@ -212,3 +213,17 @@ def on_log_in(sender: Any, request: HttpRequest | None, user: Any, **kwargs: Any
     """``user_logged_in``'s receiver (accounts/apps.py): the new session's first row."""
     if request is not None and isinstance(user, User):
         session_record(request, user)
+
+
+def password_replaced(request: HttpRequest, user: User, *, revoke_tokens: bool) -> str:
+    """After a password change or reset: every other session of ``user`` ends (their
+    rows go, their sockets are told), and the API tokens too if the member chose so.
+    Says what happened to the tokens, for the page's message ("" when kept)."""
+    # Django already refuses the other sessions (their auth hash no longer matches);
+    # the sessions not in the list (from before it was kept) hear it here too.
+    sessions_end_others(user=user, current_key=request.session.session_key)
+    session_changed(user.pk)
+    if not revoke_tokens:
+        return ""
+    revoked = tokens_revoke_all(user=user)
+    return f" {revoked} API token{'s' if revoked != 1 else ''} revoked."

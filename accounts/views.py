@@ -24,14 +24,14 @@ from accounts.forms import (
     UpgradeForm,
 )
 from accounts.guests import SESSION_DAY_KEY, NotAGuest, guest_upgrade
-from accounts.member_sessions import member_sessions, sessions_end_others
+from accounts.mail_views import confirmation_link_offer
+from accounts.member_sessions import member_sessions, password_replaced
 from accounts.members import member_sign_up, taken_since_checked
-from accounts.models import EMAIL_CLEARED, STARTING_POINTS, User
+from accounts.models import EMAIL_CLEARED, STARTING_POINTS
 from accounts.requests import client_address, signed_in_user
 from accounts.second_factor import has_second_factor, recovery_codes_left
 from accounts.second_step import second_step_begin
 from accounts.sessions import session_changed
-from accounts.tokens import tokens_revoke_all
 
 
 def next_page(request: HttpRequest) -> str:
@@ -121,21 +121,10 @@ def profile(request: HttpRequest) -> HttpResponse:
             form.add_error(None, taken_since_checked(error))
         else:
             messages.success(request, "Your profile was saved.")
-            if "email" in form.changed_data:
-                address_changed(request, user)
+            if "email" in form.changed_data:  # a new address is unconfirmed: its link
+                confirmation_link_offer(request, user)
             return redirect("accounts:profile")
     return render_profile(request, form)
-
-
-def address_changed(request: HttpRequest, user: User) -> None:
-    """A new address is unconfirmed (``User.email_is_confirmed``): its link goes out,
-    counted as the profile's "Send the link again" is, so changing the address over
-    and over mails nobody more often than that does."""
-    seconds = throttling.mail_link_seconds_refused(user.email, client_address(request))
-    if seconds:
-        messages.error(request, throttling.mail_link_refused_message(seconds))
-    elif confirmation_link_send(user=user, request=request):
-        messages.info(request, confirmation_sent_message(user))
 
 
 def render_profile(request: HttpRequest, form: ProfileForm | None, **extra: Any) -> HttpResponse:
@@ -216,14 +205,9 @@ class PasswordChangeView(auth_views.PasswordChangeView):
 
     def form_valid(self, form: Any) -> HttpResponse:
         response = super().form_valid(form)  # this browser stays logged in, on a new key
-        user = form.user
-        # The new password already refuses the other sessions; they go from the list too,
-        # and their sockets close (session_changed, on commit).
-        sessions_end_others(user=user, current_key=self.request.session.session_key)
-        session_changed(user.pk)
+        tokens = password_replaced(
+            self.request, form.user, revoke_tokens=bool(form.cleaned_data.get("revoke_tokens"))
+        )
         message = "Your password was changed. You were logged out everywhere else."
-        if form.cleaned_data.get("revoke_tokens"):
-            revoked = tokens_revoke_all(user=user)
-            message += f" {revoked} API token{'s' if revoked != 1 else ''} revoked."
-        messages.success(self.request, message)
+        messages.success(self.request, message + tokens)
         return response

@@ -97,6 +97,26 @@ def test_a_changed_address_is_unconfirmed_again(make_user):
     assert not alice.email_is_confirmed
 
 
+def test_an_address_changed_on_the_profile_is_mailed_its_link(client, make_user, smtp_inbox):
+    alice = make_user("alice")
+    alice.confirmed_email, alice.email_confirmed_at = alice.email, timezone.now()
+    alice.save()
+    client.login(username="alice", password=PASSWORD)
+
+    saved = client.post(PROFILE, {"display_name": "", "email": "alice@new.example"}, follow=True)
+
+    assert "We sent a link to alice@new.example to confirm it is yours." in saved.content.decode()
+    assert "Not confirmed yet" in saved.content.decode()
+    [mail] = smtp_inbox.wait_for(1)
+    assert mail.recipients == ("alice@new.example",)
+    assert Client().get(mail.link_path()).status_code == 200
+    assert User.objects.get(username="alice").email_is_confirmed
+    client.post(PROFILE, {"display_name": "Al", "email": "alice@new.example"})
+    sign_up(Client(), "bob")  # mailed after any the name change would have sent
+    smtp_inbox.wait_for(2)
+    assert len(smtp_inbox.to("alice@new.example")) == 1, "a name change alone mails nothing"
+
+
 def test_the_profile_sends_the_link_again_throttled(client, make_user, smtp_inbox):
     make_user("alice")  # an existing member: the address counts as unconfirmed
     client.login(username="alice", password=PASSWORD)
