@@ -58,6 +58,14 @@ def answered(make: Callable[..., dict[str, Any]], *args: int | None) -> Response
         raise BadLogRange(error.parameter, str(error)) from None
 
 
+class CutCountsSerializer(serializers.Serializer[Any]):
+    hands_cut = serializers.IntegerField(help_text="Entries with a cut record.")
+    hands_uncut = serializers.IntegerField(help_text="Of those, hands no player's value cut.")
+    values_left_out = serializers.IntegerField(
+        help_text="Committed values the cut left out: late, or disputed by their player."
+    )
+
+
 class HeadSerializer(serializers.Serializer[Any]):
     tree_size = serializers.IntegerField(help_text="Entries in the log.")
     root_hash = serializers.CharField(help_text=f"The RFC 6962 tree hash, {HEX}.")
@@ -66,6 +74,10 @@ class HeadSerializer(serializers.Serializer[Any]):
         help_text="Ed25519 over the canonical JSON of tree_size, root_hash and timestamp, hex."
     )
     public_key = serializers.CharField(help_text="The log's raw Ed25519 public key, hex.")
+    cut = CutCountsSerializer(
+        help_text="The players' cut in the entries so far (not signed: count them again"
+        " from the entries)."
+    )
 
 
 class EntrySerializer(serializers.Serializer[Any]):
@@ -114,7 +126,7 @@ class LogHeadView(PublicLogView):
     """The log's latest signed head: keep it, and later ask for its consistency proof."""
 
     def get(self, request: Request) -> Response:
-        return Response(proofs.head())
+        return Response({**proofs.head(), "cut": proofs.cut_counts()})
 
 
 @extend_schema(

@@ -95,6 +95,12 @@ def _append(head: LogHead, hands: list[Hand]) -> None:
         for level, position, hashed in completed
     )
     known = {**edge, **{(level, position): hashed for level, position, hashed in completed}}
+    cuts = [hand.cut for hand in hands if hand.cut is not None]
+    head.hands_cut += len(cuts)
+    head.hands_uncut += sum(1 for cut in cuts if cut["uncut"])
+    head.values_left_out += sum(
+        1 for cut in cuts for given in cut["contributions"] if given["value"] is None
+    )
     new_size = size + len(hands)
     _sign_head(head, new_size, merkle.root_hash(new_size, lambda *piece: known[piece]))
 

@@ -51,6 +51,16 @@ def head() -> dict[str, Any]:
     }
 
 
+def cut_counts() -> dict[str, int]:
+    """What the entries appended so far say of the players' cut (docs/fairness.md)."""
+    row = LogHead.objects.filter(pk=HEAD_ID).first()
+    return {
+        "hands_cut": row.hands_cut if row else 0,
+        "hands_uncut": row.hands_uncut if row else 0,
+        "values_left_out": row.values_left_out if row else 0,
+    }
+
+
 def tree_size() -> int:
     size = LogHead.objects.filter(pk=HEAD_ID).values_list("tree_size", flat=True).first()
     return size or 0

@@ -36,6 +36,7 @@ from websockets.exceptions import (
 )
 
 from config.platform.close_codes import CloseCode
+from tables.loadtest.cutting import CutHand
 
 CONNECT_TIMEOUT = 10.0  # seconds to open one websocket
 CLOSE_TIMEOUT = 2.0
@@ -88,6 +89,10 @@ class Stats:
     reconnects: list[float] = field(default_factory=list)
     # Handshakes that failed before a socket opened, by why: "HTTP 500", "refused", ...
     failed_handshakes: Counter[str] = field(default_factory=Counter)
+    cuts_sent: int = 0  # the players' ``cut`` messages (one a hand each)
+    # Of those, refused because the table moved on as it crossed (the list closed, the
+    # player moved to another table): nothing anyone sees, so not an error.
+    cuts_crossed: int = 0
 
     @property
     def server_failures(self) -> int:
@@ -124,7 +129,8 @@ class Stats:
             f"measured: {seconds:.1f} s after a {warmup:g} s warm-up",
             f"actions: {self.actions_sent} sent, {len(self.round_trips)} answered, "
             f"{len(self.round_trips) / seconds:.1f} actions/s; snapshots received: "
-            f"{self.snapshots}",
+            f"{self.snapshots}; cut messages: {self.cuts_sent} ({self.cuts_crossed} crossed "
+            "a change)",
         ]
         if self.round_trips:
             ms = [rtt * 1000 for rtt in self.round_trips]
@@ -163,6 +169,11 @@ class Stats:
 
 
 # --- choosing moves --------------------------------------------------------------
+
+
+# A cut that crossed a change in flight: the hand's list closed or it was dealt, the
+# player moved to another table or was knocked out (docs/protocol.md).
+CUT_CROSSED = ("stale_cut", "not_seated")
 
 
 def random_act(legal: dict[str, Any], decision: str, rng: Random) -> dict[str, Any]:
@@ -232,6 +243,8 @@ class Client:
         self.has_connected = False
         self.lost_at: float | None = None  # time.perf_counter() of a drop not yet made good
         self.is_resuming = False  # on a new socket, until its first snapshot
+        self.cut = CutHand()  # its values, kept across sockets as the page keeps them
+        self.cuts_unanswered = 0  # cut messages sent on this socket, not yet answered
 
     @property
     def name(self) -> str:
@@ -311,6 +324,7 @@ class Client:
     async def start_playing(self, socket: ClientConnection) -> None:
         """The first socket takes the seat; a new one after a drop waits for its
         snapshot (``resume``)."""
+        self.cuts_unanswered = 0  # a new socket: nothing sent on it yet
         if self.has_connected:
             self.is_resuming = True
             self.acted_on = None  # an action sent on the lost socket may never have arrived
@@ -348,12 +362,24 @@ class Client:
                     # A human-like pause; the round trip starts when the action leaves.
                     await asyncio.sleep(self.rng.uniform(0, self.think))
                 await socket.send(json.dumps(reply))
+                if reply["type"] == "cut":
+                    self.stats.cuts_sent += 1
+                    self.cuts_unanswered += 1
                 if reply["type"] == "act":
                     self.stats.actions_sent += 1
                     self.sent_at = time.perf_counter()
 
     def on_frame(self, frame: dict[str, Any], received_at: float) -> list[dict[str, Any]]:
         """Update the measurements from one server frame; the messages to send back."""
+        if frame.get("type") == "cut_accepted":
+            self.cuts_unanswered = max(0, self.cuts_unanswered - 1)
+            return []
+        if frame.get("type") == "error" and self.cuts_unanswered:
+            # Frames answer a socket's messages in order: this one answers its cut.
+            self.cuts_unanswered -= 1
+            if frame.get("code") in CUT_CROSSED:
+                self.stats.cuts_crossed += 1
+                return []
         if frame.get("type") == "error":
             self.stats.server_errors[str(frame.get("code"))] += 1
             self.stats.refused_players[self.player.username] += 1
@@ -373,10 +399,11 @@ class Client:
             if self.sent_at >= self.stats.measure_from:
                 self.stats.round_trips.append(received_at - self.sent_at)
             self.acted_on = None
+        cut = self.cut.messages(table)  # as the page does: before anything else
         if self.acted_on is None and table.get("legal"):
             self.acted_on, self.acted_decision = seq, table["decision"]
-            return [self.choose(table["legal"], table["decision"])]
-        return self.rebuy(table)
+            return [*cut, self.choose(table["legal"], table["decision"])]
+        return [*cut, *self.rebuy(table)]
 
     def resume(self, frame: dict[str, Any], received_at: float) -> list[dict[str, Any]]:
         """The first snapshot on a new socket: the drop is made good; play on from it,

@@ -22,6 +22,13 @@ class LogHead(models.Model):
     signature = models.CharField(max_length=128, blank=True)  # Ed25519, hex
     # The key it was signed with: a new SECRET_KEY is a new key (tables/fairness_log/signing.py).
     public_key = models.CharField(max_length=64, blank=True)  # raw Ed25519, hex
+    # What the entries say of the players' cut, counted as they are appended (anyone
+    # can count them again from the entries): hands with a cut record, those nobody
+    # cut, and the committed values left out (disputed when their client was told
+    # they came in time).
+    hands_cut = models.PositiveBigIntegerField(default=0)
+    hands_uncut = models.PositiveBigIntegerField(default=0)
+    values_left_out = models.PositiveBigIntegerField(default=0)
 
     def __str__(self) -> str:
         return f"Fairness log head: {self.tree_size} entries"

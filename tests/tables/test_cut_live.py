@@ -10,12 +10,14 @@ from typing import Any
 
 import pytest
 from asgiref.sync import sync_to_async
+from rest_framework.test import APIClient
 
 import engine
 from engine.cut import contribution_commitment, new_value
 from engine.fairness import verify
 from tables import selectors, services
 from tables.errors import BadCut, NotSeated, StaleCut
+from tables.fairness_log.append import log_append
 from tables.models import Hand, Table
 from tables.services import cut as table_cut
 from tests.tables.helpers import deal, fresh, friends_table, state_of
@@ -170,6 +172,10 @@ def test_a_missing_value_holds_the_deal_a_bounded_wait_and_is_left_out(alice, bo
     assert not hand.cut["uncut"], "alice's value cut it"
     assert a.checks(hand, shown["seal"]) == []
     assert b.checks(hand, shown["seal"], own=False) == [], "late, so not disputed"
+    log_append()
+    head = APIClient().get("/api/fairness-log/head/").json()
+    assert head["tree_size"] == 2
+    assert head["cut"] == {"hands_cut": 2, "hands_uncut": 1, "values_left_out": 1}
 
 
 def test_the_last_value_the_deal_waits_for_deals_at_once(alice, bob):
