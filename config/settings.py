@@ -229,6 +229,9 @@ TABLES_SHOWDOWN_SECONDS = env_float("TABLES_SHOWDOWN_SECONDS", 5.0)
 TABLES_RUNOUT_STREET_SECONDS = env_float("TABLES_RUNOUT_STREET_SECONDS", 1.2)
 # How long the players all-in have to say whether to run it twice (docs/rules.md rule 25).
 TABLES_RUNOUT_QUESTION_SECONDS = env_float("TABLES_RUNOUT_QUESTION_SECONDS", 10.0)
+# The players' cut (docs/fairness.md): a hand due while a committed value is still
+# missing waits at most this long past its time for it, then is dealt without it.
+TABLES_CUT_WAIT_SECONDS = env_float("TABLES_CUT_WAIT_SECONDS", 1.0)
 TABLES_BOT_DELAY_SECONDS = (0.8, 2.0)
 # A practice table at the fast pace (Table.pace): the bots' pause, the pause between
 # hands and after a showdown. Never longer than the normal pace's above.

@@ -15,6 +15,7 @@ from engine.cut import (
     check_contribution,
     contribution_commitment,
     cut_deck,
+    cut_permutation,
     make_cut,
     permutation_digest,
 )
@@ -84,6 +85,7 @@ __all__ = [
     "check_contribution",
     "contribution_commitment",
     "cut_deck",
+    "cut_permutation",
     "make_cut",
     "permutation_digest",
     "DECK",

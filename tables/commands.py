@@ -220,6 +220,31 @@ def _move_chips(message: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def _cut_part(message: dict[str, Any], name: str, field: str) -> tuple[str, str] | None:
+    part = message.get(name)
+    if part is None:
+        return None
+    example = f'"{name}": {{"hand": "<ref>", "{field}": "<64 hex digits>"}}'
+    if not isinstance(part, dict) or set(part) != {"hand", field}:
+        raise BadMessage("bad_message", f"Say it as {example}.")
+    hand, text = part["hand"], part[field]
+    if not isinstance(hand, str) or not isinstance(text, str) or len(hand) > 64 or len(text) > 64:
+        raise BadMessage("bad_message", f"Say it as {example}.")
+    return hand, text
+
+
+def _cut(message: dict[str, Any]) -> dict[str, Any]:
+    commit = _cut_part(message, "commit", "commitment")
+    reveal = _cut_part(message, "reveal", "value")
+    if commit is None and reveal is None:
+        raise BadMessage(
+            "bad_message",
+            'A cut message commits, reveals or both: {"type": "cut", '
+            '"commit": {...}, "reveal": {...}}.',
+        )
+    return {"commit": commit, "reveal": reveal}
+
+
 # type -> (the checked fields, the function of tables.services that runs them). The
 # function is found by name when the command runs, so it is the one services has then.
 COMMANDS: dict[str, tuple[Parser, str]] = {
@@ -233,6 +258,7 @@ COMMANDS: dict[str, tuple[Parser, str]] = {
     "decline_rebuy": (_nothing, "seat_decline_rebuy"),
     "auto_rebuy": (_auto_rebuy, "seat_auto_rebuy"),
     "act": (_act, "hand_act"),
+    "cut": (_cut, "cut_send"),
     "run_it_twice": (_runout_answer, "runout_answer"),
     "straddle": (_switch('{"type": "straddle", "on": true}'), "seat_straddle"),
     "chat": (_chat, "chat_post"),

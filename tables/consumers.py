@@ -251,6 +251,8 @@ class TableConsumer(SignedInSocket, AsyncWebsocketConsumer):  # type: ignore[mis
                 )
             finally:  # what committed is told, whatever happened after
                 self.watch_relay(relay(outbox))
+            if command.type == "cut":  # kept: said to this socket alone (nothing else changed)
+                await self.send_cut_accepted(command.fields)
         except LogInEnded:
             await self.close(code=CloseCode.SESSION_ENDED)
         except (BadMessage, TableError) as error:  # the codes docs/protocol.md lists
@@ -269,6 +271,17 @@ class TableConsumer(SignedInSocket, AsyncWebsocketConsumer):  # type: ignore[mis
             # The table as it stands, so the client can try again at once rather than
             # wait for the table's next change (the clock's 20 s, if nobody else acts).
             await self.send_table_as_it_stands()
+
+    async def send_cut_accepted(self, fields: dict[str, Any]) -> None:
+        """The client's proof of time: its value reached the table before the deal, so a
+        cut that leaves it out is disputed (docs/fairness.md)."""
+        commit, reveal = fields["commit"], fields["reveal"]
+        answer = {
+            "type": "cut_accepted",
+            "commit": commit[0] if commit else None,
+            "reveal": reveal[0] if reveal else None,
+        }
+        await self.send(text_data=json.dumps(answer))
 
     def watch_relay(self, sending: asyncio.Future[None] | None) -> None:
         """When a command's broadcast fails (the channel layer's Redis is down), its

@@ -210,3 +210,17 @@ class BadDeal(TableError):
 class NoDeal(TableError):
     code = "no_deal"
     default_message = "No deal is waiting for your answer."
+
+
+class StaleCut(TableError):
+    """A cut message for a hand that no longer takes it: its list closed, or it was dealt."""
+
+    code = "stale_cut"
+    default_message = "That hand's cut has moved on; your next commitment goes to the next one."
+
+
+class BadCut(TableError):
+    """A value that does not open the seat's commitment, or a cut message to no purpose."""
+
+    code = "bad_cut"
+    default_message = "That cut value does not open your commitment."

@@ -39,6 +39,11 @@ SEAT_FIELDS = [
 ]
 
 
+def is_away(seat: Seat) -> bool:
+    """Dealt in but not deciding: folded on their turn, checked when free (rule 20)."""
+    return seat.is_sitting_out or seat.is_leaving or seat.has_departed
+
+
 def seat_values(seat: Seat) -> tuple[Any, ...]:
     return tuple(getattr(seat, name) for name in SEAT_FIELDS)
 

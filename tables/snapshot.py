@@ -17,6 +17,7 @@ import orjson
 
 import engine
 from tables import kinds
+from tables.cut_view import public_cut
 from tables.hand_results import hand_winners, your_hand
 from tables.host_view import host_word_fields
 from tables.ledger_summary import ledger_summary
@@ -112,6 +113,7 @@ def build_snapshots(
         **rebuy_fields(table),
         **kinds.of(table).public_fields(table, seats),
         "waiting_for": waiting_for(table, seats, state, now),
+        "cut": public_cut(table.cut),
         "your_result": None,
         "your_purchases": None,
         "deal": deal["deal"],

@@ -35,8 +35,8 @@ APPEND_BATCHES_PER_TASK = 20
 
 
 def entry_of(hand: Hand) -> bytes:
-    """The hand's entry: its id and seal (its cut joins it when tables deal with one)."""
-    return log_entry(hand=hand.pk, commitment=hand.commitment)
+    """The hand's entry: its id, its seal, and its cut when the players cut it."""
+    return log_entry(hand=hand.pk, commitment=hand.commitment, cut=hand.cut)
 
 
 def stored_subtrees(pieces: Iterable[merkle.Piece]) -> dict[merkle.Piece, bytes]:
@@ -68,7 +68,7 @@ def log_append(*, limit: int | None = None) -> int:
         batch = list(
             Hand.objects.filter(log_pending=True)
             .order_by("ended_at", "id")
-            .only("id", "commitment")[: APPEND_BATCH if limit is None else limit]
+            .only("id", "commitment", "cut")[: APPEND_BATCH if limit is None else limit]
         )
         ids = [hand.pk for hand in batch]
         logged = set(LogEntry.objects.filter(hand_id__in=ids).values_list("hand_id", flat=True))

@@ -154,12 +154,18 @@ def _fairness(viewed: ViewedHand) -> dict[str, Any] | None:
     hand = viewed.hand
     if not hand.commitment:
         return None
-    return {
+    permutation = (
+        None if hand.cut is None else engine.cut_permutation(bytes.fromhex(hand.cut["seed"]))
+    )
+    fairness = {
         "commitment": hand.commitment,
         "leaves": hand.deck_leaves,  # as committed to at the deal
-        "revealed": engine.revealed(viewed.state, viewed.viewer, hand.deck_salts),
+        "revealed": engine.revealed(viewed.state, viewed.viewer, hand.deck_salts, permutation),
         "log": hand_log(hand.pk),
     }
+    if hand.cut is not None:
+        fairness["cut"] = hand.cut
+    return fairness
 
 
 def _player(viewed: ViewedHand, player: HandPlayer) -> dict[str, Any]:

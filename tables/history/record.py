@@ -96,14 +96,24 @@ def hand_end(
     return [_hand_player(hand, n, players[n], state, facts[n]) for n in state.players]
 
 
-def hand_begin(table: Table, state: engine.HandState, now: datetime) -> Hand:
-    """The Hand row, with the deck sealed (engine.fairness) before any card is shown."""
-    seal = engine.seal_deck(state.deck)
+def hand_begin(
+    table: Table,
+    state: engine.HandState,
+    now: datetime,
+    seal: engine.DeckSeal | None = None,
+    cut: engine.Cut | None = None,
+) -> Hand:
+    """The Hand row, with the deck sealed (engine.fairness) before any card is shown:
+    ``seal`` made over the sealed deck before the players' ``cut`` (live tables,
+    tables/services/cut.py), or else made now over the deck as dealt."""
+    if seal is None:
+        seal = engine.seal_deck(state.deck)
     table.commitment = seal.commitment
     hand = hand_new(table, state, now)
     hand.commitment = seal.commitment
     hand.deck_leaves = list(seal.leaves)
     hand.deck_salts = list(seal.salts)
+    hand.cut = None if cut is None else cut.as_json()
     hand.save(force_insert=True)
     return hand
 
@@ -123,7 +133,7 @@ END_FIELDS = [
     "log_pending",
 ]
 _NOT_READ_AT_END = [
-    *("deck_leaves", "deck_salts", "events", "phh", "board", "second_board", "pots"),
+    *("deck_leaves", "deck_salts", "cut", "events", "phh", "board", "second_board", "pots"),
 ]
 _hand_at_end = CompiledQuery(
     lambda table_id, number: Hand.objects.defer(*_NOT_READ_AT_END).filter(

@@ -128,6 +128,25 @@ class HandLogSerializer(serializers.Serializer[Any]):
     )
 
 
+class CutContributionSerializer(serializers.Serializer[Any]):
+    commitment = serializers.CharField(
+        help_text='sha256("felt-cut-value:<hand>:<value>") in lowercase hex.'
+    )
+    value = serializers.CharField(
+        allow_null=True, help_text="The value revealed (64 hex digits); null: left out."
+    )
+
+
+class CutSerializer(serializers.Serializer[Any]):
+    hand = serializers.CharField(help_text="The hand's opaque reference in the cut.")
+    contributions = CutContributionSerializer(
+        many=True, help_text="The closed list of commitments, sorted, with their values."
+    )
+    seed = serializers.CharField(help_text="The cut's seed (hex), from the seal and the values.")
+    permutation_digest = serializers.CharField(help_text="sha256 of the permutation (hex).")
+    uncut = serializers.BooleanField(help_text="No player's value went into the cut.")
+
+
 class FairnessSerializer(serializers.Serializer[Any]):
     commitment = serializers.CharField(
         help_text="sha256 of the 52 leaves joined in position order (lowercase hex), "
@@ -137,7 +156,14 @@ class FairnessSerializer(serializers.Serializer[Any]):
         child=serializers.CharField(), help_text='sha256("<position>:<card>:<salt>") per position.'
     )
     revealed = RevealedCardSerializer(
-        many=True, help_text="Exactly the positions whose cards you saw in this hand."
+        many=True,
+        help_text="Exactly the positions whose cards you saw in this hand (dealt positions:"
+        " with a cut, each salt is the sealed position's the cut dealt it from).",
+    )
+    cut = CutSerializer(
+        required=False,
+        help_text="The players' cut the deck was dealt in (docs/fairness.md); absent for a"
+        " hand dealt before it.",
     )
     log = HandLogSerializer(
         allow_null=True,

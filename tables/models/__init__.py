@@ -10,7 +10,7 @@ model and limit is imported here, so
 
 from tables.models.chat import ChatMessage
 from tables.models.fairness_log import LogEntry, LogHead, LogSubtree
-from tables.models.hands import STATS_COLUMNS, Hand, HandPlayer, PlayerTotals
+from tables.models.hands import STATS_COLUMNS, Hand, HandPlayer, PlayerTotals, SealedDeck
 from tables.models.ledger import ChipMovement
 from tables.models.table import (
     DEFAULT_SEATS,
@@ -46,6 +46,7 @@ __all__ = [
     "LogSubtree",
     "PlayerTotals",
     "PresenceLease",
+    "SealedDeck",
     "Seat",
     "SeatRequest",
     "Table",

@@ -44,6 +44,9 @@ class Hand(models.Model):
     commitment = models.CharField(max_length=64, blank=True)
     deck_leaves = JSONField(default=list, blank=True)
     deck_salts = JSONField(default=list, blank=True)
+    # The players' cut the deck was dealt in (engine.cut, ``Cut.as_json``); None for
+    # a hand dealt before the cut: its cards were dealt in the sealed order.
+    cut = JSONField(null=True, blank=True)
     # Its players' all-in EV is still their actual result, until filled in after
     # the hand's transaction (tables/history/allin_ev.py).
     allin_ev_pending = models.BooleanField(default=False)
@@ -199,3 +202,21 @@ class PlayerTotals(models.Model):
 
     def __str__(self) -> str:
         return f"Totals of {self.user} over {self.hands} hands"
+
+
+class SealedDeck(models.Model):
+    """The next hand's deck at a table, shuffled and sealed before the players cut it
+    (tables/services/cut.py): its cards in sealed order and its salts are secret until
+    dealt, so this row is read only by the deal and shown nowhere."""
+
+    table = models.OneToOneField(
+        Table, on_delete=models.CASCADE, primary_key=True, related_name="+"
+    )
+    hand_ref = models.CharField(max_length=32)  # the hand it is for (Table.cut)
+    commitment = models.CharField(max_length=64)
+    cards = JSONField(default=list)  # engine card numbers, sealed position order
+    salts = JSONField(default=list)
+    leaves = JSONField(default=list)
+
+    def __str__(self) -> str:
+        return f"Sealed deck of table {self.table_id}"

@@ -114,6 +114,10 @@ class Table(models.Model):
     timed_out_events = JSONField(default=list, blank=True)
     # The deck commitment of the hand on display (engine.fairness), in every snapshot.
     commitment = models.CharField(max_length=64, blank=True)
+    # The players' cut (tables/services/cut.py): the hand taking commitments, the next
+    # hand's seal with its closed list and the values revealed, the cut of the hand on
+    # display. Hashes and values only: the sealed deck itself is a SealedDeck row.
+    cut = JSONField(default=dict, blank=True)
 
     # Last hand's positions, for engine.next_positions (dead button).
     button = models.PositiveSmallIntegerField(null=True, blank=True)

@@ -6,6 +6,7 @@ per-viewer snapshots and schedules the next wake-up (``tables.services.play``).
 """
 
 from tables.services.chat import chat_post
+from tables.services.contributions import cut_send
 from tables.services.deals import deal_answer, deal_propose
 from tables.services.hands import bot_act, hand_act, hand_start, hand_timeout, table_wake
 from tables.services.host import (
@@ -58,6 +59,7 @@ __all__ = [
     "chat_mute",
     "chat_post",
     "chips_move",
+    "cut_send",
     "last_practice_pace",
     "deal_answer",
     "deal_propose",

@@ -19,7 +19,7 @@ from tables.errors import (
 from tables.failures import note_failure
 from tables.models import Seat, Table
 from tables.play import hand_state
-from tables.services import bots, clock
+from tables.services import bots, clock, cut
 from tables.services import play as p
 from tables.services.runouts import runout_reveal, runout_timeout
 
@@ -28,7 +28,8 @@ def hand_start(*, table_id: int, seq: int) -> int:
     """Deal the next hand (positions by engine.next_positions); returns the new seq."""
     with transaction.atomic():
         play = p.lock(table_id, seq)
-        p.deal(play)
+        if not cut.is_waiting_for_values(play):  # else moved to the wait's end
+            p.deal(play)
         p.commit(play)
         return play.table.seq
 

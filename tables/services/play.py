@@ -32,16 +32,17 @@ from tables.errors import (
     TablePaused,
 )
 from tables.history import record
-from tables.models import Seat, SeatRequest, Table
+from tables.models import SeatRequest, Table
 from tables.play import (
     Play,
     event_log,
     hand_state,
+    is_away,
     remember_hand_state,
     seat_values,
     seats_save,
 )
-from tables.services import clock, ledger
+from tables.services import clock, cut, ledger
 from tables.snapshot import decision_id
 from tables.sql import save_fields
 
@@ -132,11 +133,6 @@ def commit(play: Play) -> None:
 # --- players and hands -------------------------------------------------------
 
 
-def is_away(seat: Seat) -> bool:
-    """Dealt in but not deciding: folded on their turn, checked when free (rule 20)."""
-    return seat.is_sitting_out or seat.is_leaving or seat.has_departed
-
-
 def is_nobody_there(play: Play) -> bool:
     """Every player at the table is away and none is a bot (a tournament's table deals
     them on: rule 20): nobody waits to read a hand, so it keeps the fast pace (rule 33)."""
@@ -172,6 +168,7 @@ def plan_next_hand(play: Play) -> None:
                 delay = max(delay, showdown)
             table.next_hand_at = play.now + timedelta(seconds=delay)
         table.wake_at = table.next_hand_at
+        cut.seal_next_deck(play)  # before anyone's value for it can be out
     else:  # nothing due, unless the kind says when play resumes (a break's end)
         table.next_hand_at = table.wake_at = kinds.of(table).resumes_at(play)
 
@@ -212,6 +209,7 @@ def deal(play: Play) -> None:
     note_missed_big_blinds(play, occupied, positions)
     stacks = [play.seats[n].stack if n in occupied else None for n in range(table.seat_count)]
     options = home_options(play, stacks, positions.big_blind_seat)
+    deck, seal, cut_made = cut.deck_for_deal(play)
     play.state = engine.new_hand(
         stacks,
         positions.button,
@@ -225,6 +223,7 @@ def deal(play: Play) -> None:
         ),
         big_blind_seat=positions.big_blind_seat,
         game=table.game,
+        deck=deck,
         **options,
     )
     if options.get("bomb_pot"):
@@ -241,7 +240,7 @@ def deal(play: Play) -> None:
     table.timed_out_events = []
     for number in occupied:
         clock.count_hand(play.seats[number])
-    record.hand_begin(table, play.state, play.now)
+    record.hand_begin(table, play.state, play.now, seal, cut_made)
     advance(play)
 
 

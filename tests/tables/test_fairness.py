@@ -155,7 +155,7 @@ def test_a_deck_changed_after_the_commitment_fails_at_the_changed_position(alice
     first_player = dealing_order(state.button, state.players)[0]
     owner = Seat.objects.get(table=table, number=first_player).user
     problems = verifies(api_hand(owner, hand))
-    assert problems and problems[0].startswith("position 0: "), problems
+    assert problems and problems[0].startswith("position 0 "), problems
 
 
 @pytest.mark.long_game

@@ -103,7 +103,8 @@ def test_a_hand_is_not_logged_in_its_own_transaction_and_shows_null_until_it_is(
     assert not Hand.objects.get(pk=hand.pk).log_pending
     log = hand_answer(alice, hand)["fairness"]["log"]
     assert log["index"] == 0 and log["tree_size"] == 1
-    assert json.loads(log["entry"]) == {"v": 1, "hand": hand.pk, "commitment": hand.commitment}
+    entry = {"v": 1, "hand": hand.pk, "commitment": hand.commitment, "cut": hand.cut}
+    assert hand.cut["uncut"] and json.loads(log["entry"]) == entry, "nobody's value: uncut"
 
 
 @pytest.mark.django_db
