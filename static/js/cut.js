@@ -7,7 +7,7 @@
 // Bots and spectators take no part. The values are kept in localStorage, so that a
 // reloaded page can still reveal and the replayer can tell whether yours was used.
 
-import { cutCommitment, cutValues, verifyCut } from "./fairness.js";
+import { cutCommitment, cutValues, listDigest, ownProblems, verifyCut } from "./fairness.js";
 import { icon } from "./icons.js";
 
 const STORAGE_KEY = "felt-cut-values";
@@ -17,8 +17,9 @@ const VALUE_BYTES = 32;
 const CUT_ERRORS = new Set(["stale_cut", "bad_cut", "not_seated"]);
 const hasCrypto = Boolean(globalThis.crypto && crypto.subtle); // Web Crypto: https or localhost
 
-/** Every hand's record in this browser, by ref: ``{value, seal, commitAccepted,
- * revealAccepted}`` (``seal``: the deck's seal shown when the value was revealed). */
+/** Every hand's record in this browser, by ref: ``{value, commitAccepted, seal,
+ * listDigest, revealAccepted}`` (``seal`` and ``listDigest``: the deck's seal and the
+ * closed list of commitments shown when the value was revealed). */
 function storedRecords() {
   try {
     const records = JSON.parse(window.localStorage.getItem(STORAGE_KEY) || "{}");
@@ -28,12 +29,14 @@ function storedRecords() {
   }
 }
 
-/** Keeps ``changes`` to ``ref``'s record, and the newest KEPT_VALUES records. A ref
- * (32 hex digits) is never an array index, so an object keeps its refs in the order
- * they were first stored. */
-function store(ref, changes) {
+/** Keeps ``ref``'s record as this page has it (another page of this browser may have
+ * drawn a value of its own: the server keeps the last commitment, and the page that
+ * reveals the value it kept writes last), and the newest KEPT_VALUES records. A ref (32
+ * hex digits) is never an array index, so an object keeps its refs in the order they
+ * were first stored. */
+function store(ref, record) {
   const records = storedRecords();
-  records[ref] = { ...records[ref], ...changes };
+  records[ref] = record;
   const refs = Object.keys(records);
   for (const old of refs.slice(0, Math.max(0, refs.length - KEPT_VALUES))) delete records[old];
   try {
@@ -44,11 +47,11 @@ function store(ref, changes) {
 }
 
 /** What this browser revealed for the hand ``ref`` and the server accepted in time,
- * ``{value, seal}``, or null: the replayer says whether the cut used it. */
+ * ``{value, seal, listDigest}``, or null: the replayer says whether the cut used it. */
 export function acceptedValue(ref) {
   const record = ref ? storedRecords()[ref] : null;
   if (!record || !record.revealAccepted || typeof record.value !== "string") return null;
-  return { value: record.value, seal: record.seal || null };
+  return { value: record.value, seal: record.seal || null, listDigest: record.listDigest || null };
 }
 
 function newValue() {
@@ -74,7 +77,7 @@ function describe(dealt, own, problems) {
   }
   if (dealt.uncut) return ["uncut", "Uncut", "Uncut: no player's value went into this hand's deal"];
   if (own && problems !== null) {
-    return ["yours", `Cut by ${count} · yours in`, `Cut by ${players}, yours included: this browser checked the order they made`];
+    return ["yours", `Cut by ${count} · yours in`, `Cut by ${players}, yours included, checked by this browser`];
   }
   return ["cut", `Cut by ${count}`, `Cut by ${players}: the deck was dealt in an order their values chose`];
 }
@@ -90,15 +93,19 @@ export class TableCut {
     this.commitments = new Map(); // ref -> the commitment of this browser's value
     this.sent = new Set(); // "commit:<ref>", "reveal:<ref>" sent on this socket
     this.waiting = []; // the cut messages sent and not answered yet, oldest first
-    this.checks = new Map(); // "<seal>:<cut as JSON>" -> the cut's problems, null while checking
+    this.checks = new Map(); // [seal, cut, own] as JSON -> the cut's problems, null while checking
     this.work = Promise.resolve(); // one snapshot's turn at a time: no value drawn twice
-    this.isOpen = false; // the mark shows its long words (on a phone, any words)
+    this.isOpen = false; // the mark shows its whole sentence (on a phone, its only words)
     this.shown = null; // what the mark shows now
-    element.addEventListener("click", () => {
-      this.isOpen = !this.isOpen;
-      this.shown = null;
-      this.render();
-    });
+    element.addEventListener("click", () => this.open(!this.isOpen));
+    element.addEventListener("blur", () => this.open(false)); // a tap anywhere else closes it
+  }
+
+  open(isOpen) {
+    if (isOpen === this.isOpen) return;
+    this.isOpen = isOpen;
+    this.shown = null;
+    this.render();
   }
 
   /** A new socket: what was sent on the old one may never have arrived. */
@@ -145,8 +152,9 @@ export class TableCut {
   }
 
   remember(ref, changes) {
-    this.records.set(ref, { ...this.record(ref), ...changes });
-    store(ref, changes);
+    const record = { ...this.record(ref), ...changes };
+    this.records.set(ref, record);
+    store(ref, record);
   }
 
   async commitmentOf(ref, value) {
@@ -162,7 +170,7 @@ export class TableCut {
     if (ours && !ours.revealAccepted && !this.sent.has(`reveal:${sealed.hand}`)) {
       const commitment = await this.commitmentOf(sealed.hand, ours.value);
       if (sealed.commitments.includes(commitment)) {
-        this.remember(sealed.hand, { seal: sealed.seal });
+        this.remember(sealed.hand, { seal: sealed.seal, listDigest: await listDigest(sealed.commitments) });
         message.reveal = { hand: sealed.hand, value: ours.value };
       }
     }
@@ -177,15 +185,16 @@ export class TableCut {
     this.waiting.push(message);
   }
 
-  /** The cut of the hand on display, checked once: the values open their commitments, and
-   * with the seal make the seed and the permutation's digest the record gives. */
-  problemsOf(dealt, seal) {
-    const key = `${seal}:${JSON.stringify(dealt)}`;
+  /** The cut of the hand on display, checked once: the values open their commitments and
+   * with the seal make the seed and the permutation's digest the record gives; the seal
+   * and the list are the ones shown when this browser revealed its value (``own``). */
+  problemsOf(dealt, seal, own) {
+    const key = JSON.stringify([seal, dealt, own]);
     if (!hasCrypto) return null;
     if (!this.checks.has(key)) {
       this.checks.set(key, null);
-      verifyCut(dealt, seal).then(({ problems }) => {
-        this.checks.set(key, problems);
+      Promise.all([verifyCut(dealt, seal), ownProblems(dealt, seal, own)]).then(([cut, noted]) => {
+        this.checks.set(key, [...cut.problems, ...noted]);
         this.render();
       });
     }
@@ -199,20 +208,24 @@ export class TableCut {
     this.element.hidden = !dealt || !table.commitment;
     if (this.element.hidden) return;
     const own = acceptedValue(dealt.hand);
-    let problems = this.problemsOf(dealt, table.commitment);
-    if (own && own.seal && own.seal !== table.commitment) {
-      problems = [`the deck dealt is not the one sealed when you revealed your value, ${own.seal}`];
-    }
+    const problems = this.problemsOf(dealt, table.commitment, own);
     const [state, short, long] = describe(dealt, own, problems);
     if (this.shown === `${state}:${short}:${long}`) return;
     this.shown = `${state}:${short}:${long}`;
     this.element.dataset.state = state;
+    this.element.dataset.hand = dealt.hand;
     this.element.dataset.open = String(this.isOpen);
     this.element.title = `${long}.`;
     this.element.setAttribute("aria-label", `${long}.`);
     const words = document.createElement("span");
-    words.className = this.isOpen ? "" : "pill-words";
-    words.textContent = ` ${this.isOpen ? long : short}`;
+    words.className = "pill-words";
+    words.textContent = ` ${short}`;
     this.element.replaceChildren(icon(state === "disputed" || state === "failed" ? "alert" : "cut"), words);
+    if (!this.isOpen) return;
+    // Open, the whole sentence in a box under the mark: the felt does not move for it.
+    const detail = document.createElement("span");
+    detail.className = "cut-detail";
+    detail.textContent = `${long}.`;
+    this.element.append(detail);
   }
 }

@@ -126,6 +126,29 @@ export async function verifyCut(record, deckCommitment) {
   return { permutation, problems };
 }
 
+/** This browser's note of a closed list of commitments (``cut.sealed.commitments``), to
+ * compare with the hand's record once dealt: a list grown after the values were out
+ * could have steered the cut. */
+export function listDigest(commitments) {
+  return sha256Hex(`felt-cut-list:${[...commitments].sort().join(",")}`);
+}
+
+/** What does not match between a hand's record and what this browser noted when it
+ * revealed its value (``own``: ``{seal, listDigest}``): the seal it was shown, and the
+ * list of commitments closed with it. */
+export async function ownProblems(cut, commitment, own) {
+  const problems = [];
+  if (!own) return problems;
+  if (own.seal && own.seal !== commitment) {
+    problems.push(`commitment: not the seal shown before you revealed your cut value, ${own.seal}`);
+  }
+  const listed = cut && Array.isArray(cut.contributions) ? cut.contributions : null;
+  if (own.listDigest && listed && (await listDigest(listed.map((entry) => entry.commitment))) !== own.listDigest) {
+    problems.push("cut: its commitments are not the list closed when the deck was sealed");
+  }
+  return problems;
+}
+
 /** The seats dealt in, in the order they get cards: from the first left of the button. */
 export function dealingOrder(button, seats) {
   const sorted = [...seats].sort((a, b) => a - b);
@@ -216,7 +239,8 @@ function cutWords(cut, own) {
 }
 
 /** Fill ``element`` (data-fairness) with the outcome of checking ``hand``. ``own``: what
- * this browser revealed for the hand's cut and had accepted, ``{value, seal}``, or null. */
+ * this browser revealed for the hand's cut and had accepted, ``{value, seal, listDigest}``
+ * (static/js/cut.js), or null. */
 export async function showVerification(element, hand, own = null) {
   if (!hand.fairness) {
     element.textContent = "This hand was dealt before decks were sealed: nothing to check.";
@@ -227,15 +251,13 @@ export async function showVerification(element, hand, own = null) {
     return;
   }
   const { cut, commitment, revealed } = hand.fairness;
-  const problems = await verifyHand(hand);
-  if (own && own.seal && own.seal !== commitment) {
-    problems.push(`commitment: not the seal shown before you revealed your cut value, ${own.seal}`);
-  }
+  const problems = [...(await verifyHand(hand)), ...(await ownProblems(cut, commitment, own))];
   const isDisputed = Boolean(cut && own && !cutValues(cut).includes(own.value));
   const disputed = isDisputed ? "Disputed: your cut value was left out, though the server took it in time. " : "";
   element.dataset.verified = problems.length ? "no" : isDisputed ? "disputed" : "yes";
+  const seen = `the ${revealed.length} cards you saw are the ones sealed before the deal`;
   element.textContent = problems.length
     ? `${disputed}Deck check failed: ${problems.join("; ")}`
-    : `${disputed}Deck verified: the ${revealed.length} cards you saw are the ones sealed before the deal${cutWords(cut, own)}.`;
+    : `${disputed}Deck verified: ${seen}${cutWords(cut, own)}.`;
   element.title = `Commitment ${commitment}`;
 }

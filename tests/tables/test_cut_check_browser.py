@@ -4,6 +4,7 @@ table page commits, reveals and marks a hand's cut as docs/protocol.md says."""
 
 from __future__ import annotations
 
+import hashlib
 from random import Random
 from typing import Any
 
@@ -24,6 +25,11 @@ EXAMPLE_SEED = "deacbd8247c8d4731d9bcffbf878b907f620547826af7a7eb61c51237b5d0333
 EXAMPLE_DIGEST = "0daee77615b627217b68d2cf9f80e1de9a7ba3f34a92465cf64fd7cc4e147ae3"
 ALICE, BOB = "11" * 32, "22" * 32
 OPEN, NEXT, LATER = "a" * 32, "b" * 32, "c" * 32  # hands' refs
+
+
+def list_digest(commitments: list[str]) -> str:
+    """static/js/fairness.js's note of a closed list of commitments."""
+    return hashlib.sha256(f"felt-cut-list:{','.join(sorted(commitments))}".encode()).hexdigest()
 
 
 def blank_page(static_url: str, browser: Browser) -> Page:
@@ -250,6 +256,7 @@ def test_a_seated_page_commits_then_reveals_in_one_message_each_hand(
         "value": value,
         "commitAccepted": True,
         "seal": EXAMPLE_SEAL,
+        "listDigest": list_digest(sealed["commitments"]),
         "revealAccepted": True,
     }
     snapshot(page, {"open": NEXT, "sealed": sealed, "dealt": None})
@@ -334,7 +341,7 @@ def test_the_mark_says_how_the_hand_on_display_was_cut(static_url: str, browser:
     expect(mark(page)).to_have_attribute("data-state", "yours")
     expect(mark(page)).to_have_text("Cut by 2 · yours in")
     expect(mark(page)).to_have_attribute(
-        "aria-label", "Cut by 2 players, yours included: this browser checked the order they made."
+        "aria-label", "Cut by 2 players, yours included, checked by this browser."
     )
 
     snapshot(page, dealt_table(two_value_hand((False, True))), commitment=EXAMPLE_SEAL)
@@ -362,3 +369,49 @@ def test_the_mark_says_how_the_hand_on_display_was_cut(static_url: str, browser:
     )
     mark(page).click()
     expect(mark(page)).to_contain_text("This hand's cut does not check out")
+
+
+def test_the_mark_fails_a_cut_whose_list_or_seal_is_not_the_one_shown_at_the_reveal(
+    static_url: str, browser: Browser
+) -> None:
+    """The server knows the values once they are revealed: a commitment of its own added
+    then, or a deck sealed anew, could steer the deal. This browser noted both."""
+    page = cut_page(static_url, browser)
+    hand = two_value_hand()
+    noted = {
+        "value": ALICE,
+        "seal": EXAMPLE_SEAL,
+        "listDigest": list_digest([contribution_commitment("7:42", ALICE)]),  # alice's alone
+        "commitAccepted": True,
+        "revealAccepted": True,
+    }
+    page.evaluate(
+        """(record) => localStorage.setItem("felt-cut-values", JSON.stringify({"7:42": record}))""",
+        noted,
+    )
+    snapshot(page, dealt_table(hand), commitment=EXAMPLE_SEAL)
+    expect(mark(page)).to_have_attribute("data-state", "failed")
+    expect(mark(page)).to_have_attribute(
+        "title",
+        "This hand's cut does not check out: cut: its commitments are not the list closed "
+        "when the deck was sealed.",
+    )
+    verdict = show_verification(page, api_hand(hand, 0), noted)  # the replayer's check
+    expect(verdict).to_have_attribute("data-verified", "no")
+    expect(verdict).to_contain_text("its commitments are not the list closed")
+
+    install_cut(page)
+    noted["listDigest"] = list_digest(
+        [c["commitment"] for c in hand.cut.as_json()["contributions"]]
+    )
+    noted["seal"] = "ef" * 32
+    page.evaluate(
+        """(record) => localStorage.setItem("felt-cut-values", JSON.stringify({"7:42": record}))""",
+        noted,
+    )
+    snapshot(page, dealt_table(hand), commitment=EXAMPLE_SEAL)
+    expect(mark(page)).to_have_attribute(
+        "title",
+        "This hand's cut does not check out: commitment: not the seal shown before you "
+        f"revealed your cut value, {'ef' * 32}.",
+    )
