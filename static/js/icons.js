@@ -18,9 +18,19 @@ const SHAPES = {
     ["path", { d: "M4 9h4l5-4v14l-5-4H4z", fill: "currentColor" }],
     ["path", { d: "M16 9.5l5 5M21 9.5l-5 5" }],
   ],
+  // scissors: the players' cut (static/js/cut.js)
+  cut: [
+    ["circle", { cx: 6, cy: 6.5, r: 2.75 }],
+    ["circle", { cx: 6, cy: 17.5, r: 2.75 }],
+    ["path", { d: "M8.3 8.1L20 17M8.3 15.9L20 7" }],
+  ],
+  alert: [
+    ["path", { d: "M12 3.5L21.5 20h-19z" }],
+    ["path", { d: "M12 10v4.5M12 17.2v.3" }],
+  ],
 };
 
-/** An <svg> icon by name ("lock", "sound-on", "sound-off"). */
+/** An <svg> icon by name ("lock", "sound-on", "sound-off", "cut", "alert"). */
 export function icon(name) {
   const svg = document.createElementNS(SVG, "svg");
   svg.setAttribute("viewBox", "0 0 24 24");

@@ -3,6 +3,7 @@
 // Back / forward / play / pause, a jump to each street, the pot and each
 // visible hand's equity at every step.
 
+import { acceptedValue } from "./cut.js";
 import { showVerification } from "./fairness.js";
 import { potText, renderBoard, renderSeats, seatName, winnersText } from "./render.js";
 
@@ -83,7 +84,6 @@ document.addEventListener("keydown", (event) => {
 });
 
 show(0);
-showVerification(
-  find("[data-fairness]"),
-  JSON.parse(document.getElementById("hand-detail").textContent),
-);
+const hand = JSON.parse(document.getElementById("hand-detail").textContent);
+// A hand the players cut: whether this browser's value, accepted in time, was used.
+showVerification(find("[data-fairness]"), hand, acceptedValue(hand.fairness?.cut?.hand));

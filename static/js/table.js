@@ -7,6 +7,7 @@ import { Controls } from "./controls.js";
 import { CLOSE, followsMove, showNotice } from "./live.js";
 import { logLines, stackChangeLines } from "./handlog.js";
 import { addChat, wireChat } from "./chat.js";
+import { TableCut } from "./cut.js";
 import { renderBusted, renderLedger, renderSeatEnd, showRemoved } from "./ledger.js";
 import { renderPurchases } from "./purchases.js";
 import { hideAwayWithSeat, renderSeatControls, wireAway } from "./away.js";
@@ -53,6 +54,7 @@ const parts = {
   announce: find("[data-announce]"),
   handNumber: find("[data-hand-number]"),
   sealed: find("[data-sealed]"),
+  cut: find("[data-cut]"),
   blinds: find("[data-blinds]"),
   game: find("[data-game]"),
   options: find("[data-options]"),
@@ -91,16 +93,21 @@ const pageTitle = document.title;
 // "waiting" (closed, trying again at retryAt), "reconnecting" (trying) or "closed" (for good).
 const connection = { state: "connecting", retryAt: 0, wasRefused: false, finalText: "" };
 
+/** Sends ``message`` if the socket is open; says whether it did. */
+function sendQuietly(message) {
+  const isOpen = socket !== null && socket.readyState === WebSocket.OPEN;
+  if (isOpen) socket.send(JSON.stringify(message));
+  return isOpen;
+}
+
 function send(message) {
-  if (socket && socket.readyState === WebSocket.OPEN) {
-    socket.send(JSON.stringify(message));
-  } else {
-    showToast("Not connected; your click was not sent. Reconnecting…");
-    controls.release();
-  }
+  if (sendQuietly(message)) return;
+  showToast("Not connected; your click was not sent. Reconnecting…");
+  controls.release();
 }
 
 const controls = new Controls(find("[data-controls]"), send, find("[data-pre-actions]"));
+const cut = new TableCut(parts.cut, sendQuietly); // the players' cut: sent on its own, unseen
 const panel = new SidePanel(find("[data-panel]"), find("[data-panel-toggle]"));
 const requestBox = find("[data-request-toasts]"); // friends' tables only
 const alerts = requestBox && new RequestAlerts(requestBox, root.querySelectorAll("[data-request-count]"), send);
@@ -116,6 +123,7 @@ function connect() {
   socket = new WebSocket(socketUrl());
   socket.addEventListener("open", () => {
     pauseMs = FIRST_PAUSE_MS;
+    cut.connected();
     connection.state = "live";
     showConnection();
   });
@@ -190,7 +198,9 @@ function onMessage(data) {
     if (message.notice.kind === "level") showToast(message.notice.text);
     else if (message.notice.kind === "removed") showRemoved(parts.removed, message.notice, table);
     else if (!followsMove(message.notice)) showNotice(message.notice);
-  } else if (message.type === "error") {
+  } else if (message.type === "cut_accepted") {
+    cut.accepted(message);
+  } else if (message.type === "error" && !cut.tookError(message)) {
     showToast(message.message || message.code);
     controls.release();
   }
@@ -206,6 +216,7 @@ function onSnapshot(message) {
   if (table.server_time) clockOffsetMs = Date.parse(table.server_time) - Date.now();
   root.dataset.seq = String(table.seq);
   render();
+  cut.update(table);
   moveChips(parts.motion, previous, table, potPoint());
 }
 
