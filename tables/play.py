@@ -68,13 +68,19 @@ TABLE_FIELDS = [
 ]
 
 
+# JSON columns the write path only ever replaces with a new value, never changes in
+# place (tables/services/cut.py): compared by identity, not copied at every lock.
+REPLACED_WHOLE = frozenset({"cut"})
+
+
 def table_values(table: Table) -> dict[str, Any]:
     """The table's columns as locked, JSON ones copied: a list changed in place is a
     change too."""
     values = {}
     for name, attname in TABLE_FIELDS:
         value = getattr(table, attname)
-        values[name] = _json_copy(value) if isinstance(value, list | dict) else value
+        copies = isinstance(value, list | dict) and name not in REPLACED_WHOLE
+        values[name] = _json_copy(value) if copies else value
     return values
 
 
@@ -118,7 +124,11 @@ class Play:
         return [
             name
             for name, attname in TABLE_FIELDS
-            if getattr(self.table, attname) != self.loaded_table[name]
+            if (
+                getattr(self.table, attname) is not self.loaded_table[name]
+                if name in REPLACED_WHOLE
+                else getattr(self.table, attname) != self.loaded_table[name]
+            )
         ]
 
     @property

@@ -23,12 +23,13 @@ def column_name(model: type[Model], field_name: str) -> str:
     return connection.ops.quote_name(column)
 
 
-def save_fields(instance: Model, field_names: Sequence[str]) -> None:
+def save_fields(instance: Model, field_names: Sequence[str]) -> int:
     """What ``instance.save(update_fields=field_names)`` writes to its existing row, in
-    one UPDATE whose SQL is built once per model and set of columns. (No model of
-    Felt's listens for ``save`` signals, and these columns have no ``auto_now``.)"""
+    one UPDATE whose SQL is built once per model and set of columns; the rows it
+    changed (0: there was no such row). (No model of Felt's listens for ``save``
+    signals, and these columns have no ``auto_now``.)"""
     if not field_names:
-        return
+        return 0
     model = type(instance)
     fields = [_field(model, name) for name in field_names]
     values = [
@@ -36,6 +37,7 @@ def save_fields(instance: Model, field_names: Sequence[str]) -> None:
     ]
     with connection.cursor() as cursor:
         cursor.execute(update_statement(model, field_names), [*values, instance.pk])
+        return int(cursor.rowcount)
 
 
 def update_statement(model: type[Model], field_names: Sequence[str]) -> str:

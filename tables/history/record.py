@@ -101,11 +101,12 @@ def hand_begin(
     state: engine.HandState,
     now: datetime,
     seal: engine.DeckSeal | None = None,
-    cut: engine.Cut | None = None,
+    cut: dict[str, Any] | None = None,
 ) -> Hand:
     """The Hand row, with the deck sealed (engine.fairness) before any card is shown:
     ``seal`` made over the sealed deck before the players' ``cut`` (live tables,
-    tables/services/cut.py), or else made now over the deck as dealt."""
+    tables/services/cut.py; ``cut`` is its record, ``Cut.as_json``), or else made now
+    over the deck as dealt."""
     if seal is None:
         seal = engine.seal_deck(state.deck)
     table.commitment = seal.commitment
@@ -113,7 +114,7 @@ def hand_begin(
     hand.commitment = seal.commitment
     hand.deck_leaves = list(seal.leaves)
     hand.deck_salts = list(seal.salts)
-    hand.cut = None if cut is None else cut.as_json()
+    hand.cut = cut
     hand.save(force_insert=True)
     return hand
 

@@ -22,17 +22,22 @@ from __future__ import annotations
 
 import secrets
 from datetime import timedelta
+from typing import Any
 
 from django.conf import settings
 from django.utils.dateparse import parse_datetime
 
 import engine
+from config.adapters.compiled_query import CompiledQuery
 from tables.failures import note_failure
 from tables.models import SealedDeck
 from tables.play import Play, is_away
 from tables.snapshot import iso
+from tables.sql import save_fields
 
 REF_BYTES = 16
+SEALED_FIELDS = ("hand_ref", "commitment", "cards", "salts", "leaves")
+_sealed_deck = CompiledQuery(lambda table_id: SealedDeck.objects.filter(table_id=table_id))
 
 
 def new_ref() -> str:
@@ -65,16 +70,16 @@ def seal_next_deck(play: Play) -> None:
         return
     cards = engine.new_deck()
     seal = engine.seal_deck(cards)
-    SealedDeck.objects.update_or_create(
+    row = SealedDeck(
         table_id=play.table.pk,
-        defaults={
-            "hand_ref": cut["open"]["hand"],
-            "commitment": seal.commitment,
-            "cards": list(cards),
-            "salts": list(seal.salts),
-            "leaves": list(seal.leaves),
-        },
+        hand_ref=cut["open"]["hand"],
+        commitment=seal.commitment,
+        cards=list(cards),
+        salts=list(seal.salts),
+        leaves=list(seal.leaves),
     )
+    if not save_fields(row, SEALED_FIELDS):  # one row per table, written over each hand
+        row.save(force_insert=True)
     listed = {
         key: commitment
         for key, commitment in cut["open"]["commitments"].items()
@@ -105,18 +110,19 @@ def is_waiting_for_values(play: Play) -> bool:
         play.table.cut = {**play.table.cut, "sealed": {**sealed, "wait_until": iso(moment)}}
         play.table.next_hand_at = play.table.wake_at = moment
         return True
-    moment = parse_datetime(until)
-    return moment is not None and play.now < moment
+    until_moment = parse_datetime(until)
+    return until_moment is not None and play.now < until_moment
 
 
-def deck_for_deal(play: Play) -> tuple[tuple[int, ...], engine.DeckSeal, engine.Cut]:
+def deck_for_deal(play: Play) -> tuple[tuple[int, ...], engine.DeckSeal, dict[str, Any]]:
     """The deck hand N is dealt (the sealed deck in the cut's order), its seal over the
-    sealed order, and the cut; the next hand opens for commitments."""
+    sealed order, and the cut's record; the next hand opens for commitments."""
     seal_next_deck(play)  # a hand dealt at once (a practice table's first) is cut by nobody
     cut = play.table.cut
     sealed = cut["sealed"]
-    row = SealedDeck.objects.filter(table_id=play.table.pk, hand_ref=sealed["hand"]).first()
-    if row is None or row.commitment != sealed["seal"]:  # never written apart: see seal_next_deck
+    row = next(iter(_sealed_deck.rows(play.table.pk)), None)
+    if row is None or (row.hand_ref, row.commitment) != (sealed["hand"], sealed["seal"]):
+        # Never written apart (seal_next_deck): a row lost by hand, say.
         note_failure(
             "cut",
             table_id=play.table.pk,
@@ -130,5 +136,6 @@ def deck_for_deal(play: Play) -> tuple[tuple[int, ...], engine.DeckSeal, engine.
     contributions = [(c, values.get(key)) for key, c in sealed["commitments"].items()]
     made = engine.make_cut(sealed["hand"], row.commitment, contributions)
     seal = engine.DeckSeal(tuple(row.salts), tuple(row.leaves), row.commitment)
-    play.table.cut = {"open": cut["open"], "dealt": made.as_json()}
-    return engine.cut_deck(row.cards, made.permutation), seal, made
+    record = made.as_json()
+    play.table.cut = {"open": cut["open"], "dealt": record}
+    return engine.cut_deck(row.cards, made.permutation), seal, record

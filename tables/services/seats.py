@@ -20,7 +20,7 @@ from tables.errors import (
     SeatTaken,
 )
 from tables.models import ChipMovement, Seat, SeatRequest
-from tables.play import Play
+from tables.play import Play, is_away
 from tables.services import ledger
 from tables.services import play as p
 from tables.services.clock import starting_time_bank
@@ -252,5 +252,5 @@ def seat_sit_in(*, table_id: int, user: User) -> int:
 def step_aside(play: Play) -> None:
     """If the player who just stepped aside is to act, act for them now."""
     actor = play.actor_seat()
-    if actor is not None and p.is_away(actor):
+    if actor is not None and is_away(actor):
         p.advance(play)
