@@ -97,11 +97,16 @@ def seal_next_deck(play: Play) -> None:
     }
 
 
+def missing_values(sealed: dict[str, Any]) -> bool:
+    """Whether a value on the sealed hand's list has not been revealed."""
+    return len(sealed["values"]) < len(sealed["commitments"])
+
+
 def is_waiting_for_values(play: Play) -> bool:
     """Hand N is due but a listed value is missing: wait for it, up to the bound. The
     first time, the wait's end is set and the deal moved to it."""
     sealed = play.table.cut.get("sealed")
-    if sealed is None or len(sealed["values"]) == len(sealed["commitments"]):
+    if sealed is None or not missing_values(sealed):
         return False
     until = sealed.get("wait_until")
     if until is None:

@@ -9,56 +9,23 @@ import time
 from typing import Any
 
 import pytest
+from django.utils import timezone
 from asgiref.sync import sync_to_async
 from rest_framework.test import APIClient
 
 import engine
 from engine.cut import contribution_commitment, new_value
-from engine.fairness import verify
 from tables import selectors, services
 from tables.errors import BadCut, NotSeated, StaleCut
 from tables.fairness_log.append import log_append
 from tables.models import Hand, Table
 from tables.services import cut as table_cut
+from tests.tables.cutting import Player
 from tests.tables.helpers import deal, fresh, friends_table, state_of
 from tests.tables.sockets import Client
-from tests.tables.test_fairness import api_hand, fold_out
+from tests.tables.test_fairness import fold_out
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("clean_redis")]
-
-
-class Player:
-    """What a player's client keeps: its value for each hand it committed to."""
-
-    def __init__(self, user: Any, table: Table) -> None:
-        self.user, self.table = user, table
-        self.values: dict[str, str] = {}
-
-    def commit(self) -> str:
-        ref = fresh(self.table).cut["open"]["hand"]
-        self.values[ref] = new_value()
-        commitment = contribution_commitment(ref, self.values[ref])
-        services.cut_send(table_id=self.table.pk, user=self.user, commit=(ref, commitment))
-        return ref
-
-    def reveal(self) -> None:
-        sealed = selectors.table_snapshot(table_id=self.table.pk, user=self.user)["cut"]["sealed"]
-        ref = sealed["hand"]
-        services.cut_send(table_id=self.table.pk, user=self.user, reveal=(ref, self.values[ref]))
-
-    def checks(self, hand: Hand, seal_shown: str | None, *, own: bool = True) -> list[str]:
-        """The player's check of a finished hand: the cards it saw, the seal it was shown
-        in the pause before the deal, and (``own``) that its value was used."""
-        body = api_hand(self.user, hand)
-        value = self.values.get(body["fairness"]["cut"]["hand"]) if own else None
-        return verify(
-            body["fairness"],
-            button=body["button"],
-            hole_cards={p["seat"]: p["hole_cards"] for p in body["players"]},
-            board=body["board"],
-            published_commitment=seal_shown,
-            own_value=value,
-        )
 
 
 def sealed_as_shown(table: Table, user: Any) -> dict[str, Any]:
@@ -184,6 +151,9 @@ def test_the_last_value_the_deal_waits_for_deals_at_once(alice, bob):
     services.hand_start(table_id=table.pk, seq=fresh(table).seq)
     assert fresh(table).hand_number == 1
     b.reveal()
+    waiting = fresh(table)
+    assert waiting.wake_at is not None and waiting.wake_at <= timezone.now(), "due at once"
+    assert services.table_wake(table_id=table.pk, seq=waiting.seq) == "hand_start"
     assert fresh(table).hand_number == 2 and not state_of(table).is_over
     hand = Hand.objects.get(table=table, number=2)
     assert all(c["value"] for c in hand.cut["contributions"])
@@ -201,13 +171,13 @@ def test_a_server_that_seals_again_once_it_knows_the_cut_is_caught(alice, bob, m
         """Knowing the values, it builds the sealed deck that the cut deals aces from
         the top, seals that one, and deals it as the cut says."""
         deck, _, made = honest(play)
+        order = engine.cut_permutation(bytes.fromhex(made["seed"]))
         rest = [card for card in deck if card not in aces]
-        wanted = [*aces, *rest]
         sealed = [0] * 52
-        for position, card in enumerate(wanted):
-            sealed[made.permutation[position]] = card
+        for position, card in enumerate([*aces, *rest]):
+            sealed[order[position]] = card
         seal = engine.seal_deck(sealed)
-        return engine.cut_deck(sealed, made.permutation), seal, made
+        return engine.cut_deck(sealed, order), seal, made
 
     monkeypatch.setattr(table_cut, "deck_for_deal", stacked)
     deal(table)

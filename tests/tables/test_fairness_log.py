@@ -9,6 +9,7 @@ import ast
 import json
 import subprocess
 import sys
+from collections.abc import Sequence
 from importlib import import_module
 from pathlib import Path
 from typing import Any
@@ -27,14 +28,18 @@ from tables.fairness_log import proofs
 from tables.fairness_log.append import log_append
 from tables.models import Hand, LogEntry, LogHead, LogSubtree, Table
 from tests.support import wait_for
+from tests.tables.cutting import Player
 from tests.tables.helpers import act, deal, fresh, friends_table
 
 CHECKER = Path(__file__).parent / "log_checker.py"
 
 
-def fold_hands(table: Any, count: int) -> list[Hand]:
-    """``count`` hands at ``table``, each folded by the first to act."""
+def fold_hands(table: Any, count: int, cutters: Sequence[Player] = ()) -> list[Hand]:
+    """``count`` hands at ``table``, each folded by the first to act; ``cutters`` take
+    part in the players' cut between hands, as their pages would."""
     for _ in range(count):
+        for player in cutters:
+            player.take_part()
         deal(table)
         act(table, "fold")
     return list(Hand.objects.filter(table=table).order_by("number"))
@@ -278,12 +283,17 @@ def test_an_outside_checker_verifies_a_hundred_hands_and_the_logs_growth(
     alice: Any, bob: Any, tmp_path: Path
 ) -> None:
     table = friends_table(alice, bob)
-    fold_hands(table, 40)
+    cutters = [Player(alice, table), Player(bob, table)]
+    fold_hands(table, 40, cutters)
     log_append()
     old_head = public("/api/fairness-log/head/").json()
-    hands = fold_hands(table, 60)
+    hands = fold_hands(table, 60, cutters)
     log_append()
-    answers = [hand_answer(alice, hand) for hand in hands]
+    answers = [hand_answer((alice, bob)[n % 2], hand) for n, hand in enumerate(hands)]
+    cut_by = [[c["value"] for c in a["fairness"]["cut"]["contributions"]] for a in answers]
+    assert cut_by[0] == [] and all(len(values) == 2 and all(values) for values in cut_by[1:]), (
+        "the first hand is sealed before anyone commits; the players cut every other"
+    )
     export = APIClient().get("/api/fairness-log/export")
     assert export["Content-Type"] == "text/plain; charset=utf-8"
     files = {
@@ -311,3 +321,16 @@ def test_an_outside_checker_verifies_a_hundred_hands_and_the_logs_growth(
     result = check()
     assert result.returncode == 1
     assert result.stdout == f"hand {answers[7]['id']}: not included in the log it names\n"
+
+    answers[7]["fairness"]["log"]["index"] -= 1
+    stacked = answers[9]["fairness"]
+    stacked["cut"]["contributions"][0]["value"] = "ab" * 32  # a value the player never sent
+    stacked["revealed"][0]["position"] ^= 1  # a card from another place in the deck
+    (tmp_path / "hands.json").write_text(json.dumps(answers))
+    result = check()
+    assert result.returncode == 1
+    name = f"hand {answers[9]['id']}"
+    assert result.stdout.splitlines()[:2] == [
+        f"{name}: a value does not open its commitment",
+        f"{name}: the cut's seed or permutation is not the seal's and values'",
+    ], result.stdout
