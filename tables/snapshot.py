@@ -113,7 +113,7 @@ def build_snapshots(
         **rebuy_fields(table),
         **kinds.of(table).public_fields(table, seats),
         "waiting_for": waiting_for(table, seats, state, now),
-        "cut": public_cut(table.cut),
+        "cut": public_cut(table.cut, is_hand_running=is_running),
         "your_result": None,
         "your_purchases": None,
         "deal": deal["deal"],

@@ -3,7 +3,8 @@
 // commits to a value for the hand the server takes commitments for (`cut.open`),
 // reveals it once that hand's deck is sealed (`cut.sealed`), one `cut` message for
 // both, and says beside the "Deck sealed" mark how the hand on display was cut: by
-// how many players, with this player's value in or left out (disputed), or uncut.
+// how many players while it is played, then, once its record comes with the hand's
+// end, with this player's value in or left out (disputed), or uncut.
 // Bots and spectators take no part. The values are kept in localStorage, so that a
 // reloaded page can still reveal and the replayer can tell whether yours was used.
 
@@ -57,6 +58,18 @@ export function acceptedValue(ref) {
 function newValue() {
   const bytes = crypto.getRandomValues(new Uint8Array(VALUE_BYTES));
   return Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("");
+}
+
+/** How the hand on display was cut while it is played: the snapshot gives the count
+ * only (`cut.dealt`); its record, to check, comes once the hand is over. */
+function describeCount(dealt) {
+  const players = `${dealt.cut_by} player${dealt.cut_by === 1 ? "" : "s"}`;
+  if (dealt.uncut) return ["uncut", "Uncut", "Uncut: no player's value went into this hand's deal"];
+  return [
+    "cut",
+    `Cut by ${dealt.cut_by}`,
+    `Cut by ${players}: the deck was dealt in an order their values chose; checked when the hand is over`,
+  ];
 }
 
 /** How the hand on display was cut, for the mark: its state and the words, short and
@@ -201,19 +214,26 @@ export class TableCut {
     return this.checks.get(key);
   }
 
-  /** The mark beside "Deck sealed": hidden for a hand without a cut. */
+  /** The mark beside "Deck sealed": hidden for a hand without a cut. While the hand is
+   * played it gives the count; once it is over, the check of its record. */
   render() {
     const table = this.table;
-    const dealt = table && table.cut && table.cut.dealt;
-    this.element.hidden = !dealt || !table.commitment;
+    const count = table && table.cut && table.cut.dealt;
+    this.element.hidden = !count || !table.commitment;
     if (this.element.hidden) return;
-    const own = acceptedValue(dealt.hand);
-    const problems = this.problemsOf(dealt, table.commitment, own);
-    const [state, short, long] = describe(dealt, own, problems);
+    const record = table.cut.record && table.cut.record.hand === count.hand ? table.cut.record : null;
+    let described;
+    if (record) {
+      const own = acceptedValue(record.hand);
+      described = describe(record, own, this.problemsOf(record, table.commitment, own));
+    } else {
+      described = describeCount(count);
+    }
+    const [state, short, long] = described;
     if (this.shown === `${state}:${short}:${long}`) return;
     this.shown = `${state}:${short}:${long}`;
     this.element.dataset.state = state;
-    this.element.dataset.hand = dealt.hand;
+    this.element.dataset.hand = count.hand;
     this.element.dataset.open = String(this.isOpen);
     this.element.title = `${long}.`;
     this.element.setAttribute("aria-label", `${long}.`);

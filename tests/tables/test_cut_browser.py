@@ -11,7 +11,9 @@ from typing import Any
 
 from playwright.sync_api import Browser, Page, expect
 
+from accounts.models import User
 from engine.fairness import verify
+from tables import services
 from tables.models import Hand
 from tests.support.live import BROWSER_TEST, PHONE, SCREENSHOTS, outside_the_browser_loop, sign_up
 from tests.support.table_pages import (
@@ -45,6 +47,20 @@ def play_until_hand(pages: list[Page], number: int) -> None:
         assert time.monotonic() < deadline, f"hand {number} was never dealt"
         if not click_check_or_call(pages):
             time.sleep(0.1)
+
+
+def play_until_checked(pages: list[Page]) -> None:
+    """Whoever is to act checks or calls until every page has the hand's cut record to
+    check: the hand on display is over."""
+    deadline = time.monotonic() + HAND_SECONDS
+    while any(cut_mark(page).get_attribute("data-state") == "cut" for page in pages):
+        assert time.monotonic() < deadline, "the hand never ended"
+        if not click_check_or_call(pages):
+            time.sleep(0.1)
+
+
+def alice_user() -> Any:
+    return User.objects.get(username="alice")
 
 
 def hand_id(table_id: int, number: int) -> int:
@@ -84,8 +100,14 @@ def test_two_players_cut_each_hand_and_the_replayer_checks_it(
     take_seat(bob, 1)
 
     # The first deck is sealed as soon as the second player sits, before either page
-    # could commit; from the second hand on, both pages' values cut the deck.
+    # could commit; from the second hand on, both pages' values cut the deck. While
+    # the hand is played the mark counts them; its record comes with the hand's end.
     play_until_hand([alice, bob], 2)
+    expect(cut_mark(alice)).to_have_attribute("data-state", "cut")
+    expect(cut_mark(alice)).to_have_text("Cut by 2")
+    table_id = table_id_of(link)
+    outside_the_browser_loop(lambda: services.table_pause(table_id=table_id, user=alice_user()))
+    play_until_checked([alice, bob])
     for page in (alice, bob):
         expect(cut_mark(page)).to_have_attribute("data-state", "yours")
         expect(cut_mark(page)).to_have_attribute(
@@ -102,8 +124,7 @@ def test_two_players_cut_each_hand_and_the_replayer_checks_it(
     expect(cut_mark(bob)).to_contain_text("Cut by 2 players, yours included")
     bob.screenshot(path=SCREENSHOTS / "felt-cut-open-390x844.png")
 
-    play_until_hand([alice, bob], 3)
-    second = hand_id(table_id_of(link), 2)
+    second = hand_id(table_id, 2)
     replayer = alice.context.new_page()
     watch(replayer, problems)
     replayer.goto(f"{server_url}/hands/{second}/")
@@ -137,8 +158,8 @@ def test_two_players_cut_each_hand_and_the_replayer_checks_it(
         "Disputed: your cut value was left out, though the server took it in time. Deck verified:"
     )
 
-    # The same at the table: the hand on display names its ref, whose value the server
-    # accepted from this browser (as it stands now) and left out.
+    # The same at the table (paused after hand 2): the hand on display names its ref,
+    # whose value the server accepted from this browser (as it stands now) and left out.
     mark = cut_mark(alice)
     alice.evaluate(
         """(ref) => {

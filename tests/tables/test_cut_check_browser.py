@@ -318,8 +318,18 @@ def test_refusals_are_taken_quietly_and_a_stale_part_is_sent_again_while_due(
     assert [message["commit"]["hand"] for message in sent(page)] == [LATER]
 
 
-def dealt_table(cut: CutHand) -> dict[str, Any]:
-    return {"open": LATER, "sealed": None, "dealt": cut.cut.as_json()}
+def dealt_table(cut: CutHand, *, is_over: bool = True) -> dict[str, Any]:
+    """The snapshot's ``cut`` for a hand on display: its count, and once the hand is
+    over, its record."""
+    record = cut.cut.as_json()
+    values = [given["value"] for given in record["contributions"]]
+    count = {
+        "hand": record["hand"],
+        "cut_by": sum(1 for value in values if value is not None),
+        "left_out": values.count(None),
+        "uncut": record["uncut"],
+    }
+    return {"open": LATER, "sealed": None, "dealt": count, "record": record if is_over else None}
 
 
 def mark(page: Page):
@@ -337,6 +347,9 @@ def test_the_mark_says_how_the_hand_on_display_was_cut(static_url: str, browser:
     expect(mark(page)).to_be_hidden()
 
     hand = two_value_hand()
+    snapshot(page, dealt_table(hand, is_over=False), commitment=EXAMPLE_SEAL)
+    expect(mark(page)).to_have_attribute("data-state", "cut")
+    expect(mark(page)).to_have_text("Cut by 2")
     snapshot(page, dealt_table(hand), commitment=EXAMPLE_SEAL)
     expect(mark(page)).to_have_attribute("data-state", "yours")
     expect(mark(page)).to_have_text("Cut by 2 · yours in")
@@ -357,7 +370,7 @@ def test_the_mark_says_how_the_hand_on_display_was_cut(static_url: str, browser:
     expect(mark(page)).to_have_text("Uncut")
 
     tampered = dealt_table(hand)
-    tampered["dealt"]["hand"] = "7:43"  # a record copied from another hand
+    tampered["dealt"]["hand"] = tampered["record"]["hand"] = "7:43"  # another hand's record
     snapshot(page, tampered, commitment=EXAMPLE_SEAL)
     expect(mark(page)).to_have_attribute("data-state", "failed")
     expect(mark(page)).to_have_text("Cut check failed")

@@ -9,8 +9,8 @@ import time
 from typing import Any
 
 import pytest
-from django.utils import timezone
 from asgiref.sync import sync_to_async
+from django.utils import timezone
 from rest_framework.test import APIClient
 
 import engine
