@@ -362,12 +362,17 @@ class Client:
                     # A human-like pause; the round trip starts when the action leaves.
                     await asyncio.sleep(self.rng.uniform(0, self.think))
                 await socket.send(json.dumps(reply))
-                if reply["type"] == "cut":
-                    self.stats.cuts_sent += 1
-                    self.cuts_unanswered += 1
-                if reply["type"] == "act":
-                    self.stats.actions_sent += 1
-                    self.sent_at = time.perf_counter()
+                self.note_sent(reply)
+
+    def note_sent(self, reply: dict[str, Any]) -> None:
+        """Count a message just sent: an action's round trip starts now; a cut's answer
+        comes back before any later message's (``on_frame``)."""
+        if reply["type"] == "cut":
+            self.stats.cuts_sent += 1
+            self.cuts_unanswered += 1
+        elif reply["type"] == "act":
+            self.stats.actions_sent += 1
+            self.sent_at = time.perf_counter()
 
     def on_frame(self, frame: dict[str, Any], received_at: float) -> list[dict[str, Any]]:
         """Update the measurements from one server frame; the messages to send back."""

@@ -80,8 +80,7 @@ class MttClient(SngClient):
                 if self.think > 0:
                     await asyncio.sleep(self.rng.uniform(0, self.think))
                 await socket.send(json.dumps(reply))
-                self.stats.actions_sent += 1
-                self.sent_at = time.perf_counter()
+                self.note_sent(reply)
         raise TimeoutError("the tournament did not end in time")
 
     def follow(self, url: str, moved_at: float) -> None:

@@ -50,8 +50,7 @@ class SngClient(Client):
                 if self.think > 0:
                     await asyncio.sleep(self.rng.uniform(0, self.think))
                 await socket.send(json.dumps(reply))
-                self.stats.actions_sent += 1
-                self.sent_at = time.perf_counter()
+                self.note_sent(reply)
         raise TimeoutError("the sit-n-go did not end in time")
 
 
