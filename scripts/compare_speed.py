@@ -43,6 +43,8 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -127,14 +129,20 @@ def tree_cpu(root: psutil.Process) -> float:
     return total
 
 
-def run_side(tree: Path, port: int, seed: int, options: argparse.Namespace) -> Result:
+@contextmanager
+def served(
+    tree: Path, port: int, options: argparse.Namespace
+) -> Iterator[tuple[psutil.Process, dict[str, str]]]:
+    """``tree``'s ``make run`` on an empty FELT_HOME (with the options' settings), up
+    and answering: its root process, and the environment a client of it runs in.
+    Stopped (its whole process group) on leaving."""
     with tempfile.TemporaryDirectory(prefix="felt-compare-") as home_name:
         home = Path(home_name)
         env = clean_environment()
         env.update(FELT_HOME=str(home), PORT=str(port), WEB_PROCESSES=str(options.web_processes))
-        if options.flat_pause:
+        if getattr(options, "flat_pause", False):
             env.update(FLAT_PAUSE)
-        if options.external:
+        if getattr(options, "external", False):
             env.update(fresh_external_services())
         log_path = home / "run.log"
         with log_path.open("w") as log:
@@ -152,19 +160,8 @@ def run_side(tree: Path, port: int, seed: int, options: argparse.Namespace) -> R
                 if server.poll() is not None or time.monotonic() > deadline:
                     raise RuntimeError(f"{tree} did not start:\n{log_path.read_text()[-2000:]}")
                 time.sleep(0.3)
-            loadtest_env = dict(env, SECRET_KEY=(home / "secret_key").read_text().strip())
-            command = [
-                str(tree / ".venv" / "bin" / "python"), "manage.py", "loadtest",
-                "--tables", str(options.tables), "--seconds", str(options.seconds),
-                "--warmup", str(options.warmup), "--think", str(options.think),
-                "--seed", str(seed), "--url", f"http://127.0.0.1:{port}",
-            ]  # fmt: skip
-            root = psutil.Process(server.pid)
-            cpu_before = tree_cpu(root)
-            finished = subprocess.run(
-                command, cwd=tree, env=loadtest_env, capture_output=True, text=True
-            )
-            cpu = tree_cpu(root) - cpu_before
+            client_env = dict(env, SECRET_KEY=(home / "secret_key").read_text().strip())
+            yield psutil.Process(server.pid), client_env
         finally:
             os.killpg(server.pid, signal.SIGINT)
             try:
@@ -172,6 +169,21 @@ def run_side(tree: Path, port: int, seed: int, options: argparse.Namespace) -> R
             except subprocess.TimeoutExpired:
                 os.killpg(server.pid, signal.SIGKILL)
                 server.wait()
+
+
+def run_side(tree: Path, port: int, seed: int, options: argparse.Namespace) -> Result:
+    with served(tree, port, options) as (root, loadtest_env):
+        command = [
+            str(tree / ".venv" / "bin" / "python"), "manage.py", "loadtest",
+            "--tables", str(options.tables), "--seconds", str(options.seconds),
+            "--warmup", str(options.warmup), "--think", str(options.think),
+            "--seed", str(seed), "--url", f"http://127.0.0.1:{port}",
+        ]  # fmt: skip
+        cpu_before = tree_cpu(root)
+        finished = subprocess.run(
+            command, cwd=tree, env=loadtest_env, capture_output=True, text=True
+        )
+        cpu = tree_cpu(root) - cpu_before
     summary = next(
         (line for line in finished.stdout.splitlines() if line.startswith("summary:")), ""
     )

@@ -35,6 +35,7 @@ from tables import kinds, links, selectors
 from tables.commands import BadMessage, Command, parse_command, read_frame, run_command
 from tables.errors import MembersOnly, StaleDecision, StaleSeq, TableError, TableNotFound
 from tables.groups import chat_group, private_group, public_group
+from tables.lease_renewals import renewals
 from tables.services import chat, presence
 from tables.snapshot import snapshot_frame
 
@@ -160,7 +161,6 @@ def load_first_snapshot(table_id: int, user: User) -> dict[str, Any]:
 
 
 note_presence = database_sync_to_async(presence.seat_presence)
-renew_presence = database_sync_to_async(presence.presence_renew)
 
 
 class TableConsumer(SignedInSocket, AsyncWebsocketConsumer):  # type: ignore[misc]
@@ -174,10 +174,9 @@ class TableConsumer(SignedInSocket, AsyncWebsocketConsumer):  # type: ignore[mis
     # Seated players get their own view in their private group, so they leave
     # the public group: its spectator view would only be thrown away.
     is_in_public_group = False
-    # Holds a presence lease for the seat, renewed by ``lease_renewal``
-    # (tables/services/presence.py).
+    # Holds a presence lease for the seat (tables/services/presence.py), renewed with
+    # the process's other open sockets' (tables/lease_renewals.py).
     is_counted_present = False
-    lease_renewal: asyncio.Task[None] | None = None
     resends: set[asyncio.Task[None]]  # snapshots read again after a failed broadcast
 
     async def connect(self) -> None:
@@ -373,7 +372,7 @@ class TableConsumer(SignedInSocket, AsyncWebsocketConsumer):  # type: ignore[mis
             self.is_counted_present = is_seated
             if is_seated:
                 await self.note_presence(is_open=True)
-                self.lease_renewal = asyncio.create_task(self.renew_lease())
+                renewals.add(self.channel_name, self.table_id, self.user)
             else:  # the seat and its leases are gone
                 self.stop_renewing()
 
@@ -391,20 +390,8 @@ class TableConsumer(SignedInSocket, AsyncWebsocketConsumer):  # type: ignore[mis
         except Exception:
             logger.warning("table %s: presence not noted", self.table_id, exc_info=True)
 
-    async def renew_lease(self) -> None:
-        while True:
-            await asyncio.sleep(presence.renew_every_seconds())
-            try:
-                await renew_presence(
-                    table_id=self.table_id, user=self.user, channel_name=self.channel_name
-                )
-            except Exception:  # a database hiccup: the next renewal tries again
-                logger.exception("table %s: presence lease not renewed", self.table_id)
-
     def stop_renewing(self) -> None:
-        if self.lease_renewal is not None:
-            self.lease_renewal.cancel()
-            self.lease_renewal = None
+        renewals.discard(self.channel_name)
 
     async def follow_public_group(self, *, is_seated: bool) -> None:
         """In the public group only while not seated (the service tells a player who

@@ -18,6 +18,7 @@ on the seat (``disconnected_since``).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime, timedelta
 
 from django.conf import settings
@@ -58,16 +59,33 @@ def seat_presence(*, table_id: int, user: User, channel_name: str, is_open: bool
         _settle(seat, away_since=now)
 
 
-def presence_renew(*, table_id: int, user: User, channel_name: str) -> None:
-    """An open socket is still open: its lease runs a whole lease time from now.
+RENEWED_AT_ONCE = 500  # channel names in one statement
 
-    A lease the sweep already dropped (the server stalled past it) is taken again.
-    """
-    renewed = PresenceLease.objects.filter(channel_name=channel_name).update(
-        renewed_at=timezone.now()
-    )
-    if not renewed:
-        seat_presence(table_id=table_id, user=user, channel_name=channel_name, is_open=True)
+
+def presences_renew(sockets: Mapping[str, tuple[int, User]]) -> None:
+    """Open sockets (channel name -> table id and user) are still open: their leases
+    run a whole lease time from now, in one statement per ``RENEWED_AT_ONCE``. A lease
+    the sweep already dropped (the server stalled past it) is taken again."""
+    names = list(sockets)
+    for start in range(0, len(names), RENEWED_AT_ONCE):
+        chunk = names[start : start + RENEWED_AT_ONCE]
+        leases = PresenceLease.objects.filter(channel_name__in=chunk)
+        if leases.update(renewed_at=timezone.now()) == len(chunk):
+            continue
+        held = set(
+            PresenceLease.objects.filter(channel_name__in=chunk).values_list(
+                "channel_name", flat=True
+            )
+        )
+        for name in chunk:
+            if name not in held:
+                table_id, user = sockets[name]
+                seat_presence(table_id=table_id, user=user, channel_name=name, is_open=True)
+
+
+def presence_renew(*, table_id: int, user: User, channel_name: str) -> None:
+    """One open socket's lease renewed (``presences_renew``)."""
+    presences_renew({channel_name: (table_id, user)})
 
 
 def presence_sweep(*, now: datetime) -> int:

@@ -156,3 +156,16 @@ def test_a_presence_change_locks_the_seat_without_joining_the_tables_row(alice, 
         presence.seat_presence(table_id=table.pk, user=bob, channel_name="bob-tab", is_open=True)
     seat_reads = [q["sql"] for q in queries if q["sql"].startswith('SELECT "tables_seat"')]
     assert seat_reads and not any("JOIN" in sql for sql in seat_reads)
+
+
+def test_a_process_renews_every_lease_it_holds_in_one_statement(alice, bob, carol):
+    table = friends_table(alice, bob, carol)
+    sockets = {f"tab!{user.username}": (table.pk, user) for user in (alice, bob, carol)}
+    for name, (table_id, user) in sockets.items():
+        presence.seat_presence(table_id=table_id, user=user, channel_name=name, is_open=True)
+    later = timezone.now() + timedelta(seconds=presence.renew_every_seconds())
+    with time_machine.travel(later, tick=False), CaptureQueriesContext(connection) as queries:
+        presence.presences_renew(sockets)
+    assert len(queries) == 1 and queries[0]["sql"].startswith("UPDATE"), queries
+    renewed = PresenceLease.objects.values_list("renewed_at", flat=True)
+    assert len(renewed) == 3 and set(renewed) == {later}

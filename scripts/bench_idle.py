@@ -1,0 +1,101 @@
+"""What an open socket costs the server when nothing happens, beside another commit's.
+
+    .venv/bin/python scripts/bench_idle.py REF --sockets 300 --seconds 60 --pairs 3
+
+Each side (REF built as ``scripts/compare_speed.py`` builds it, and this checkout),
+turn about: its ``make run`` on an empty FELT_HOME; the processor time of its whole
+process tree over ``--seconds`` with nothing open (the beat's sweeps, the worker's
+heartbeats: the server's own idle cost); then this checkout's ``manage.py
+idle_sockets`` holds ``--sockets`` seated players' table sockets at tables where no
+hand is dealt, and the tree's processor time is read between its ``measure:`` lines.
+The figure is the difference per socket per second, in microseconds. The client is
+always this checkout's, so REF's database first gets this checkout's migrations.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from compare_speed import ROOT, build, git, served, tree_cpu  # noqa: E402
+
+START, END = "measure: start", "measure: end"  # tables/management/commands/idle_sockets.py
+SETTLE_SECONDS = 5.0  # after start-up, before the baseline
+
+
+def run_side(tree: Path, seed: int, options: argparse.Namespace) -> float:
+    """Microseconds of server processor time per open socket per second."""
+    with served(tree, options.port, options) as (root, env):
+        python = str(ROOT / ".venv" / "bin" / "python")
+        if tree != ROOT:
+            subprocess.run(
+                [python, "manage.py", "migrate", "-v", "0"], cwd=ROOT, env=env, check=True
+            )
+        time.sleep(SETTLE_SECONDS)
+        before, started = tree_cpu(root), time.monotonic()
+        time.sleep(options.seconds)
+        quiet = (tree_cpu(root) - before) / (time.monotonic() - started)
+        command = [
+            python, "manage.py", "idle_sockets", "--tables", str(options.sockets),
+            "--seconds", str(options.seconds), "--warmup", str(options.warmup),
+            "--seed", str(seed), "--url", f"http://127.0.0.1:{options.port}",
+        ]  # fmt: skip
+        holding = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.PIPE, text=True)
+        assert holding.stdout is not None
+        marks: dict[str, tuple[float, float]] = {}
+        for line in holding.stdout:
+            if line.strip() in (START, END):
+                marks[line.strip()] = (tree_cpu(root), time.monotonic())
+            elif line.startswith("idle:"):
+                print(f"    {line.strip()}", flush=True)
+        if holding.wait() != 0 or len(marks) != 2:
+            raise RuntimeError(f"idle_sockets against {tree} failed")
+    cpu = marks[END][0] - marks[START][0]
+    seconds = marks[END][1] - marks[START][1]
+    sockets: int = options.sockets
+    per_socket = (cpu / seconds - quiet) / sockets * 1e6
+    print(
+        f"    quiet {quiet * 1000:.1f} ms/s; with {options.sockets} sockets "
+        f"{cpu / seconds * 1000:.1f} ms/s: {per_socket:.1f} µs per socket per second",
+        flush=True,
+    )
+    return per_socket
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("ref", help="the commit to compare this checkout with")
+    parser.add_argument("--sockets", type=int, default=300)
+    parser.add_argument("--seconds", type=float, default=60.0)
+    parser.add_argument("--warmup", type=float, default=15.0)
+    parser.add_argument("--pairs", type=int, default=3)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--web-processes", type=int, default=2)
+    parser.add_argument("--port", type=int, default=8811)
+    options = parser.parse_args(argv)
+    sides = {"ref": build(options.ref), "this": ROOT}
+    label = {"ref": f"{options.ref} ({git('rev-parse', '--short', options.ref)})",
+             "this": f"this checkout ({git('describe', '--always', '--dirty')})"}  # fmt: skip
+    results: dict[str, list[float]] = {"ref": [], "this": []}
+    for pair in range(options.pairs):
+        for side in ["ref", "this"] if pair % 2 == 0 else ["this", "ref"]:
+            print(f"pair {pair + 1}: {label[side]}", flush=True)
+            results[side].append(run_side(sides[side], options.seed + pair, options))
+    medians = {side: statistics.median(found) for side, found in results.items()}
+    print(f"\nmedians of {options.pairs} pairs, {options.sockets} idle sockets:")
+    for side in ("ref", "this"):
+        print(f"  {label[side]}: {medians[side]:.1f} µs per socket per second")
+    ratios = [t / r for t, r in zip(results["this"], results["ref"], strict=True)]
+    print(f"  this/ref: x{medians['this'] / medians['ref']:.2f} (pairs: "
+          + ", ".join(f"x{ratio:.2f}" for ratio in ratios) + ")")  # fmt: skip
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

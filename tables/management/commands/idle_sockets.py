@@ -1,0 +1,75 @@
+"""`python manage.py idle_sockets --tables N --seconds S`: open sockets where nothing happens.
+
+Makes N friends' tables with one throw-away member each (``loadtest``'s set-up,
+``tables/loadtest/driver.py``), who opens the table's socket and sits down; with one
+player no hand is dealt, so from then on the socket only stays open, as a player's
+does while waiting, thinking or watching. After ``--warmup`` seconds it prints
+``measure: start``, holds every socket for ``--seconds``, prints ``measure: end``
+and closes them: ``scripts/bench_idle.py`` reads the server's processor time at
+the two lines. It fails (exit code 1) when a socket could not be opened or was lost.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+import time
+from random import Random
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from tables.loadtest.clients import CONNECTS_AT_ONCE, Client, Stats
+from tables.loadtest.driver import check_server, clean_up, create_tables
+from tables.management.arguments import non_negative_float, positive_float, positive_int
+
+START, END = "measure: start", "measure: end"
+
+
+async def hold(clients: list[Client], warmup: float, seconds: float) -> None:
+    """Every client sits down and holds its socket; the window is marked on stdout."""
+    deadline = time.monotonic() + warmup + seconds + 1.0
+    gate = asyncio.Semaphore(CONNECTS_AT_ONCE)
+    playing = asyncio.gather(*(client.run(deadline, gate) for client in clients))
+    await asyncio.sleep(warmup)
+    print(START, flush=True)
+    await asyncio.sleep(seconds)
+    print(END, flush=True)
+    await playing
+
+
+class Command(BaseCommand):
+    help = "Hold N seated players' table sockets open where nothing happens."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--tables", type=positive_int, default=100, help="one socket each")
+        parser.add_argument("--seconds", type=positive_float, default=60.0)
+        parser.add_argument(
+            "--warmup",
+            type=non_negative_float,
+            default=10.0,
+            help="seconds for every socket to open and sit down before measuring",
+        )
+        parser.add_argument("--url", default="http://127.0.0.1:8000")
+        parser.add_argument("--seed", type=int, default=None)
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        base_url: str = options["url"]
+        check_server(base_url)
+        rng = Random(options["seed"])
+        setup = create_tables(options["tables"], rng, size=1)
+        stats = Stats()
+        try:
+            clients = [
+                Client(player, base_url, stats, Random(rng.random())) for player in setup.players
+            ]
+            asyncio.run(hold(clients, options["warmup"], options["seconds"]))
+        finally:
+            clean_up(setup)
+        line = (
+            f"idle: {len(clients)} sockets, {stats.connected} opened, {stats.drops} dropped, "
+            f"{sum(stats.server_errors.values())} error frames"
+        )
+        sys.stdout.write(line + "\n")
+        if stats.connected < len(clients) or stats.drops or stats.has_errors:
+            raise CommandError(line)
