@@ -26,6 +26,15 @@ from tables.management.arguments import non_negative_float, positive_float, posi
 START, END = "measure: start", "measure: end"
 
 
+class IdlePlayer(Client):
+    """A seated player's page with nothing to do: it answers the server's pings and
+    sends none of its own, as a browser does (the websockets library's would be a
+    frame each way every 20 s that no browser sends)."""
+
+    def connect_options(self) -> dict[str, Any]:
+        return {**super().connect_options(), "ping_interval": None}
+
+
 async def hold(clients: list[Client], warmup: float, seconds: float) -> None:
     """Every client sits down and holds its socket; the window is marked on stdout."""
     deadline = time.monotonic() + warmup + seconds + 1.0
@@ -60,8 +69,9 @@ class Command(BaseCommand):
         setup = create_tables(options["tables"], rng, size=1)
         stats = Stats()
         try:
-            clients = [
-                Client(player, base_url, stats, Random(rng.random())) for player in setup.players
+            clients: list[Client] = [
+                IdlePlayer(player, base_url, stats, Random(rng.random()))
+                for player in setup.players
             ]
             asyncio.run(hold(clients, options["warmup"], options["seconds"]))
         finally:
