@@ -12,8 +12,8 @@ the two lines. It fails (exit code 1) when a socket could not be opened or was l
 from __future__ import annotations
 
 import asyncio
-import sys
 import time
+from collections.abc import Callable
 from random import Random
 from typing import Any
 
@@ -35,15 +35,17 @@ class IdlePlayer(Client):
         return {**super().connect_options(), "ping_interval": None}
 
 
-async def hold(clients: list[Client], warmup: float, seconds: float) -> None:
-    """Every client sits down and holds its socket; the window is marked on stdout."""
+async def hold(
+    clients: list[Client], warmup: float, seconds: float, say: Callable[[str], None]
+) -> None:
+    """Every client sits down and holds its socket; ``say`` marks the window."""
     deadline = time.monotonic() + warmup + seconds + 1.0
     gate = asyncio.Semaphore(CONNECTS_AT_ONCE)
     playing = asyncio.gather(*(client.run(deadline, gate) for client in clients))
     await asyncio.sleep(warmup)
-    print(START, flush=True)
+    say(START)
     await asyncio.sleep(seconds)
-    print(END, flush=True)
+    say(END)
     await playing
 
 
@@ -62,6 +64,11 @@ class Command(BaseCommand):
         parser.add_argument("--url", default="http://127.0.0.1:8000")
         parser.add_argument("--seed", type=int, default=None)
 
+    def say(self, line: str) -> None:
+        """A line on stdout at once: the benchmark reads the server's time as it comes."""
+        self.stdout.write(line)
+        self.stdout.flush()
+
     def handle(self, *args: Any, **options: Any) -> None:
         base_url: str = options["url"]
         check_server(base_url)
@@ -73,13 +80,13 @@ class Command(BaseCommand):
                 IdlePlayer(player, base_url, stats, Random(rng.random()))
                 for player in setup.players
             ]
-            asyncio.run(hold(clients, options["warmup"], options["seconds"]))
+            asyncio.run(hold(clients, options["warmup"], options["seconds"], self.say))
         finally:
             clean_up(setup)
         line = (
             f"idle: {len(clients)} sockets, {stats.connected} opened, {stats.drops} dropped, "
             f"{sum(stats.server_errors.values())} error frames"
         )
-        sys.stdout.write(line + "\n")
+        self.say(line)
         if stats.connected < len(clients) or stats.drops or stats.has_errors:
             raise CommandError(line)
