@@ -23,13 +23,13 @@ from engine.fairness import (
     revealed,
     revealed_positions,
     seal_deck,
-    verify,
 )
 from engine.formats.phh import EVERY_CARD
 from engine.games import GAMES, POT_LIMIT_OMAHA
 from engine.state import HandState
 from tests.engine.dealing import play
 from tests.engine.history_helpers import play_randomly, random_hand
+from tests.support.fairness_checks import answer_problems
 
 SALT = "0f" * 16
 
@@ -115,14 +115,7 @@ def api_hand(state: HandState, viewer: int | None, salts: list[str]) -> dict[str
 
 def check(hand: dict[str, Any], **options: str) -> list[str]:
     """``verify`` over a hand as the API gives it (``options``: the cut's checks)."""
-    return verify(
-        hand["fairness"],
-        button=hand["button"],
-        hole_cards={p["seat"]: p["hole_cards"] for p in hand["players"]},
-        board=hand["board"],
-        game=hand.get("game"),
-        **options,  # type: ignore[arg-type]
-    )
+    return answer_problems(hand, **options)
 
 
 def test_a_folded_hand_is_revealed_to_its_player_only() -> None:

@@ -6,9 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 from engine.cut import contribution_commitment, new_value
-from engine.fairness import verify
 from tables import selectors, services
 from tables.models import Hand, Table
+from tests.support.fairness_checks import answer_problems
 from tests.tables.helpers import fresh
 from tests.tables.test_fairness import api_hand
 
@@ -38,14 +38,7 @@ class Player:
         in the pause before the deal, and (``own``) that its value was used."""
         body = api_hand(self.user, hand)
         value = self.values.get(body["fairness"]["cut"]["hand"]) if own else None
-        return verify(
-            body["fairness"],
-            button=body["button"],
-            hole_cards={p["seat"]: p["hole_cards"] for p in body["players"]},
-            board=body["board"],
-            published_commitment=seal_shown,
-            own_value=value,
-        )
+        return answer_problems(body, published_commitment=seal_shown, own_value=value)
 
     def take_part(self) -> None:
         """What the page does between hands: reveal for the sealed hand when its

@@ -12,9 +12,9 @@ from typing import Any
 from playwright.sync_api import Browser, Page, expect
 
 from accounts.models import User
-from engine.fairness import verify
 from tables import services
 from tables.models import Hand
+from tests.support.fairness_checks import answer_problems
 from tests.support.live import BROWSER_TEST, PHONE, SCREENSHOTS, outside_the_browser_loop, sign_up
 from tests.support.table_pages import (
     HAND_SECONDS,
@@ -71,13 +71,7 @@ def hand_id(table_id: int, number: int) -> int:
 
 def engine_check(hand: dict[str, Any]) -> list[str]:
     """What ``python -m engine verify`` finds in a hand as the replayer has it."""
-    return verify(
-        hand["fairness"],
-        button=hand["button"],
-        hole_cards={p["seat"]: p["hole_cards"] for p in hand["players"]},
-        board=hand["board"],
-        game=hand.get("game"),
-    )
+    return answer_problems(hand)
 
 
 def cut_mark(page: Page):

@@ -11,9 +11,10 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 import engine
-from engine.fairness import board_positions, dealing_order, hole_positions, verify
+from engine.fairness import board_positions, dealing_order, hole_positions
 from tables import selectors, services
 from tables.models import Hand, Seat, Table
+from tests.support.fairness_checks import answer_problems
 from tests.tables.helpers import (
     deal,
     deal_first_card_from_the_bottom,
@@ -35,12 +36,7 @@ def api_hand(user: Any, hand: Hand) -> dict[str, Any]:
 
 
 def verifies(body: dict[str, Any]) -> list[str]:
-    return verify(
-        body["fairness"],
-        button=body["button"],
-        hole_cards={p["seat"]: p["hole_cards"] for p in body["players"]},
-        board=body["board"],
-    )
+    return answer_problems(body)
 
 
 def play_out(table: Table, rng: Random) -> None:
