@@ -23,7 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from compare_speed import ROOT, build, git, served, tree_cpu  # noqa: E402
+from compare_speed import ROOT, build, served, side_labels, tree_cpu, turn_about  # noqa: E402
 
 START, END = "measure: start", "measure: end"  # tables/management/commands/idle_sockets.py
 SETTLE_SECONDS = 5.0  # after start-up, before the baseline
@@ -80,13 +80,11 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--port", type=int, default=8811)
     options = parser.parse_args(argv)
     sides = {"ref": build(options.ref), "this": ROOT}
-    label = {"ref": f"{options.ref} ({git('rev-parse', '--short', options.ref)})",
-             "this": f"this checkout ({git('describe', '--always', '--dirty')})"}  # fmt: skip
+    label = side_labels(options.ref)
     results: dict[str, list[float]] = {"ref": [], "this": []}
-    for pair in range(options.pairs):
-        for side in ["ref", "this"] if pair % 2 == 0 else ["this", "ref"]:
-            print(f"pair {pair + 1}: {label[side]}", flush=True)
-            results[side].append(run_side(sides[side], options.seed + pair, options))
+    for pair, side in turn_about(options.pairs):
+        print(f"pair {pair + 1}: {label[side]}", flush=True)
+        results[side].append(run_side(sides[side], options.seed + pair, options))
     medians = {side: statistics.median(found) for side, found in results.items()}
     print(f"\nmedians of {options.pairs} pairs, {options.sockets} idle sockets:")
     for side in ("ref", "this"):

@@ -196,6 +196,21 @@ def run_side(tree: Path, port: int, seed: int, options: argparse.Namespace) -> R
     return Result(rate, p50, p95, p99, cpu * 1000 / actions if actions else float("nan"))
 
 
+def side_labels(ref: str) -> dict[str, str]:
+    """How the report names each side: REF with its commit, and this checkout's."""
+    return {
+        "ref": f"{ref} ({git('rev-parse', '--short', ref)})",
+        "this": f"this checkout ({git('describe', '--always', '--dirty')})",
+    }
+
+
+def turn_about(pairs: int) -> Iterator[tuple[int, str]]:
+    """Each pair's two runs, the first side alternating from pair to pair."""
+    for pair in range(pairs):
+        for side in ("ref", "this") if pair % 2 == 0 else ("this", "ref"):
+            yield pair, side
+
+
 def describe(results: list[Result]) -> dict[str, float]:
     return {
         field: statistics.median(getattr(result, field) for result in results)
@@ -227,17 +242,14 @@ def main(argv: list[str]) -> int:
     options = parser.parse_args(argv)
 
     sides = {"ref": build(options.ref), "this": ROOT}
-    label = {"ref": f"{options.ref} ({git('rev-parse', '--short', options.ref)})",
-             "this": f"this checkout ({git('describe', '--always', '--dirty')})"}  # fmt: skip
+    label = side_labels(options.ref)
     results: dict[str, list[Result]] = {"ref": [], "this": []}
-    for pair in range(options.pairs):
+    for pair, side in turn_about(options.pairs):
         seed = options.seed + pair
-        order = ["ref", "this"] if pair % 2 == 0 else ["this", "ref"]
-        for side in order:
-            print(f"pair {pair + 1}, seed {seed}: {label[side]}", flush=True)
-            result = run_side(sides[side], options.port, seed, options)
-            print(f"    server CPU {result.cpu_ms_per_action:.2f} ms per action", flush=True)
-            results[side].append(result)
+        print(f"pair {pair + 1}, seed {seed}: {label[side]}", flush=True)
+        result = run_side(sides[side], options.port, seed, options)
+        print(f"    server CPU {result.cpu_ms_per_action:.2f} ms per action", flush=True)
+        results[side].append(result)
 
     medians = {side: describe(found) for side, found in results.items()}
     mode = "PostgreSQL + Redis" if options.external else "embedded"

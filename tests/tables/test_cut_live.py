@@ -49,14 +49,21 @@ def first_hand_then_committed(alice: Any, bob: Any) -> tuple[Table, Player, Play
     return table, a, b
 
 
-def test_both_values_cut_the_next_hand_and_each_player_checks_it(alice, bob):
+def both_revealed(alice: Any, bob: Any) -> tuple[Table, Player, Player, dict[str, Any]]:
+    """``first_hand_then_committed``, then both players reveal for the sealed hand 2:
+    the table, the players, and the seal and list they were shown."""
     table, a, b = first_hand_then_committed(alice, bob)
     shown = sealed_as_shown(table, alice)
+    a.reveal()
+    b.reveal()
+    return table, a, b, shown
+
+
+def test_both_values_cut_the_next_hand_and_each_player_checks_it(alice, bob):
+    table, a, b, shown = both_revealed(alice, bob)
     assert sorted(shown["commitments"]) == sorted(
         contribution_commitment(shown["hand"], player.values[shown["hand"]]) for player in (a, b)
     )
-    a.reveal()
-    b.reveal()
     deal(table)
     fold_out(table)
     hand = Hand.objects.get(table=table, number=2)
@@ -68,9 +75,7 @@ def test_both_values_cut_the_next_hand_and_each_player_checks_it(alice, bob):
 
 
 def test_the_deal_follows_the_cut_of_the_sealed_deck(alice, bob):
-    table, a, b = first_hand_then_committed(alice, bob)
-    a.reveal()
-    b.reveal()
+    table, _, _, _ = both_revealed(alice, bob)
     deal(table)
     sealed = Hand.objects.get(table=table, number=2)
     cut = engine.make_cut(
@@ -160,10 +165,7 @@ def test_the_last_value_the_deal_waits_for_deals_at_once(alice, bob):
 
 
 def test_a_server_that_seals_again_once_it_knows_the_cut_is_caught(alice, bob, monkeypatch):
-    table, a, b = first_hand_then_committed(alice, bob)
-    shown = sealed_as_shown(table, alice)
-    a.reveal()
-    b.reveal()
+    table, a, b, shown = both_revealed(alice, bob)
     honest = table_cut.deck_for_deal
     aces = [engine.card(text) for text in ("As", "Ah", "Ad", "Ac")]
 
@@ -194,10 +196,7 @@ def test_a_server_that_seals_again_once_it_knows_the_cut_is_caught(alice, bob, m
 
 
 def test_a_value_the_server_left_out_though_it_came_in_time_is_disputed(alice, bob, monkeypatch):
-    table, a, b = first_hand_then_committed(alice, bob)
-    shown = sealed_as_shown(table, alice)
-    a.reveal()
-    b.reveal()
+    table, a, b, shown = both_revealed(alice, bob)
     honest = table_cut.deck_for_deal
 
     def drops_bob(play: Any) -> Any:
