@@ -81,6 +81,11 @@ from django.conf import settings  # noqa: E402
 
 # Real password hashing costs ~0.3 s per log-in; tests check behaviour, not cost.
 settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+# A server run inside the test process (the socket tests' consumers) leaves its
+# tables' wake-ups to Celery, which no worker there reads: those tests deal and time
+# out by hand. The live servers the tests start keep their own timers
+# (tests/tables/test_wake_timers.py).
+settings.TABLES_WAKE_TIMERS = False
 
 
 # Written by migrate's post_migrate receivers (Django's contenttypes and auth) and

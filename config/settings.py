@@ -192,6 +192,10 @@ CELERY_DB_REUSE_MAX = None if DATABASE_URL else 1000
 # Beat runs the table sweep this often. It also says when a wake-up is overdue
 # (/healthz): when a sweep should have applied it (tables/selectors.py).
 TABLES_SWEEP_SECONDS = 2.0
+# A server process applies the wake-ups its own changes ask for on its own timers
+# (tables/wake_timers.py) instead of queueing a Celery task for each. The tests of
+# a server in the test process turn them off, to deal and time out by hand.
+TABLES_WAKE_TIMERS = env_bool("TABLES_WAKE_TIMERS", True)
 CELERY_BEAT_SCHEDULE = {
     "refresh-online-count": {
         "task": "accounts.tasks.refresh_online_count",

@@ -6,11 +6,13 @@ class TablesConfig(AppConfig):
     verbose_name = "Tables and hands"
 
     def ready(self) -> None:
-        # The services say when a table is due; the Celery side queues it.
-        from tables import tasks, wakeups
+        # The services say when a table is due; a server process keeps a timer for it,
+        # anything else has the Celery side queue it.
+        from tables import tasks, wake_timers, wakeups
         from tables.history import allin_ev
 
         wakeups.set_scheduler(tasks.schedule)
+        wakeups.set_server_timers(wake_timers.timers.schedule)
         allin_ev.set_scheduler(tasks.schedule_allin_ev)
 
         # A closed account's seats are freed, and its tables get another host.

@@ -10,19 +10,15 @@ only state is per socket: the last seq it showed, and its command budget.
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
 import json
 import logging
-import threading
-from collections.abc import Awaitable, Callable
 from typing import Any
 
 from channels.consumer import get_handler_name
-from channels.db import DatabaseSyncToAsync, database_sync_to_async
+from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.contrib.sessions.backends.base import SessionBase
-from django.db import connections
 
 from accounts.consumers import SignedInSocket
 from accounts.models import User
@@ -31,13 +27,14 @@ from config.platform.broadcast import Messages, collected, relay, serve_from_run
 from config.platform.close_codes import CloseCode
 from config.platform.command_budget import CommandBudget
 from config.platform.db_connections import retried_on_a_new_connection
-from tables import kinds, links, selectors
+from tables import command_threads, kinds, links, selectors, wake_timers, wakeups
 from tables.commands import BadMessage, Command, parse_command, read_frame, run_command
 from tables.errors import MembersOnly, StaleDecision, StaleSeq, TableError, TableNotFound
 from tables.groups import chat_group, private_group, public_group
 from tables.lease_renewals import renewals
 from tables.services import chat, presence
 from tables.snapshot import snapshot_frame
+from tables.wakeups import Wake
 
 RATE_LIMITED = "Too many messages at once: slow down, then try again."
 # Chat lines per socket: a few at once, then one every two seconds.
@@ -59,6 +56,7 @@ def run_signed_in(
     auth_hash: str | None,
     session: SessionBase | None,
     outbox: Messages,
+    wakes: list[Wake],
 ) -> None:
     """Run ``command`` for ``user``, once sure their log-in still stands: a password
     changed elsewhere a moment ago ends it before the notice reaches this socket.
@@ -66,7 +64,8 @@ def run_signed_in(
     ``session`` is the socket's when its periodic session check is due: read again
     here, in the command's own trip to the database thread. Checked in a trip of its
     own, the command queued twice behind every other table's work. What the command
-    broadcasts is left in ``outbox`` for the caller to ``relay``. A command whose
+    broadcasts is left in ``outbox`` for the caller to ``relay``, and the wake-up it
+    asks for in ``wakes``, for the process's timers (tables/wake_timers.py). A command whose
     database connection had died is run once more on a new one
     (config/platform/db_connections.py).
     """
@@ -76,63 +75,12 @@ def run_signed_in(
             raise LogInEnded()
         if not log_in_stands(user.pk, auth_hash):
             raise LogInEnded()
-        with collected(outbox):
+        with collected(outbox), wakeups.collected(wakes):
             run_command(table_id=table_id, user=user, command=command)
 
     # A connection that died unseen fails the attempt before anything is committed
     # (and told: the outbox is still empty), so it is run again on a new one.
     retried_on_a_new_connection(attempt, may_retry=lambda: not outbox)
-
-
-_on_database_thread = database_sync_to_async(run_signed_in)
-_command_pool: concurrent.futures.ThreadPoolExecutor | None = None
-_command_threads = 0  # the pool's size
-_on_command_pool: Callable[..., Awaitable[None]] | None = None  # run_signed_in on it
-_command_pool_lock = threading.Lock()
-
-
-def command_runner() -> Callable[..., Awaitable[None]]:
-    """``run_signed_in`` off the event loop: on the one thread all of the process's
-    database work shares, or, where ``TABLES_COMMAND_THREADS`` is more than one
-    (PostgreSQL), on a pool of that many threads, each with its own connection.
-    There a command's time is mostly waiting for the database's answers, which the
-    other tables' commands can use; on SQLite every write queues for the one writer
-    and more threads only fought over the interpreter (docs/performance.md)."""
-    threads = settings.TABLES_COMMAND_THREADS
-    if threads <= 1:
-        return _on_database_thread
-    global _command_pool, _command_threads, _on_command_pool
-    with _command_pool_lock:
-        if _on_command_pool is None:  # made once, not for every command
-            _command_pool = concurrent.futures.ThreadPoolExecutor(threads, "commands")
-            _command_threads = threads
-            _on_command_pool = DatabaseSyncToAsync(
-                run_signed_in, thread_sensitive=False, executor=_command_pool
-            )
-        return _on_command_pool
-
-
-def close_command_pool() -> None:
-    """Stop the command threads, each closing its database connections first (a test
-    database cannot be dropped while they are open)."""
-    global _command_pool, _on_command_pool
-    with _command_pool_lock:
-        pool, _command_pool, _on_command_pool = _command_pool, None, None
-        workers = _command_threads
-    if pool is None:
-        return
-    # One job per thread: each waits for the others, so no thread takes two.
-    everyone_there = threading.Barrier(workers)
-
-    def close_own() -> None:
-        try:
-            everyone_there.wait(timeout=10)
-        finally:
-            connections.close_all()
-
-    for _ in range(workers):
-        pool.submit(close_own)
-    pool.shutdown(wait=True)
 
 
 @database_sync_to_async
@@ -244,12 +192,14 @@ class TableConsumer(SignedInSocket, AsyncWebsocketConsumer):  # type: ignore[mis
                 raise BadMessage("chat_rate_limited", CHAT_RATE_LIMITED)
             session = self.scope.get("session") if self.session_check_due() else None
             outbox: Messages = []
+            wakes: list[Wake] = []
             try:
-                await command_runner()(
-                    self.table_id, self.user, command, self.auth_hash, session, outbox
+                await command_threads.runner(run_signed_in)(
+                    self.table_id, self.user, command, self.auth_hash, session, outbox, wakes
                 )
-            finally:  # what committed is told, whatever happened after
+            finally:  # what committed is told and kept on time, whatever happened after
                 self.watch_relay(relay(outbox))
+                wake_timers.timers.schedule_all(wakes)
             if command.type == "cut":  # kept: said to this socket alone (nothing else changed)
                 await self.send_cut_accepted(command.fields)
         except LogInEnded:

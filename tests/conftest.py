@@ -78,9 +78,9 @@ def closed_command_threads() -> Iterator[None]:
     own (``TABLES_COMMAND_THREADS``): closed after each test, or the test database
     could not be flushed and dropped with them open."""
     yield
-    consumers = sys.modules.get("tables.consumers")  # not imported: no pool to close
-    if consumers is not None:
-        consumers.close_command_pool()
+    command_threads = sys.modules.get("tables.command_threads")  # not imported: no pool
+    if command_threads is not None:
+        command_threads.close_pool()
 
 
 @pytest.fixture

@@ -183,12 +183,15 @@ def start_server(
     workdir: Path,
     host: str = "127.0.0.1",
     environment: dict[str, str] | None = None,
+    beat: bool = False,
     **timing_options: Any,
 ) -> Server:
     """Start Daphne and a Celery worker and wait until Daphne listens.
     ``timing_options`` are ``server_timing.timing_settings``'s (``next_hand_seconds``
     at least). ``environment`` adds variables to the server's (settings read from
-    it, such as ``SOCKET_HANDSHAKES_PER_USER``)."""
+    it, such as ``SOCKET_HANDSHAKES_PER_USER``). ``beat``: a Celery beat too, as
+    ``make run`` starts, for a test that restarts Daphne: the timers it held are
+    lost with it, and beat's sweep applies what they would have."""
     workdir.mkdir(parents=True, exist_ok=True)
     (workdir / "live_server_settings.py").write_text(SERVER_SETTINGS)
     timing = server_timing.timing_settings(**timing_options)
@@ -215,6 +218,11 @@ def start_server(
         ["celery", "-A", "config", "worker", "--pool", "solo", "--loglevel", "WARNING",
          "--hostname", f"{queue}@felt-tests"],
     ]  # fmt: skip
+    if beat:
+        commands.append(
+            ["celery", "-A", "config", "beat", "--loglevel", "WARNING",
+             "--schedule", str(workdir / "celerybeat-schedule")]
+        )  # fmt: skip
     children = [spawn(command, env, log_path) for command in commands]
     server = Server(
         f"http://{host}:{port}", queue, children, log_path, timing_path, timing, environment=env

@@ -36,10 +36,12 @@ MAX_GAP_UNDER_TEST = 6.0
 
 @pytest.fixture
 def server(transactional_db: None, tmp_path: Path) -> Iterator[str]:
-    """Daphne and a Celery worker on the test database, hands 0.5 s apart, quick bots."""
+    """Daphne, a Celery worker and beat on the test database, hands 0.5 s apart, quick
+    bots."""
     with live_server(
         database_name=str(connection.settings_dict["NAME"]),
         workdir=tmp_path,
+        beat=True,
         next_hand_seconds=0.5,
         bot_delay=(0.2, 0.6),
     ) as url:
