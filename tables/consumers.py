@@ -119,9 +119,6 @@ class TableConsumer(SignedInSocket, AsyncWebsocketConsumer):  # type: ignore[mis
     last_decision: str | None = None  # of the last snapshot this socket showed
     budget: CommandBudget
     chat_budget: CommandBudget
-    # Seated players get their own view in their private group, so they leave
-    # the public group: its spectator view would only be thrown away.
-    is_in_public_group = False
     # Holds a presence lease for the seat (tables/services/presence.py), renewed with
     # the process's other open sockets' (tables/lease_renewals.py).
     is_counted_present = False
@@ -160,7 +157,6 @@ class TableConsumer(SignedInSocket, AsyncWebsocketConsumer):  # type: ignore[mis
         )
         for group in self.groups_joined:
             await self.channel_layer.group_add(group, self.channel_name)
-        self.is_in_public_group = True
         await self.follow_session(user.pk)
         await self.accept()
         # Joined before reading again, so no change between the two is missed.
@@ -271,13 +267,16 @@ class TableConsumer(SignedInSocket, AsyncWebsocketConsumer):  # type: ignore[mis
         await handler(message)
 
     async def table_snapshot(self, event: dict[str, Any]) -> None:
-        """The spectator view: only for viewers who do not get a private one."""
-        if self.user.pk in event["private_user_ids"]:
-            return
-        await self.send_frame(event)
-
-    async def table_private(self, event: dict[str, Any]) -> None:
-        await self.send_frame(event)
+        """A change: this member's own view of it, or the spectators' (tables/messages.py)."""
+        own = event["frames"].get(str(self.user.pk))
+        await self.send_frame(
+            {
+                "seq": event["seq"],
+                "decision": event["decision"],
+                "is_seated": own is not None and self.user.pk in event["seated"],
+                "frame": event["frame"] if own is None else own,
+            }
+        )
 
     async def table_chat(self, event: dict[str, Any]) -> None:
         """A chat line for everyone at this table (sent as JSON text, shown as text)."""
@@ -317,7 +316,6 @@ class TableConsumer(SignedInSocket, AsyncWebsocketConsumer):  # type: ignore[mis
         self.last_seq, self.last_decision = event["seq"], event["decision"]
         frame, is_seated = event["frame"], event["is_seated"]
         await self.send(text_data=frame)
-        await self.follow_public_group(is_seated=is_seated)
         if is_seated != self.is_counted_present:  # sat down (or lost the seat) on this socket
             self.is_counted_present = is_seated
             if is_seated:
@@ -342,19 +340,6 @@ class TableConsumer(SignedInSocket, AsyncWebsocketConsumer):  # type: ignore[mis
 
     def stop_renewing(self) -> None:
         renewals.discard(self.channel_name)
-
-    async def follow_public_group(self, *, is_seated: bool) -> None:
-        """In the public group only while not seated (the service tells a player who
-        loses their seat in their private group, with the spectator view)."""
-        public = public_group(self.table_id)
-        if is_seated and self.is_in_public_group:
-            self.is_in_public_group = False
-            await self.channel_layer.group_discard(public, self.channel_name)
-        elif not is_seated and not self.is_in_public_group:
-            self.is_in_public_group = True
-            await self.channel_layer.group_add(public, self.channel_name)
-            # Joined before reading again, so no change between the two is missed.
-            await self.send_snapshot(await load_snapshot(self.table_id, self.user))
 
     async def send_error(self, code: str, message: str) -> None:
         await self.send(text_data=json.dumps({"type": "error", "code": code, "message": message}))

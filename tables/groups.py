@@ -2,7 +2,8 @@
 
 
 def public_group(table_id: int) -> str:
-    """Spectators of the table (seated players get their own view instead)."""
+    """Every socket at the table: its changes (each socket sends its own view of them)
+    and its notices."""
     return f"table-{table_id}"
 
 

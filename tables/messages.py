@@ -1,10 +1,13 @@
-"""The group messages a committed change sends: one per viewer, each view encoded once.
+"""The group message a committed change sends: one per change, each view encoded once.
 
 Built from the objects a service just saved (so they match the saved ``seq``).
-The public group gets the spectator's view and the list of users who also get
-a private one; each seated human's private group gets that user's own view.
-No group message ever holds a card its readers may not see: every view comes
-from ``snapshot.build_snapshots``, which takes the cards from ``engine.views``.
+Every socket at the table is in its public group and gets the one message,
+which holds the spectators' frame and each seated human's own, by user id;
+each socket sends its member's frame, or the spectators' (docs/architecture.md,
+"Broadcasts"). One message, not one per viewer: the channel layer's publishing
+and receiving were paid once per group (docs/performance.md, session 28).
+No frame holds a card its viewer may not see: every view comes from
+``snapshot.build_snapshots``, which takes the cards from ``engine.views``.
 """
 
 from __future__ import annotations
@@ -24,49 +27,30 @@ def snapshot_messages(
     seats: Mapping[int, Seat],
     state: engine.HandState | None,
     now: datetime,
-    gone_user_ids: Iterable[int] = (),
 ) -> Messages:
-    """(group, message) pairs: the spectator view, then one private view per seated human.
+    """The change's (group, message): the spectators' frame and each seated human's.
 
-    Seated players' sockets leave the public group, so the users who lost
-    their seat in this change (``gone_user_ids``) get the spectator view in
-    their private group: it tells their sockets to follow the public one again.
+    ``frames`` is keyed by user id as text (the channel layer's encoding takes no
+    other keys); a member not in it, seated no longer, gets the spectators' frame.
     """
     humans = [seat for seat in seats.values() if seat.user_id is not None]
     spectator_view, *private_views = build_snapshots(table, seats, state, [None, *humans], now)
-    # Each view is encoded once here; every socket it reaches sends the same text.
-    spectator_frame = snapshot_frame(spectator_view)
-    decision = spectator_view["decision"]  # the same in every view
-    public = {
-        "type": "table.snapshot",
-        "seq": table.seq,
-        "decision": decision,
-        "is_seated": False,
-        "frame": spectator_frame,
-        "private_user_ids": [seat.user_id for seat in humans],
-    }
-    messages: Messages = [(public_group(table.pk), public)]
-    seated = {seat.user_id for seat in humans}
-    for user_id in sorted(set(gone_user_ids) - seated):
-        gone = {
-            "type": "table.private",
-            "seq": table.seq,
-            "decision": decision,
-            "is_seated": False,
-            "frame": spectator_frame,
-        }
-        messages.append((private_group(table.pk, user_id), gone))
+    frames: dict[str, str] = {}
+    seated: list[int] = []
     for seat, private_view in zip(humans, private_views, strict=True):
         assert seat.user_id is not None
-        private = {
-            "type": "table.private",
-            "seq": table.seq,
-            "decision": decision,
-            "is_seated": private_view["your_seat"] is not None,
-            "frame": snapshot_frame(private_view),
-        }
-        messages.append((private_group(table.pk, seat.user_id), private))
-    return messages
+        frames[str(seat.user_id)] = snapshot_frame(private_view)
+        if private_view["your_seat"] is not None:
+            seated.append(seat.user_id)
+    change = {
+        "type": "table.snapshot",
+        "seq": table.seq,
+        "decision": spectator_view["decision"],  # the same in every view
+        "frame": snapshot_frame(spectator_view),
+        "frames": frames,
+        "seated": seated,
+    }
+    return [(public_group(table.pk), change)]
 
 
 REMOVED_TEXT = "The host removed you from the table"

@@ -15,8 +15,7 @@ from django.db import close_old_connections, connection, transaction
 from accounts.consumers import LOBBY_GROUP
 from accounts.sessions import user_group
 from config.platform.broadcast import log_failure, send, server_loop
-from tables.groups import private_group, public_group
-from tables.models import Seat
+from tables.groups import public_group
 from tournaments.models import Membership, Tournament
 
 # Stacks change every hand; the lobby and the tournament's page hear of a hand that
@@ -91,10 +90,7 @@ def user_notices(notices: list[tuple[int, dict[str, Any]]]) -> None:
 
 
 def table_notice(table_id: int, notice: dict[str, Any]) -> None:
-    """Once committed: a notice to everyone at the table, spectators and players."""
-    user_ids = Seat.objects.filter(table_id=table_id, user__isnull=False).values_list(
-        "user_id", flat=True
-    )
+    """Once committed: a notice to everyone at the table, spectators and players (every
+    socket at a table is in its public group)."""
     message = {"type": "table.notice", "notice": notice}
-    groups = [public_group(table_id), *(private_group(table_id, uid) for uid in user_ids)]
-    transaction.on_commit(lambda: send([(group, message) for group in groups]))
+    transaction.on_commit(lambda: send([(public_group(table_id), message)]))

@@ -112,7 +112,6 @@ def commit(play: Play) -> None:
             if play.loaded.get(seat.pk) != (values := seat_values(seat))
         ]
     )
-    gone = [seat.user_id for seat in play.removed if seat.user_id is not None]
     removed_by_host = [seat.user_id for seat in play.removed if seat.is_removed and seat.user_id]
     wake = wakeups.Wake(table.pk, table.seq, table.wake_at)
 
@@ -123,7 +122,7 @@ def commit(play: Play) -> None:
         # Built from the objects just saved, once the write lock is released:
         # encoding every viewer's snapshot need not hold up other tables' writes.
         broadcast.send(
-            messages.snapshot_messages(play.table, play.seats, play.state, play.now, gone)
+            messages.snapshot_messages(play.table, play.seats, play.state, play.now)
             + messages.removed_notices(table.pk, removed_by_host)
         )
 

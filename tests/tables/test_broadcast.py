@@ -1,5 +1,6 @@
-"""What leaves a committed change cheaply: wake tasks queued only when needed, and
-seated players' sockets fed from their private group alone, each view encoded once."""
+"""What leaves a committed change cheaply: wake tasks queued only when needed, and one
+group message per change holding each view encoded once, from which every socket
+sends its own member's view."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from django.utils import timezone
 from config.platform import broadcast
 from tables import messages as table_messages
 from tables import selectors, services, tasks
-from tables.groups import private_group, public_group
+from tables.groups import public_group
 from tables.play import hand_state
 from tests.tables.helpers import act, deal, fresh, friends_table
 from tests.tables.sockets import Client
@@ -157,15 +158,17 @@ def test_every_socket_of_a_view_gets_the_same_frame_text(alice, bob):
     deal(table)
     table = fresh(table)
     seats = selectors.table_seats(table)
-    messages = dict(
-        table_messages.snapshot_messages(table, seats, hand_state(table), timezone.now())
+    [(group, change)] = table_messages.snapshot_messages(
+        table, seats, hand_state(table), timezone.now()
     )
-    public = messages[public_group(table.pk)]
-    frame = json.loads(public["frame"])
-    assert frame["type"] == "snapshot" and frame["seq"] == public["seq"] == table.seq
+    assert group == public_group(table.pk)
+    frame = json.loads(change["frame"])
+    assert frame["type"] == "snapshot" and frame["seq"] == change["seq"] == table.seq
     assert all(seat.get("cards") is None for seat in frame["table"]["seats"])
-    private = messages[private_group(table.pk, alice.pk)]
-    assert private["is_seated"] and json.loads(private["frame"])["table"]["your_seat"] == 0
+    assert sorted(change["seated"]) == sorted([alice.pk, bob.pk])
+    own = json.loads(change["frames"][str(alice.pk)])["table"]
+    assert own["your_seat"] == 0 and own["seats"][0]["cards"]
+    assert own["seats"][1]["cards"] is None, "bob's cards are in bob's frame only"
 
 
 async def test_sync_code_called_for_a_socket_sends_through_that_sockets_event_loop():
@@ -193,7 +196,7 @@ async def test_a_command_s_broadcast_is_kept_for_its_socket_which_then_sends_it(
 
     await sync_to_async(fold_while_collecting)()
 
-    assert {group for group, _ in outbox} >= {private_group(table.pk, bob.pk)}
+    assert {group for group, _ in outbox} == {public_group(table.pk)}
     assert all(message["seq"] == seq + 1 for _, message in outbox)
     assert await watcher.is_quiet(), "kept, not sent"
     broadcast.relay(outbox)

@@ -28,11 +28,13 @@ def broadcast_tables(table: Any) -> dict[int | None, str]:
     """What the broadcast after a change sends, keyed by the user it is for (None: public)."""
     table = fresh(table)
     seats = selectors.table_seats(table)
-    messages = snapshot_messages(table, seats, hand_state(table), timezone.now())
+    [(group, message)] = snapshot_messages(table, seats, hand_state(table), timezone.now())
+    assert group == public_group(table.pk)
+    frames: dict[int | None, str] = {None: message["frame"]}
+    frames.update((int(user_id), frame) for user_id, frame in message["frames"].items())
     sent: dict[int | None, str] = {}
-    for group, message in messages:
-        user_id = None if group == public_group(table.pk) else int(group.split("-")[-1])
-        table_view = json.loads(message["frame"])["table"]
+    for user_id, frame in frames.items():
+        table_view = json.loads(frame)["table"]
         sent[user_id] = json.dumps({**table_view, "server_time": None})
     return sent
 
