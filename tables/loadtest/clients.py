@@ -93,6 +93,9 @@ class Stats:
     # Of those, refused because the table moved on as it crossed (the list closed, the
     # player moved to another table): nothing anyone sees, so not an error.
     cuts_crossed: int = 0
+    # The load test's own processor seconds over the measured part: on the server's
+    # machine, what it takes from the cores the server's figures are measured on.
+    client_cpu: float = 0.0
 
     @property
     def server_failures(self) -> int:
@@ -164,7 +167,8 @@ class Stats:
             f"summary: tables {tables}, clients {clients}, think {think:g} s, "
             f"warm-up {warmup:g} s, "
             f"actions {len(self.round_trips)}, {len(self.round_trips) / seconds:.1f} actions/s, "
-            f"round trip ms {trips}, errors {errors}, reconnects {len(self.reconnects)}"
+            f"round trip ms {trips}, errors {errors}, reconnects {len(self.reconnects)}, "
+            f"client CPU {self.client_cpu * 1000 / max(1, len(self.round_trips)):.2f} ms per action"
         )
 
 

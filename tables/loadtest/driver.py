@@ -126,5 +126,15 @@ async def play_all(
     deadline = started + warmup + seconds
     stats.measure_from = time.perf_counter() + warmup
     gate = asyncio.Semaphore(CONNECTS_AT_ONCE)
+    measured_from = asyncio.ensure_future(processor_time_after(warmup))
     await asyncio.gather(*(client.run(deadline, gate) for client in clients))
+    if measured_from.done():
+        stats.client_cpu = time.process_time() - measured_from.result()
+    measured_from.cancel()
     return time.monotonic() - started - warmup
+
+
+async def processor_time_after(warmup: float) -> float:
+    """This process's processor time once ``warmup`` seconds have passed."""
+    await asyncio.sleep(warmup)
+    return time.process_time()

@@ -306,13 +306,14 @@ def test_the_client_speaks_to_the_servers_websocket_with_its_origin_and_session(
 
 
 def test_the_summary_line_holds_every_figure_of_the_run() -> None:
-    stats = Stats(round_trips=[0.010, 0.020, 0.030, 0.040], actions_sent=5)
+    stats = Stats(round_trips=[0.010, 0.020, 0.030, 0.040], actions_sent=5, client_cpu=0.006)
     stats.server_errors["stale_seq"] += 1
     report = stats.report(tables=2, clients=7, seconds=2.0, think=0.5, warmup=5)
     assert "measured: 2.0 s after a 5 s warm-up" in report
     assert report.splitlines()[-1] == (
         "summary: tables 2, clients 7, think 0.5 s, warm-up 5 s, actions 4, 2.0 actions/s, "
-        "round trip ms p50 25.0 p95 38.5 p99 39.7 max 40.0, errors 1, reconnects 0"
+        "round trip ms p50 25.0 p95 38.5 p99 39.7 max 40.0, errors 1, reconnects 0, "
+        "client CPU 1.50 ms per action"
     )
 
 
@@ -381,7 +382,7 @@ def test_a_handshake_answered_with_a_server_error_counts_as_an_error() -> None:
     stats.failed_handshakes[handshake_failure(ConnectionRefusedError())] += 2
     assert stats.has_errors and stats.server_failures == 1
     assert "failed handshakes: HTTP 500 x1, refused x2" in stats.report(1, 1, 1.0)
-    assert stats.report(1, 1, 1.0).endswith("errors 1, reconnects 0")
+    assert "errors 1, reconnects 0, " in stats.report(1, 1, 1.0).splitlines()[-1]
 
 
 @pytest.mark.load
