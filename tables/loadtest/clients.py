@@ -338,8 +338,13 @@ class Client:
             await socket.send(json.dumps(message))
 
     def connect_options(self) -> dict[str, Any]:
-        """Passed on to the event loop's ``create_connection``."""
-        return {"local_addr": (self.local_address, 0)} if self.local_address else {}
+        """Passed on to ``websockets.connect``: no pings of the client's own (the
+        websockets library's would be a frame each way every 20 s that no browser
+        sends; the client still answers the server's), and the address to connect from."""
+        options: dict[str, Any] = {"ping_interval": None}
+        if self.local_address:
+            options["local_addr"] = (self.local_address, 0)
+        return options
 
     def on_connect(self) -> list[dict[str, Any]]:
         """What the client sends once connected: it takes its seat."""

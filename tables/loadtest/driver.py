@@ -11,6 +11,7 @@ import asyncio
 import secrets
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from dataclasses import dataclass, field
 from importlib import import_module
@@ -116,6 +117,26 @@ def check_server(base_url: str) -> None:
         raise CommandError(
             f"No Felt server answers at {base_url} ({error}); start one with `make run`."
         ) from None
+
+
+# Players a run connects from one address. The server refuses an address that opens
+# more than SOCKET_HANDSHAKES_PER_ADDRESS sockets a minute (4430), as it should
+# refuse one machine opening thousands; a run's players stand for people on
+# machines of their own, so past this many they come from further loopback
+# addresses, each its own stranger to the server.
+PLAYERS_PER_ADDRESS = 400
+
+
+def spread_over_addresses(clients: list[Client], base_url: str) -> int:
+    """Give ``clients`` loopback addresses to connect from, ``PLAYERS_PER_ADDRESS`` to
+    each, when there are more than that and the server is on this machine's loopback;
+    returns how many addresses they use."""
+    host = urllib.parse.urlsplit(base_url).hostname or ""
+    if len(clients) <= PLAYERS_PER_ADDRESS or not host.startswith("127."):
+        return 1
+    for number, client in enumerate(clients):
+        client.local_address = f"127.0.1.{1 + number // PLAYERS_PER_ADDRESS}"
+    return 1 + (len(clients) - 1) // PLAYERS_PER_ADDRESS
 
 
 async def play_all(

@@ -37,7 +37,7 @@ from tables.loadtest.clients import (
     percentile,
     random_act,
 )
-from tables.loadtest.driver import log_in
+from tables.loadtest.driver import PLAYERS_PER_ADDRESS, log_in, spread_over_addresses
 from tables.models import Table
 from tests.support.live import free_port, live_server
 
@@ -303,6 +303,23 @@ def test_the_client_speaks_to_the_servers_websocket_with_its_origin_and_session(
     assert client.ws_url == "wss://felt.example:8443/ws/tables/12/"
     assert client.origin() == "https://felt.example:8443"
     assert client.cookie() == "sessionid=abc"
+
+
+def test_past_one_address_s_share_players_connect_from_further_loopback_addresses() -> None:
+    def clients(count: int) -> list[Client]:
+        return [Client(Player(1, 0, "s", f"p{n}"), "", Stats(), Random()) for n in range(count)]
+
+    many = clients(2 * PLAYERS_PER_ADDRESS + 1)
+    assert spread_over_addresses(many, "http://127.0.0.1:8000") == 3
+    addresses = [client.connect_options()["local_addr"][0] for client in many]
+    assert addresses.count("127.0.1.1") == addresses.count("127.0.1.2") == PLAYERS_PER_ADDRESS
+    assert addresses[-1] == "127.0.1.3"
+    assert all(client.connect_options()["ping_interval"] is None for client in many)
+
+    few, remote = clients(PLAYERS_PER_ADDRESS), clients(PLAYERS_PER_ADDRESS + 1)
+    assert spread_over_addresses(few, "http://127.0.0.1:8000") == 1
+    assert spread_over_addresses(remote, "https://felt.example") == 1, "no such address there"
+    assert all("local_addr" not in client.connect_options() for client in few + remote)
 
 
 def test_the_summary_line_holds_every_figure_of_the_run() -> None:

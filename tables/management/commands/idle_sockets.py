@@ -26,15 +26,6 @@ from tables.management.arguments import non_negative_float, positive_float, posi
 START, END = "measure: start", "measure: end"
 
 
-class IdlePlayer(Client):
-    """A seated player's page with nothing to do: it answers the server's pings and
-    sends none of its own, as a browser does (the websockets library's would be a
-    frame each way every 20 s that no browser sends)."""
-
-    def connect_options(self) -> dict[str, Any]:
-        return {**super().connect_options(), "ping_interval": None}
-
-
 async def hold(
     clients: list[Client], warmup: float, seconds: float, say: Callable[[str], None]
 ) -> None:
@@ -77,8 +68,7 @@ class Command(BaseCommand):
         stats = Stats()
         try:
             clients: list[Client] = [
-                IdlePlayer(player, base_url, stats, Random(rng.random()))
-                for player in setup.players
+                Client(player, base_url, stats, Random(rng.random())) for player in setup.players
             ]
             asyncio.run(hold(clients, options["warmup"], options["seconds"], self.say))
         finally:

@@ -22,6 +22,8 @@ flooder opens a new socket as soon as the server closes one (a 4429, or a
 refused handshake) and floods again (``tables/loadtest/flooders.py``);
 ``--flood-from 127.0.0.2`` has them connect from another loopback address, so
 the server's limits per address (config/platform/socket_limits.py) see a stranger.
+Past 400 players, the players themselves connect from several loopback addresses
+(127.0.1.x), 400 from each, as people on machines of their own would.
 It prints actions per second, the round-trip p50/p95/p99 and the errors seen,
 ending with one ``summary:`` line holding every figure, and fails (exit code 1)
 when any client errored. Users, sessions and tables are deleted afterwards
@@ -37,7 +39,14 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from tables.loadtest.clients import Client, Stats
-from tables.loadtest.driver import Setup, check_server, clean_up, create_tables, play_all
+from tables.loadtest.driver import (
+    Setup,
+    check_server,
+    clean_up,
+    create_tables,
+    play_all,
+    spread_over_addresses,
+)
 from tables.loadtest.flooders import Flooder, FloodStats, ReconnectingFlooder
 from tables.management.arguments import (
     non_negative_float,
@@ -108,6 +117,9 @@ class Command(BaseCommand):
                 Client(player, base_url, stats, Random(rng.random()), options["think"])
                 for player in setup.players
             ]
+            addresses = spread_over_addresses(clients, base_url)
+            if addresses > 1:
+                self.stdout.write(f"players connect from {addresses} loopback addresses")
             flooder = ReconnectingFlooder if options["reconnect"] else Flooder
             for player in flooding.players:
                 clients.append(flooder(player, base_url, flood))
