@@ -18,8 +18,8 @@ clock on the wall. With
 bench's own reads between them) are written as a cProfile file for ``pstats``.
 
 The wake-up scheduler is replaced by one that does nothing: a live server
-hands the wake-up to another thread (tables/wakeups.py), so it is not on the
-command's own path. The cache is a Redis of the run's own, as ``make run``
+keeps the wake-up on its event loop's timer once the command is back
+(tables/wake_timers.py), so it is not on the command's own path. The cache is a Redis of the run's own, as ``make run``
 starts it (``config/platform/embedded.py``), in the temporary home.
 
 Compare two commits turn about, in one sitting, by running this file from each

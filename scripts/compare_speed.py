@@ -25,6 +25,10 @@ server (a hand plays in well under a second), and commits before those settings
 (7c46421, say) paused 3 s after every hand; a side whose code has no such
 setting ignores it.
 
+With ``--mtt PLAYERS`` each side plays that tree's ``loadtest_mtt`` instead: a
+club tournament of PLAYERS (levels of ``--levels`` seconds) to its winner, the
+processor time over the whole tournament divided by all of its actions.
+
 With ``--external`` both sides run on the machine's PostgreSQL and Redis
 (127.0.0.1) instead of the embedded defaults: each run gets a new, empty
 database (``felt_compare``) and Redis databases 4 to 7 emptied first, so the
@@ -171,14 +175,28 @@ def served(
                 server.wait()
 
 
+def load_command(tree: Path, port: int, seed: int, options: argparse.Namespace) -> list[str]:
+    """That tree's own load test: ``loadtest`` at friends' tables, or with ``--mtt``
+    a club tournament of that many players played to its winner."""
+    python = str(tree / ".venv" / "bin" / "python")
+    url = f"http://127.0.0.1:{port}"
+    if options.mtt:
+        return [
+            python, "manage.py", "loadtest_mtt", "--players", str(options.mtt),
+            "--levels", str(options.levels), "--think", str(options.think),
+            "--seed", str(seed), "--url", url,
+        ]  # fmt: skip
+    return [
+        python, "manage.py", "loadtest",
+        "--tables", str(options.tables), "--seconds", str(options.seconds),
+        "--warmup", str(options.warmup), "--think", str(options.think),
+        "--seed", str(seed), "--url", url,
+    ]  # fmt: skip
+
+
 def run_side(tree: Path, port: int, seed: int, options: argparse.Namespace) -> Result:
     with served(tree, port, options) as (root, loadtest_env):
-        command = [
-            str(tree / ".venv" / "bin" / "python"), "manage.py", "loadtest",
-            "--tables", str(options.tables), "--seconds", str(options.seconds),
-            "--warmup", str(options.warmup), "--think", str(options.think),
-            "--seed", str(seed), "--url", f"http://127.0.0.1:{port}",
-        ]  # fmt: skip
+        command = load_command(tree, port, seed, options)
         cpu_before = tree_cpu(root)
         finished = subprocess.run(
             command, cwd=tree, env=loadtest_env, capture_output=True, text=True
@@ -192,7 +210,10 @@ def run_side(tree: Path, port: int, seed: int, options: argparse.Namespace) -> R
     if finished.returncode != 0 or match is None:
         raise RuntimeError(f"the load test against {tree} failed")
     rate, p50, p95, p99 = map(float, match.groups())
-    actions = rate * (options.warmup + options.seconds)
+    if options.mtt:  # measured from the first action to the winner, as the CPU
+        actions = float(re.search(r"actions (\d+),", summary)[1])  # type: ignore[index]
+    else:  # the warm-up's actions, at the measured rate, and the measured ones
+        actions = rate * (options.warmup + options.seconds)
     return Result(rate, p50, p95, p99, cpu * 1000 / actions if actions else float("nan"))
 
 
@@ -235,6 +256,13 @@ def main(argv: list[str]) -> int:
         help="PostgreSQL and Redis on 127.0.0.1 instead of the embedded defaults",
     )
     parser.add_argument(
+        "--mtt",
+        type=int,
+        metavar="PLAYERS",
+        help="run loadtest_mtt: a club tournament of PLAYERS played to its winner",
+    )
+    parser.add_argument("--levels", type=float, default=20.0, help="with --mtt: a level's s")
+    parser.add_argument(
         "--flat-pause",
         action="store_true",
         help="pause between hands as after any hand, also after a showdown or a run-out",
@@ -255,10 +283,8 @@ def main(argv: list[str]) -> int:
     mode = "PostgreSQL + Redis" if options.external else "embedded"
     if options.flat_pause:
         mode += ", flat pause between hands"
-    print(
-        f"\nmedians of {options.pairs} pairs, {options.tables} tables, "
-        f"think {options.think:g} s, {mode}:"
-    )
+    what = f"a tournament of {options.mtt}" if options.mtt else f"{options.tables} tables"
+    print(f"\nmedians of {options.pairs} pairs, {what}, think {options.think:g} s, {mode}:")
     for side in ("ref", "this"):
         m = medians[side]
         print(
@@ -270,6 +296,15 @@ def main(argv: list[str]) -> int:
     print(
         f"  this/ref: actions/s x{ratio['actions_per_second']:.2f}, p99 x{ratio['p99']:.2f}, "
         f"server CPU per action x{ratio['cpu_ms_per_action']:.2f}"
+    )
+    pair_ratios = [
+        this.cpu_ms_per_action / ref.cpu_ms_per_action
+        for this, ref in zip(results["this"], results["ref"], strict=True)
+    ]
+    print(
+        "  server CPU per action, each pair this/ref: "
+        + ", ".join(f"x{r:.2f}" for r in pair_ratios)
+        + f"; their median x{statistics.median(pair_ratios):.2f}"
     )
     return 0
 
