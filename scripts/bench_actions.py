@@ -19,8 +19,9 @@ bench's own reads between them) are written as a cProfile file for ``pstats``.
 
 The wake-up scheduler is replaced by one that does nothing: a live server
 keeps the wake-up on its event loop's timer once the command is back
-(tables/wake_timers.py), so it is not on the command's own path. The cache is a Redis of the run's own, as ``make run``
-starts it (``config/platform/embedded.py``), in the temporary home.
+(tables/wake_timers.py), so it is not on the command's own path. The cache is
+a Redis of the run's own, as ``make run`` starts it
+(``config/platform/embedded.py``), in the temporary home.
 
 Compare two commits turn about, in one sitting, by running this file from each
 tree alternately (docs/performance.md, "Measuring").

@@ -28,6 +28,7 @@ sys.path.insert(0, str(ROOT))
 
 from django.core.exceptions import ImproperlyConfigured  # noqa: E402
 
+from config.adapters.tcp_keepalive import PING_SECONDS  # noqa: E402
 from config.environment import MailServer  # noqa: E402
 from config.platform.embedded import EmbeddedRedis, die_with_parent  # noqa: E402
 from config.platform.private_files import make_private_home, use_private_umask  # noqa: E402
@@ -265,6 +266,9 @@ def serve(
             "daphne",
             "--fd",
             str(fd),
+            # The kernel finds vanished players (config/adapters/tcp_keepalive.py).
+            "--ping-interval",
+            str(PING_SECONDS),
             *proxy,
             "config.asgi:application",
             pass_fds=(fd,),

@@ -23,6 +23,9 @@ client's goodbye, or the answers to a flood queued before its 4429), but
 raised through the consumer it ended it with a traceback and skipped its
 clean-up (its presence and groups).
 
+The same protocol also turns the kernel's TCP keepalive on for each websocket
+as it opens (config/adapters/tcp_keepalive.py says why).
+
 This is the one place Felt reaches into Daphne's internals: ``install`` adds
 the check only where Daphne's websocket protocol still looks as it did in
 the version it was written against (daphne 4.2), and otherwise logs that the
@@ -36,6 +39,7 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any
 
+from config.adapters.tcp_keepalive import keep_alive
 from config.platform import socket_limits
 from config.platform.close_codes import CloseCode
 from config.platform.command_budget import CommandBudget
@@ -89,8 +93,9 @@ def install() -> bool:
         return False
     if getattr(WebSocketFactory.protocol, "is_felt_frame_budget", False):
         return True  # installed already
+    expected = ("onOpen", "onMessage", "serverSend", "STATE_OPEN")
     if getattr(WebSocketFactory, "protocol", None) is not WebSocketProtocol or not all(
-        hasattr(WebSocketProtocol, name) for name in ("onMessage", "serverSend", "STATE_OPEN")
+        hasattr(WebSocketProtocol, name) for name in expected
     ):
         log.warning("daphne's websocket protocol is not the one expected: no frame budget")
         return False
@@ -98,6 +103,10 @@ def install() -> bool:
     class FrameBudgetProtocol(WebSocketProtocol):  # type: ignore[misc]
         frame_gate: FrameGate | None = None
         is_felt_frame_budget = True
+
+        def onOpen(self) -> None:  # noqa: N802
+            keep_alive(self.transport)  # config/adapters/tcp_keepalive.py
+            super().onOpen()
 
         def onMessage(self, payload: bytes, isBinary: bool) -> None:  # noqa: N802, N803
             if self.frame_gate is None:

@@ -33,6 +33,12 @@ global
 defaults
     mode http
     option forwardfor
+    # The players' side probed by the kernel, as Daphne's own sockets are: a player
+    # who vanished is let go within 50 s (config/adapters/tcp_keepalive.py).
+    option clitcpka
+    clitcpka-idle 20s
+    clitcpka-intvl 10s
+    clitcpka-cnt 3
     timeout connect 2s
     timeout client 1h
     timeout server 1h

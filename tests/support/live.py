@@ -50,6 +50,7 @@ from playwright.sync_api import Browser, Page, Playwright, expect, sync_playwrig
 
 from accounts.forms import SignUpForm
 from accounts.members import member_sign_up
+from config.adapters.tcp_keepalive import PING_SECONDS
 from config.celery import app as celery_app
 from config.platform.embedded import die_with_parent
 from tests.support import PASSWORD, server_timing
@@ -159,7 +160,10 @@ class Server:
 
 
 def web_command(port: int) -> list[str]:
-    return ["daphne", "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"]
+    return [
+        "daphne", "-b", "127.0.0.1", "-p", str(port),
+        "--ping-interval", str(PING_SECONDS), "config.asgi:application",
+    ]  # fmt: skip
 
 
 def spawn(command: list[str], env: dict[str, str], log_path: Path) -> subprocess.Popen[bytes]:

@@ -3,11 +3,12 @@
 The server is Daphne and a Celery worker as child processes on the test
 database (tests/support/live.py); the misbehaving client is a bare TCP
 socket (tests/tables/raw_socket.py) that writes many frames at once and never
-answers the server's close frame.
+answers the server's close frame, and whose quiet connection the kernel probes.
 """
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,6 +19,7 @@ from django.db import connection
 
 from accounts.models import User
 from config.adapters.frame_guard import FRAME_BURST, FRAME_HOLD_SECONDS, FRAME_STRIKES
+from config.adapters.tcp_keepalive import IDLE_SECONDS
 from tables import services
 from tables.loadtest.clients import Player
 from tables.loadtest.driver import create_tables
@@ -114,3 +116,32 @@ def test_a_flood_closed_by_daphne_cools_off_its_member_and_address(server: str) 
         again = RawSocket.open(server, path, f"sessionid={player.session_key}")
         assert again.status == 101 and again.close_code() == 4430
         again.close()
+
+
+def kernel_timer(server: str, client_port: int) -> tuple[int, float]:
+    """The kernel's timer on the server's end of the connection from ``client_port``
+    (/proc/net/tcp): its kind (2: keepalive) and the seconds until it fires."""
+    server_port = int(server.rsplit(":", 1)[1])
+    ends = (f":{server_port:04X}", f":{client_port:04X}")
+    for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
+        fields = line.split()
+        if (fields[1][-5:], fields[2][-5:]) == ends:
+            kind, ticks = fields[5].split(":")
+            return int(kind, 16), int(ticks, 16) / os.sysconf("SC_CLK_TCK")
+    raise AssertionError(f"no connection from port {client_port} to {server_port}")
+
+
+@pytest.mark.skipif(not Path("/proc/net/tcp").exists(), reason="reads Linux's /proc/net/tcp")
+def test_the_kernel_probes_a_quiet_websocket_so_a_vanished_player_is_let_go(
+    server: str,
+) -> None:
+    [player, _] = create_tables(1, Random(0), size=2).players
+    raw = open_socket(server, player)
+    client_port = raw.sock.getsockname()[1]
+    deadline = time.monotonic() + 5
+    while (timer := kernel_timer(server, client_port))[0] != 2 and time.monotonic() < deadline:
+        time.sleep(0.1)  # a retransmission timer until the last frame is acknowledged
+    kind, seconds = timer
+    assert kind == 2, "the server's end of a quiet websocket has the keepalive timer"
+    assert seconds <= IDLE_SECONDS, "probed after the idle time, not the kernel's two hours"
+    raw.close()

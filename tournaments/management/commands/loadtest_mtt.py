@@ -75,9 +75,10 @@ class Command(BaseCommand):
                 )
                 for player in setup.players
             ]
-            started = time.monotonic()
+            started, cpu_before = time.monotonic(), time.process_time()
             asyncio.run(play(clients, options["timeout"]))
             elapsed = time.monotonic() - started
+            stats.client_cpu = time.process_time() - cpu_before
             status = Tournament.objects.get(pk=setup.tournament_id).status
             if status != Tournament.Status.FINISHED:
                 stats.client_errors.append(f"the tournament is {status}, not finished")

@@ -62,9 +62,10 @@ class Command(BaseCommand):
                 SngClient(player, options["url"], stats, Random(rng.random()), options["think"])
                 for player in setup.players
             ]
-            started = time.monotonic()
+            started, cpu_before = time.monotonic(), time.process_time()
             asyncio.run(play(clients, options["timeout"]))
             elapsed = time.monotonic() - started
+            stats.client_cpu = time.process_time() - cpu_before
             unfinished = Tournament.objects.filter(pk__in=tournament_ids).exclude(status="finished")
             if unfinished.exists():
                 stats.client_errors.append(f"{unfinished.count()} SNGs did not finish")
