@@ -20,7 +20,12 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from tables.loadtest.clients import CONNECTS_AT_ONCE, Client, Stats
-from tables.loadtest.driver import check_server, clean_up, create_tables
+from tables.loadtest.driver import (
+    check_server,
+    clean_up,
+    create_tables,
+    spread_over_addresses,
+)
 from tables.management.arguments import non_negative_float, positive_float, positive_int
 
 START, END = "measure: start", "measure: end"
@@ -70,6 +75,7 @@ class Command(BaseCommand):
             clients: list[Client] = [
                 Client(player, base_url, stats, Random(rng.random())) for player in setup.players
             ]
+            spread_over_addresses(clients, base_url)  # past 400, as loadtest's players
             asyncio.run(hold(clients, options["warmup"], options["seconds"], self.say))
         finally:
             clean_up(setup)
