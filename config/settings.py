@@ -192,9 +192,8 @@ CELERY_DB_REUSE_MAX = None if DATABASE_URL else 1000
 # Beat runs the table sweep this often. It also says when a wake-up is overdue
 # (/healthz): when a sweep should have applied it (tables/selectors.py).
 TABLES_SWEEP_SECONDS = 2.0
-# A server process applies the wake-ups its own changes ask for on its own timers
-# (tables/wake_timers.py) instead of queueing a Celery task for each. The tests of
-# a server in the test process turn them off, to deal and time out by hand.
+# A server process applies its own changes' wake-ups on its own timers instead of
+# a Celery task each (tables/wake_timers.py); tests of an in-process server don't.
 TABLES_WAKE_TIMERS = env_bool("TABLES_WAKE_TIMERS", True)
 CELERY_BEAT_SCHEDULE = {
     "refresh-online-count": {
@@ -249,9 +248,8 @@ TABLES_OUTAGE_SECONDS = env_float("TABLES_OUTAGE_SECONDS", 10.0)
 # A seated player's socket renews its presence lease every third of this; a
 # lease not renewed for this long (its server died) no longer counts them present.
 TABLES_PRESENCE_LEASE_SECONDS = env_float("TABLES_PRESENCE_LEASE_SECONDS", 60.0)
-# Threads per server process that run table commands (tables/consumers.py): one on
-# SQLite, whose writers queue for one lock anyway; on PostgreSQL four, so that
-# commands overlap their waits for its answers (docs/performance.md, session 19).
+# Threads per server process for table commands (tables/command_threads.py): one on
+# SQLite, whose writers queue for one lock; on PostgreSQL four, to overlap its waits.
 TABLES_COMMAND_THREADS = env_int("TABLES_COMMAND_THREADS", 4 if DATABASE_URL else 1)
 # Commands one table socket may send: a burst, then a steady rate; after this
 # many refusals in a row the socket is closed (config/platform/command_budget.py).
