@@ -4,7 +4,7 @@ Built from the objects a service just saved (so they match the saved ``seq``).
 Every socket at the table is in its public group and gets the one message,
 which holds the spectators' frame and each seated human's own, by user id;
 each socket sends its member's frame, or the spectators' (docs/architecture.md,
-"Broadcasts"). One message, not one per viewer: the channel layer's publishing
+"The write path"). One message, not one per viewer: the channel layer's publishing
 and receiving were paid once per group (docs/performance.md, session 28).
 No frame holds a card its viewer may not see: every view comes from
 ``snapshot.build_snapshots``, which takes the cards from ``engine.views``.
