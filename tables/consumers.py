@@ -273,7 +273,7 @@ class TableConsumer(SignedInSocket, AsyncWebsocketConsumer):  # type: ignore[mis
             {
                 "seq": event["seq"],
                 "decision": event["decision"],
-                "is_seated": own is not None and self.user.pk in event["seated"],
+                "is_seated": own is not None,
                 "frame": event["frame"] if own is None else own,
             }
         )

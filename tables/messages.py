@@ -30,25 +30,22 @@ def snapshot_messages(
 ) -> Messages:
     """The change's (group, message): the spectators' frame and each seated human's.
 
-    ``frames`` is keyed by user id as text (the channel layer's encoding takes no
-    other keys); a member not in it, seated no longer, gets the spectators' frame.
+    ``frames`` is keyed by the seated members' user ids as text (the channel layer's
+    encoding takes no other keys); a member not in it, seated no longer or never,
+    gets the spectators' frame.
     """
     humans = [seat for seat in seats.values() if seat.user_id is not None]
     spectator_view, *private_views = build_snapshots(table, seats, state, [None, *humans], now)
-    frames: dict[str, str] = {}
-    seated: list[int] = []
-    for seat, private_view in zip(humans, private_views, strict=True):
-        assert seat.user_id is not None
-        frames[str(seat.user_id)] = snapshot_frame(private_view)
-        if private_view["your_seat"] is not None:
-            seated.append(seat.user_id)
+    frames = {
+        str(seat.user_id): snapshot_frame(private_view)
+        for seat, private_view in zip(humans, private_views, strict=True)
+    }
     change = {
         "type": "table.snapshot",
         "seq": table.seq,
         "decision": spectator_view["decision"],  # the same in every view
         "frame": snapshot_frame(spectator_view),
         "frames": frames,
-        "seated": seated,
     }
     return [(public_group(table.pk), change)]
 

@@ -165,7 +165,7 @@ def test_every_socket_of_a_view_gets_the_same_frame_text(alice, bob):
     frame = json.loads(change["frame"])
     assert frame["type"] == "snapshot" and frame["seq"] == change["seq"] == table.seq
     assert all(seat.get("cards") is None for seat in frame["table"]["seats"])
-    assert sorted(change["seated"]) == sorted([alice.pk, bob.pk])
+    assert sorted(change["frames"]) == sorted([str(alice.pk), str(bob.pk)])
     own = json.loads(change["frames"][str(alice.pk)])["table"]
     assert own["your_seat"] == 0 and own["seats"][0]["cards"]
     assert own["seats"][1]["cards"] is None, "bob's cards are in bob's frame only"
