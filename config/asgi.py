@@ -11,14 +11,16 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 # Django must be set up before anything imports models (the consumers do).
 django_application = get_asgi_application()
 
-from config.adapters import frame_guard  # noqa: E402
+from config.adapters import connection_checks, frame_guard  # noqa: E402
 from config.health import LiveCheck  # noqa: E402
 from config.platform.origins import SameOriginValidator  # noqa: E402
 from config.platform.socket_limits import SocketLimits, by_address, by_user  # noqa: E402
 from config.platform.unavailable_sockets import CloseWhenUnavailable  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
 
-frame_guard.install()  # Daphne imports this module before it starts serving
+# Daphne imports this module before it starts serving.
+frame_guard.install()
+connection_checks.install()
 
 application = ProtocolTypeRouter(
     {

@@ -26,10 +26,11 @@ clean-up (its presence and groups).
 The same protocol also turns the kernel's TCP keepalive on for each websocket
 as it opens (config/adapters/tcp_keepalive.py says why).
 
-This is the one place Felt reaches into Daphne's internals: ``install`` adds
-the check only where Daphne's websocket protocol still looks as it did in
-the version it was written against (daphne 4.2), and otherwise logs that the
-guard is off and leaves Daphne as it is.
+This module and config/adapters/connection_checks.py are where Felt reaches
+into Daphne's internals: ``install`` adds the check only where Daphne's
+websocket protocol still looks as it did in the version it was written
+against (daphne 4.2), and otherwise logs that the guard is off and leaves
+Daphne as it is.
 """
 
 from __future__ import annotations

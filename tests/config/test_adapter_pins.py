@@ -13,7 +13,8 @@ from tests.import_graph import ROOT
 WRITTEN_AGAINST = {
     # config/adapters/channel_layer.py: the pub/sub layer's shards, their locks and connections.
     "channels-redis": channel_layer.BATCHED_VERSIONS,
-    # config/adapters/frame_guard.py: Daphne's websocket factory and protocol (subclassed),
+    # config/adapters/frame_guard.py: Daphne's websocket factory and protocol (subclassed);
+    # config/adapters/connection_checks.py: its server's walks over its connections,
     "daphne": ("4.2.",),
     # the autobahn protocol under it (its states, onMessage, serverSend, sendClose),
     "autobahn": ("26.10.",),
