@@ -119,8 +119,8 @@ class TableConsumer(SignedInSocket, AsyncWebsocketConsumer):  # type: ignore[mis
     last_decision: str | None = None  # of the last snapshot this socket showed
     budget: CommandBudget
     chat_budget: CommandBudget
-    # Holds a presence lease for the seat (tables/services/presence.py), renewed with
-    # the process's other open sockets' (tables/lease_renewals.py).
+    # Holds a presence lease for the seat (tables/services/presence.py), held by this
+    # server process and renewed with it (tables/lease_renewals.py).
     is_counted_present = False
     resends: set[asyncio.Task[None]]  # snapshots read again after a failed broadcast
 
@@ -163,7 +163,7 @@ class TableConsumer(SignedInSocket, AsyncWebsocketConsumer):  # type: ignore[mis
         await self.send_snapshot(await load_first_snapshot(self.table_id, user))
 
     async def disconnect(self, code: int) -> None:
-        self.stop_renewing()
+        self.stop_renewing()  # unlisted before its lease is given back (lease_renewals.py)
         if self.is_counted_present:
             await self.note_presence(is_open=False)
         for group in self.groups_joined:
@@ -319,21 +319,25 @@ class TableConsumer(SignedInSocket, AsyncWebsocketConsumer):  # type: ignore[mis
         if is_seated != self.is_counted_present:  # sat down (or lost the seat) on this socket
             self.is_counted_present = is_seated
             if is_seated:
-                await self.note_presence(is_open=True)
+                # Listed before the lease is taken, so no renewal sees the lease
+                # without the socket and gives it back (tables/lease_renewals.py).
                 renewals.add(self.channel_name, self.table_id, self.user)
+                await self.note_presence(is_open=True)
             else:  # the seat and its leases are gone
                 self.stop_renewing()
 
     async def note_presence(self, *, is_open: bool) -> None:
         """Take or give back this socket's presence lease. Presence is not play: a
-        database that fails here (a restart under way) costs the socket nothing; an
-        open socket's next renewal takes the lease again, and a closed one's lapses."""
+        database that fails here (a restart under way) costs the socket nothing: the
+        process's next renewal takes an open socket's lease again, and gives a closed
+        one's back."""
         try:
             await note_presence(
                 table_id=self.table_id,
                 user=self.user,
                 channel_name=self.channel_name,
                 is_open=is_open,
+                holder=renewals.holder,
             )
         except Exception:
             logger.warning("table %s: presence not noted", self.table_id, exc_info=True)

@@ -1,10 +1,10 @@
 """The tables app's models, one module per part (Django's model package).
 
-``table``: tables, seats, sit-down requests and presence leases, with the
-limits a table may be set to; ``hands``: finished hands, their players and
-each member's totals; ``fairness_log``: the public log of hand seals;
-``ledger``: chips in and out of a friends' table; ``chat``: the chat lines. Every
-model and limit is imported here, so
+``table``: tables, seats, sit-down requests, presence leases and the server
+processes holding them, with the limits a table may be set to; ``hands``:
+finished hands, their players and each member's totals; ``fairness_log``: the
+public log of hand seals; ``ledger``: chips in and out of a friends' table;
+``chat``: the chat lines. Every model and limit is imported here, so
 ``from tables.models import Table`` names them wherever they live.
 """
 
@@ -21,6 +21,7 @@ from tables.models.table import (
     MIN_ACTION_SECONDS,
     MIN_SEATS,
     MIN_STARTING_BIG_BLINDS,
+    PresenceHolder,
     PresenceLease,
     Seat,
     SeatRequest,
@@ -45,6 +46,7 @@ __all__ = [
     "LogHead",
     "LogSubtree",
     "PlayerTotals",
+    "PresenceHolder",
     "PresenceLease",
     "SealedDeck",
     "Seat",

@@ -288,17 +288,36 @@ class Seat(models.Model):
         return self.user.public_name if self.user else DEPARTED_NAME
 
 
-class PresenceLease(models.Model):
-    """One open table socket of a seated player, kept alive by its server's renewals.
+class PresenceHolder(models.Model):
+    """A server process that holds presence leases, and when it last said it was alive.
 
-    A socket that closes deletes its lease; one whose server died stops being
-    renewed, and the sweep counts it gone once ``renewed_at`` is older than
+    One row per process with seated table sockets open, named once per process
+    (tables/lease_renewals.py). The process renews this one row, however many
+    leases it holds: its leases are alive while ``renewed_at`` is within
     ``TABLES_PRESENCE_LEASE_SECONDS`` (tables/services/presence.py).
+    """
+
+    name = models.CharField(max_length=200, unique=True)
+    renewed_at = models.DateTimeField(db_index=True)
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class PresenceLease(models.Model):
+    """One open table socket of a seated player, alive while its holder is.
+
+    A socket that closes deletes its lease. Its holder is the server process
+    with the socket open: if that process dies, the sweep drops the lease once
+    the holder has not been renewed for ``TABLES_PRESENCE_LEASE_SECONDS``
+    (tables/services/presence.py).
     """
 
     seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="leases")
     channel_name = models.CharField(max_length=200, unique=True)
-    renewed_at = models.DateTimeField(db_index=True)
+    # PROTECT: a holder is deleted only once it holds no lease, so that no seat
+    # loses its player's presence without being told (the sweep settles each seat).
+    holder = models.ForeignKey(PresenceHolder, on_delete=models.PROTECT, related_name="leases")
 
     def __str__(self) -> str:
         return f"{self.channel_name} at seat {self.seat_id}"

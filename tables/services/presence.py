@@ -2,18 +2,47 @@
 
 Each open table socket of a seated player holds a lease (a ``PresenceLease``
 row named after its channel). Opening a socket takes one, closing it gives it
-back, and while it is open its consumer renews it every third of
-``TABLES_PRESENCE_LEASE_SECONDS``. A server that dies closes nothing, so its
-leases are only found stale: the sweep drops leases not renewed for a whole
-lease time, and a player whose last lease went that way is away since it was
-last renewed.
+back. A lease names its holder, the server process with the socket open (a
+``PresenceHolder`` row), and is alive while its holder is: each process renews
+its own row every third of ``TABLES_PRESENCE_LEASE_SECONDS``, one write
+however many sockets it has open (``presences_renew``; tables/lease_renewals.py).
+A process that dies closes nothing and renews nothing: the sweep finds its
+holder stale once it has not been renewed for a lease time and drops its
+leases, and a player whose last lease went that way is away since the holder
+was last renewed. A stale holder left with no lease is then deleted.
+
+Since a renewal no longer touches the leases, it counts them (one statement,
+on an index) and compares with the sockets the process has open. Where they
+differ, it puts the leases right, socket by socket:
+
+- a socket without a lease takes it again: the sweep dropped it while the
+  process stalled past a lease time, or taking it failed on a database blink;
+- a lease without a socket is given back, and its seat settled as a closed
+  socket's: its give-back failed on a blink, or a renewal took it again while
+  the socket was closing. Its holder stays alive, so it would never lapse.
+
+A lease missing and another left over cancel in the count, so every
+``FULL_CHECK_EVERY``-th renewal compares the channel names themselves: either
+is put right within that many renewals (100 s at the 60 s lease).
+
+The sweep drops a holder's leases seat by seat, under the table's and the
+seat's locks, and only after locking the holder's row and finding it still
+stale. On PostgreSQL (READ COMMITTED) a statement that waited for a row
+another transaction changed reads that row again, but not the rows a subquery
+of its WHERE read: a DELETE of leases by a subquery on their holders would
+drop a process's leases even if its renewal committed while the DELETE ran.
+Locking the holder's row instead, the sweep waits for a renewal under way and
+reads the row again once it commits: fresh, the holder keeps its leases. A
+renewal that comes after the lock waits for the sweep; it then counts
+fewer leases than sockets and takes the dropped ones again, as it would after
+any lease dropped by mistake.
 
 A player is present while they hold a lease. When that changes, the seat's
 ``disconnected_at`` changes with it. That is not a change of play: it takes
-the table's row lock and then the seat's (the order of every table service,
-which deletes a seat's leases with the seat) and bumps no ``seq``: everyone at
-the table gets a small ``presence`` frame, and every later snapshot carries it
-on the seat (``disconnected_since``).
+the table's row lock, then the seat's (the order of every table service,
+which deletes a seat's leases with the seat), then the holder's; and bumps no
+``seq``: everyone at the table gets a small ``presence`` frame, and every
+later snapshot carries it on the seat (``disconnected_since``).
 """
 
 from __future__ import annotations
@@ -23,14 +52,15 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Max
 from django.utils import timezone
 
 from accounts.models import User
 from config.platform import broadcast
 from tables.groups import chat_group
-from tables.models import PresenceLease, Seat, Table
+from tables.models import PresenceHolder, PresenceLease, Seat, Table
 from tables.snapshot import iso
+
+FULL_CHECK_EVERY = 5  # renewals: each this many compares leases and sockets one by one
 
 
 def lease_seconds() -> float:
@@ -38,12 +68,18 @@ def lease_seconds() -> float:
 
 
 def renew_every_seconds() -> float:
-    """How often an open socket renews its lease: three chances before it lapses."""
+    """How often a process renews its leases: three chances before they lapse."""
     return lease_seconds() / 3
 
 
-def seat_presence(*, table_id: int, user: User, channel_name: str, is_open: bool) -> None:
-    """The socket ``channel_name`` of ``user``'s at the table opened (``is_open``) or closed."""
+def seat_presence(
+    *, table_id: int, user: User, channel_name: str, is_open: bool, holder: str | None = None
+) -> None:
+    """The socket ``channel_name`` of ``user``'s at the table opened (``is_open``) or
+    closed. An opened socket's lease is held by ``holder``, the name of the process
+    with the socket open, which has to renew it (``presences_renew``)."""
+    if is_open and holder is None:
+        raise ValueError("An open socket's lease needs the process holding it.")
     with transaction.atomic():
         _lock_table(table_id)
         seat = _locked_seat(table_id=table_id, user=user)
@@ -51,65 +87,104 @@ def seat_presence(*, table_id: int, user: User, channel_name: str, is_open: bool
             return
         now = timezone.now()
         if is_open:
+            # Renewed with the lease: the sweep never finds a lease of a stale holder
+            # (or of none) that was just taken.
+            owner, _ = PresenceHolder.objects.update_or_create(
+                name=holder, defaults={"renewed_at": now}
+            )
             PresenceLease.objects.update_or_create(
-                channel_name=channel_name, defaults={"seat": seat, "renewed_at": now}
+                channel_name=channel_name, defaults={"seat": seat, "holder": owner}
             )
         else:
             PresenceLease.objects.filter(channel_name=channel_name).delete()
         _settle(seat, away_since=now)
 
 
-RENEWED_AT_ONCE = 500  # channel names in one statement
-
-
-def presences_renew(sockets: Mapping[str, tuple[int, User]]) -> None:
-    """Open sockets (channel name -> table id and user) are still open: their leases
-    run a whole lease time from now, in one statement per ``RENEWED_AT_ONCE``. A lease
-    the sweep already dropped (the server stalled past it) is taken again."""
-    names = list(sockets)
-    for start in range(0, len(names), RENEWED_AT_ONCE):
-        chunk = names[start : start + RENEWED_AT_ONCE]
-        leases = PresenceLease.objects.filter(channel_name__in=chunk)
-        if leases.update(renewed_at=timezone.now()) == len(chunk):
-            continue
-        held = set(
-            PresenceLease.objects.filter(channel_name__in=chunk).values_list(
-                "channel_name", flat=True
-            )
+def presences_renew(
+    *, holder: str, sockets: Mapping[str, tuple[int, User]], is_full_check: bool = False
+) -> None:
+    """The process ``holder`` is alive with these sockets open (channel name -> table id
+    and user): its leases run a whole lease time from now. Two statements, whatever
+    the number of sockets, unless its leases have to be put right (``is_full_check``:
+    compared one by one, not counted)."""
+    PresenceHolder.objects.filter(name=holder).update(renewed_at=timezone.now())
+    held = PresenceLease.objects.filter(holder__name=holder)
+    if not is_full_check and held.count() == len(sockets):
+        return
+    seat_of = dict(held.values_list("channel_name", "seat_id"))
+    for channel_name in sorted(sockets.keys() - seat_of.keys()):
+        table_id, user = sockets[channel_name]
+        seat_presence(
+            table_id=table_id, user=user, channel_name=channel_name, is_open=True, holder=holder
         )
-        for name in chunk:
-            if name not in held:
-                table_id, user = sockets[name]
-                seat_presence(table_id=table_id, user=user, channel_name=name, is_open=True)
-
-
-def presence_renew(*, table_id: int, user: User, channel_name: str) -> None:
-    """One open socket's lease renewed (``presences_renew``)."""
-    presences_renew({channel_name: (table_id, user)})
+    for channel_name in sorted(seat_of.keys() - sockets.keys()):
+        _give_back(channel_name=channel_name, seat_id=seat_of[channel_name])
 
 
 def presence_sweep(*, now: datetime) -> int:
-    """Drop the leases whose server stopped renewing them; returns how many players
-    that left away."""
-    stale = PresenceLease.objects.filter(renewed_at__lt=now - timedelta(seconds=lease_seconds()))
-    last_heard = dict(
-        stale.values("seat_id").annotate(last=Max("renewed_at")).values_list("seat_id", "last")
+    """Drop the leases whose holder stopped renewing them, then the stale holders left
+    with none; returns how many players that left away."""
+    lapsed_before = now - timedelta(seconds=lease_seconds())
+    stale = list(
+        PresenceHolder.objects.filter(renewed_at__lt=lapsed_before).values_list("pk", flat=True)
+    )
+    if not stale:
+        return 0
+    seats = dict(
+        PresenceLease.objects.filter(holder__in=stale).values_list("seat_id", "seat__table_id")
     )
     away = 0
-    tables = dict(Seat.objects.filter(pk__in=last_heard).values_list("pk", "table_id"))
-    for seat_id, last in last_heard.items():
+    for seat_id, table_id in seats.items():
         with transaction.atomic():
-            if seat_id in tables:
-                _lock_table(tables[seat_id])
+            _lock_table(table_id)
             seat = _locked_seat(pk=seat_id)
-            if seat is None:
-                continue
-            # Only this seat's stale leases: one renewed since the first read stays.
-            PresenceLease.objects.filter(
-                seat=seat, renewed_at__lt=now - timedelta(seconds=lease_seconds())
-            ).delete()
-            away += _settle(seat, away_since=last)
+            if seat is not None:
+                away += _drop_lapsed_leases(seat, lapsed_before=lapsed_before)
+    for holder_id in stale:
+        with transaction.atomic():
+            # Locked, as a socket taking a lease locks its holder: none is taken meanwhile.
+            holder = (
+                PresenceHolder.objects.select_for_update()
+                .filter(pk=holder_id, renewed_at__lt=lapsed_before)
+                .first()
+            )
+            if holder is not None and not holder.leases.exists():
+                holder.delete()
     return away
+
+
+def _drop_lapsed_leases(seat: Seat, *, lapsed_before: datetime) -> bool:
+    """Drop the locked seat's leases whose holder, locked, is still stale: one renewed
+    since the sweep's first read keeps its leases. Returns whether the player went away.
+
+    The holders are locked after the table and the seat, in the order of their keys,
+    as a socket taking a lease locks its holder; FOR NO KEY UPDATE, the lock a
+    renewal's UPDATE takes, so that a renewal under way is waited for and the row is
+    read again (PostgreSQL) once it commits."""
+    holders = list(
+        PresenceHolder.objects.select_for_update(no_key=True)
+        .filter(pk__in=seat.leases.values("holder_id"), renewed_at__lt=lapsed_before)
+        .order_by("pk")
+    )
+    if not holders:
+        return False
+    seat.leases.filter(holder__in=holders).delete()
+    return _settle(seat, away_since=max(holder.renewed_at for holder in holders))
+
+
+def _give_back(*, channel_name: str, seat_id: int) -> None:
+    """A lease whose socket its process no longer has open, given back as a closing
+    socket gives back its own."""
+    table_id = Seat.objects.filter(pk=seat_id).values_list("table_id", flat=True).first()
+    if table_id is None:
+        return  # the seat is gone, and its leases with it
+    with transaction.atomic():
+        _lock_table(table_id)
+        seat = _locked_seat(pk=seat_id)
+        if seat is None:
+            return
+        PresenceLease.objects.filter(channel_name=channel_name).delete()
+        _settle(seat, away_since=timezone.now())
 
 
 def _lock_table(table_id: int) -> None:

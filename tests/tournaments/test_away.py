@@ -48,7 +48,9 @@ def seconds_on_the_clock(tournament: Tournament) -> float:
 def connect(table: Table, user) -> str:
     """What opening the table's page does: the socket takes a presence lease."""
     channel = f"test-channel-{user.pk}"
-    presence.seat_presence(table_id=table.pk, user=user, channel_name=channel, is_open=True)
+    presence.seat_presence(
+        table_id=table.pk, user=user, channel_name=channel, is_open=True, holder="web-1"
+    )
     return channel
 
 
