@@ -32,11 +32,12 @@ checkout's ``loadtest_mtt``, as ``scripts/bench_idle.py`` plays both, so that
 REF is given this checkout's schema first (``scripts/reference_schema.py``);
 ``--buy-in``, ``--rebuys``, ``--rebuy-levels``, ``--add-on`` and ``--bounty``
 make it a rebuy and knockout tournament (an older commit's own client could
-not rebuy). A tournament plays a few actions a second, so the server's fixed
-background (beat's sweeps, the worker's heartbeats) is a large part of each
-action's time: before the tournament each side's quiet server is measured for
-``--quiet-seconds``, as bench_idle.py measures it, and each side also reports
-the time per action less that quiet rate over the tournament's wall time.
+not rebuy), and ``--starting-stack`` sets its stacks. A tournament plays a few
+actions a second, so the server's fixed background (beat's sweeps, the
+worker's heartbeats) is a large part of each action's time: before the
+tournament each side's quiet server is measured for ``--quiet-seconds``, as
+bench_idle.py measures it, and each side also reports the time per action less
+that quiet rate over the tournament's wall time.
 
 With ``--external`` both sides run on the machine's PostgreSQL and Redis
 (127.0.0.1) instead of the embedded defaults: each run gets a new, empty
@@ -80,7 +81,8 @@ FLAT_PAUSE = {"TABLES_SHOWDOWN_SECONDS": "0", "TABLES_RUNOUT_STREET_SECONDS": "0
 SETTLE_SECONDS = 5.0  # after start-up, before the quiet server is measured
 # loadtest_mtt's summary line: what a rebuy and knockout tournament sold and paid.
 FORMAT_SUMMARY = re.compile(r"rebuys (\d+), add-ons (\d+), bounties (\d+)")
-FORMAT_OPTIONS = ("buy_in", "rebuys", "rebuy_levels", "add_on", "bounty")  # --mtt's
+# --mtt's options passed on to loadtest_mtt when given.
+FORMAT_OPTIONS = ("buy_in", "rebuys", "rebuy_levels", "add_on", "bounty", "starting_stack")
 NAN = float("nan")
 
 
@@ -232,6 +234,7 @@ def load_command(tree: Path, port: int, seed: int, options: argparse.Namespace) 
         tournament_format = [
             part
             for name in FORMAT_OPTIONS
+            if getattr(options, name) is not None
             for part in ("--" + name.replace("_", "-"), str(getattr(options, name)))
         ]
         return [
@@ -403,6 +406,7 @@ def arguments(argv: list[str]) -> argparse.Namespace:
     mtt.add_argument("--rebuy-levels", type=int, default=2, help="levels rebuys are sold")
     mtt.add_argument("--add-on", type=int, default=0, help="chips, for the buy-in (0: none)")
     mtt.add_argument("--bounty", type=int, default=0, help="points of the buy-in")
+    mtt.add_argument("--starting-stack", type=int, help="chips (default: the structure's)")
     return parser.parse_args(argv)
 
 
