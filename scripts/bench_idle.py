@@ -9,7 +9,8 @@ heartbeats: the server's own idle cost); then this checkout's ``manage.py
 idle_sockets`` holds ``--sockets`` seated players' table sockets at tables where no
 hand is dealt, and the tree's processor time is read between its ``measure:`` lines.
 The figure is the difference per socket per second, in microseconds. The client is
-always this checkout's, so REF's database first gets this checkout's migrations.
+always this checkout's, so REF's database first gets this checkout's schema
+(``scripts/reference_schema.py``).
 """
 
 from __future__ import annotations
@@ -23,10 +24,18 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from compare_speed import ROOT, build, served, side_labels, tree_cpu, turn_about  # noqa: E402
+from compare_speed import (  # noqa: E402
+    ROOT,
+    build,
+    give_this_schema,
+    quiet_rate,
+    served,
+    side_labels,
+    tree_cpu,
+    turn_about,
+)
 
 START, END = "measure: start", "measure: end"  # tables/management/commands/idle_sockets.py
-SETTLE_SECONDS = 5.0  # after start-up, before the baseline
 
 
 def run_side(tree: Path, seed: int, options: argparse.Namespace) -> float:
@@ -34,13 +43,8 @@ def run_side(tree: Path, seed: int, options: argparse.Namespace) -> float:
     with served(tree, options.port, options) as (root, env):
         python = str(ROOT / ".venv" / "bin" / "python")
         if tree != ROOT:
-            subprocess.run(
-                [python, "manage.py", "migrate", "-v", "0"], cwd=ROOT, env=env, check=True
-            )
-        time.sleep(SETTLE_SECONDS)
-        before, started = tree_cpu(root), time.monotonic()
-        time.sleep(options.seconds)
-        quiet = (tree_cpu(root) - before) / (time.monotonic() - started)
+            give_this_schema(env)
+        quiet = quiet_rate(root, options.seconds)
         command = [
             python, "manage.py", "idle_sockets", "--tables", str(options.sockets),
             "--seconds", str(options.seconds), "--warmup", str(options.warmup),

@@ -25,9 +25,19 @@ server (a hand plays in well under a second), and commits before those settings
 (7c46421, say) paused 3 s after every hand; a side whose code has no such
 setting ignores it.
 
-With ``--mtt PLAYERS`` each side plays that tree's ``loadtest_mtt`` instead: a
-club tournament of PLAYERS (levels of ``--levels`` seconds) to its winner, the
-processor time over the whole tournament divided by all of its actions.
+With ``--mtt PLAYERS`` each side plays a club tournament of PLAYERS (levels of
+``--levels`` seconds) to its winner instead: the processor time over the whole
+tournament divided by all of its actions. Both sides are played by this
+checkout's ``loadtest_mtt``, as ``scripts/bench_idle.py`` plays both, so that
+REF is given this checkout's schema first (``scripts/reference_schema.py``);
+``--buy-in``, ``--rebuys``, ``--rebuy-levels``, ``--add-on`` and ``--bounty``
+make it a rebuy and knockout tournament (an older commit's own client could
+not rebuy), and ``--starting-stack`` sets its stacks. A tournament plays a few
+actions a second, so the server's fixed background (beat's sweeps, the
+worker's heartbeats) is a large part of each action's time: before the
+tournament each side's quiet server is measured for ``--quiet-seconds``, as
+bench_idle.py measures it, and each side also reports the time per action less
+that quiet rate over the tournament's wall time.
 
 With ``--external`` both sides run on the machine's PostgreSQL and Redis
 (127.0.0.1) instead of the embedded defaults: each run gets a new, empty
@@ -39,6 +49,7 @@ the tree's.
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import re
 import signal
@@ -67,6 +78,14 @@ EXTERNAL_REDIS_FIRST_DB = 4
 FLAT_PAUSE = {"TABLES_SHOWDOWN_SECONDS": "0", "TABLES_RUNOUT_STREET_SECONDS": "0"}
 
 
+SETTLE_SECONDS = 5.0  # after start-up, before the quiet server is measured
+# loadtest_mtt's summary line: what a rebuy and knockout tournament sold and paid.
+FORMAT_SUMMARY = re.compile(r"rebuys (\d+), add-ons (\d+), bounties (\d+)")
+# --mtt's options passed on to loadtest_mtt when given.
+FORMAT_OPTIONS = ("buy_in", "rebuys", "rebuy_levels", "add_on", "bounty", "starting_stack")
+NAN = float("nan")
+
+
 @dataclass
 class Result:
     actions_per_second: float
@@ -74,6 +93,14 @@ class Result:
     p95: float
     p99: float
     cpu_ms_per_action: float
+    # --mtt: the tournament's actions, its rebuys, add-ons and bounties paid, and the
+    # time per action less the quiet server's rate over the tournament's wall time.
+    actions: int = 0
+    rebuys: int = 0
+    add_ons: int = 0
+    bounties: int = 0
+    quiet_ms_per_second: float = NAN
+    less_quiet_ms_per_action: float = NAN
 
 
 def git(*args: str, cwd: Path = ROOT) -> str:
@@ -175,16 +202,46 @@ def served(
                 server.wait()
 
 
+def give_this_schema(env: dict[str, str]) -> None:
+    """The database of the server ``env`` names gets this checkout's schema, in a way
+    its older code still writes to (scripts/reference_schema.py)."""
+    python = str(ROOT / ".venv" / "bin" / "python")
+    subprocess.run(
+        [python, "scripts/reference_schema.py"],
+        cwd=ROOT,
+        env=env,
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
+
+
+def quiet_rate(root: psutil.Process, seconds: float) -> float:
+    """Processor seconds a second of ``root``'s tree with nothing to serve (the beat's
+    sweeps, the worker's heartbeats), once it has settled after start-up."""
+    time.sleep(SETTLE_SECONDS)
+    before, started = tree_cpu(root), time.monotonic()
+    time.sleep(seconds)
+    return (tree_cpu(root) - before) / (time.monotonic() - started)
+
+
 def load_command(tree: Path, port: int, seed: int, options: argparse.Namespace) -> list[str]:
-    """That tree's own load test: ``loadtest`` at friends' tables, or with ``--mtt``
-    a club tournament of that many players played to its winner."""
+    """The load test: that tree's own ``loadtest`` at friends' tables, or with
+    ``--mtt`` this checkout's ``loadtest_mtt``, a club tournament of that many players
+    played to its winner (in the format the options give)."""
     python = str(tree / ".venv" / "bin" / "python")
     url = f"http://127.0.0.1:{port}"
     if options.mtt:
+        tournament_format = [
+            part
+            for name in FORMAT_OPTIONS
+            if getattr(options, name) is not None
+            for part in ("--" + name.replace("_", "-"), str(getattr(options, name)))
+        ]
         return [
-            python, "manage.py", "loadtest_mtt", "--players", str(options.mtt),
-            "--levels", str(options.levels), "--think", str(options.think),
-            "--seed", str(seed), "--url", url,
+            str(ROOT / ".venv" / "bin" / "python"), "manage.py", "loadtest_mtt",
+            "--players", str(options.mtt), "--levels", str(options.levels),
+            "--think", str(options.think), "--seed", str(seed), "--url", url,
+            *tournament_format,
         ]  # fmt: skip
     return [
         python, "manage.py", "loadtest",
@@ -196,12 +253,21 @@ def load_command(tree: Path, port: int, seed: int, options: argparse.Namespace) 
 
 def run_side(tree: Path, port: int, seed: int, options: argparse.Namespace) -> Result:
     with served(tree, port, options) as (root, loadtest_env):
+        quiet = NAN
+        if options.mtt:
+            if tree != ROOT:
+                give_this_schema(loadtest_env)
+            quiet = quiet_rate(root, options.quiet_seconds)
         command = load_command(tree, port, seed, options)
-        cpu_before = tree_cpu(root)
+        cpu_before, started = tree_cpu(root), time.monotonic()
         finished = subprocess.run(
-            command, cwd=tree, env=loadtest_env, capture_output=True, text=True
+            command,
+            cwd=ROOT if options.mtt else tree,
+            env=loadtest_env,
+            capture_output=True,
+            text=True,
         )
-        cpu = tree_cpu(root) - cpu_before
+        cpu, seconds = tree_cpu(root) - cpu_before, time.monotonic() - started
     summary = next(
         (line for line in finished.stdout.splitlines() if line.startswith("summary:")), ""
     )
@@ -210,11 +276,20 @@ def run_side(tree: Path, port: int, seed: int, options: argparse.Namespace) -> R
     if finished.returncode != 0 or match is None:
         raise RuntimeError(f"the load test against {tree} failed")
     rate, p50, p95, p99 = map(float, match.groups())
-    if options.mtt:  # measured from the first action to the winner, as the CPU
-        actions = float(re.search(r"actions (\d+),", summary)[1])  # type: ignore[index]
-    else:  # the warm-up's actions, at the measured rate, and the measured ones
+    if not options.mtt:  # the warm-up's actions, at the measured rate, and the measured ones
         actions = rate * (options.warmup + options.seconds)
-    return Result(rate, p50, p95, p99, cpu * 1000 / actions if actions else float("nan"))
+        return Result(rate, p50, p95, p99, cpu * 1000 / actions if actions else NAN)
+    # every action of the tournament; the CPU is the whole run's, set-up and clean-up too
+    actions = int(re.search(r"actions (\d+),", summary)[1])  # type: ignore[index]
+    sold = FORMAT_SUMMARY.search(summary)
+    rebuys, add_ons, bounties = map(int, sold.groups()) if sold else (0, 0, 0)
+    per_action = 1000 / actions if actions else NAN
+    return Result(
+        rate, p50, p95, p99, cpu * per_action,
+        actions=actions, rebuys=rebuys, add_ons=add_ons, bounties=bounties,
+        quiet_ms_per_second=quiet * 1000,
+        less_quiet_ms_per_action=(cpu - quiet * seconds) * per_action,
+    )  # fmt: skip
 
 
 def side_labels(ref: str) -> dict[str, str]:
@@ -232,14 +307,71 @@ def turn_about(pairs: int) -> Iterator[tuple[int, str]]:
             yield pair, side
 
 
+MEDIANS = (
+    "actions_per_second", "p50", "p95", "p99", "cpu_ms_per_action",
+    "quiet_ms_per_second", "less_quiet_ms_per_action",
+)  # fmt: skip
+
+
 def describe(results: list[Result]) -> dict[str, float]:
     return {
-        field: statistics.median(getattr(result, field) for result in results)
-        for field in ("actions_per_second", "p50", "p95", "p99", "cpu_ms_per_action")
+        name: statistics.median(getattr(result, name) for result in results) for name in MEDIANS
     }
 
 
-def main(argv: list[str]) -> int:
+def side_line(result: Result) -> str:
+    """One run's processor time per action (with --mtt: less the quiet server's)."""
+    line = f"    server CPU {result.cpu_ms_per_action:.2f} ms per action"
+    if math.isnan(result.quiet_ms_per_second):
+        return line
+    return (
+        f"{line}; quiet {result.quiet_ms_per_second:.1f} ms/s, less it over the "
+        f"tournament {result.less_quiet_ms_per_action:.2f} ms per action ({result.actions} "
+        f"actions, rebuys {result.rebuys}, add-ons {result.add_ons}, bounties {result.bounties})"
+    )
+
+
+def report(
+    results: dict[str, list[Result]], label: dict[str, str], options: argparse.Namespace
+) -> None:
+    """The medians of each side, their ratios, and the ratios of each pair."""
+    medians = {side: describe(found) for side, found in results.items()}
+    mode = "PostgreSQL + Redis" if options.external else "embedded"
+    if options.flat_pause:
+        mode += ", flat pause between hands"
+    what = f"a tournament of {options.mtt}" if options.mtt else f"{options.tables} tables"
+    print(f"\nmedians of {options.pairs} pairs, {what}, think {options.think:g} s, {mode}:")
+    for side in ("ref", "this"):
+        m = medians[side]
+        less_quiet = m["less_quiet_ms_per_action"]
+        print(
+            f"  {label[side]}: {m['actions_per_second']:.1f} actions/s, p50 {m['p50']:.1f} "
+            f"p95 {m['p95']:.1f} p99 {m['p99']:.1f} ms, "
+            f"server CPU {m['cpu_ms_per_action']:.2f} ms per action"
+            + (f" ({less_quiet:.2f} less the quiet server's)" if options.mtt else "")
+        )
+    ratio = {name: medians["this"][name] / medians["ref"][name] for name in MEDIANS}
+    print(
+        f"  this/ref: actions/s x{ratio['actions_per_second']:.2f}, p99 x{ratio['p99']:.2f}, "
+        f"server CPU per action x{ratio['cpu_ms_per_action']:.2f}"
+        + (f", less the quiet x{ratio['less_quiet_ms_per_action']:.2f}" if options.mtt else "")
+    )
+    names = {"cpu_ms_per_action": "server CPU per action"}
+    if options.mtt:
+        names |= {"less_quiet_ms_per_action": "less the quiet", "p99": "p99"}
+    for name, words in names.items():
+        pair_ratios = [
+            getattr(this, name) / getattr(ref, name)
+            for this, ref in zip(results["this"], results["ref"], strict=True)
+        ]
+        print(
+            f"  {words}, each pair this/ref: "
+            + ", ".join(f"x{r:.2f}" for r in pair_ratios)
+            + f"; their median x{statistics.median(pair_ratios):.2f}"
+        )
+
+
+def arguments(argv: list[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("ref", help="the commit to compare this checkout with")
     parser.add_argument("--pairs", type=int, default=3)
@@ -256,19 +388,30 @@ def main(argv: list[str]) -> int:
         help="PostgreSQL and Redis on 127.0.0.1 instead of the embedded defaults",
     )
     parser.add_argument(
+        "--flat-pause",
+        action="store_true",
+        help="pause between hands as after any hand, also after a showdown or a run-out",
+    )
+    mtt = parser.add_argument_group("a club tournament (this checkout's loadtest_mtt)")
+    mtt.add_argument(
         "--mtt",
         type=int,
         metavar="PLAYERS",
         help="run loadtest_mtt: a club tournament of PLAYERS played to its winner",
     )
-    parser.add_argument("--levels", type=float, default=20.0, help="with --mtt: a level's s")
-    parser.add_argument(
-        "--flat-pause",
-        action="store_true",
-        help="pause between hands as after any hand, also after a showdown or a run-out",
-    )
-    options = parser.parse_args(argv)
+    mtt.add_argument("--levels", type=float, default=20.0, help="a level's seconds")
+    mtt.add_argument("--quiet-seconds", type=float, default=20.0, help="the quiet server's")
+    mtt.add_argument("--buy-in", type=int, default=0, help="points (0: a freeroll)")
+    mtt.add_argument("--rebuys", type=int, default=0, help="per player (0: none)")
+    mtt.add_argument("--rebuy-levels", type=int, default=2, help="levels rebuys are sold")
+    mtt.add_argument("--add-on", type=int, default=0, help="chips, for the buy-in (0: none)")
+    mtt.add_argument("--bounty", type=int, default=0, help="points of the buy-in")
+    mtt.add_argument("--starting-stack", type=int, help="chips (default: the structure's)")
+    return parser.parse_args(argv)
 
+
+def main(argv: list[str]) -> int:
+    options = arguments(argv)
     sides = {"ref": build(options.ref), "this": ROOT}
     label = side_labels(options.ref)
     results: dict[str, list[Result]] = {"ref": [], "this": []}
@@ -276,36 +419,9 @@ def main(argv: list[str]) -> int:
         seed = options.seed + pair
         print(f"pair {pair + 1}, seed {seed}: {label[side]}", flush=True)
         result = run_side(sides[side], options.port, seed, options)
-        print(f"    server CPU {result.cpu_ms_per_action:.2f} ms per action", flush=True)
+        print(side_line(result), flush=True)
         results[side].append(result)
-
-    medians = {side: describe(found) for side, found in results.items()}
-    mode = "PostgreSQL + Redis" if options.external else "embedded"
-    if options.flat_pause:
-        mode += ", flat pause between hands"
-    what = f"a tournament of {options.mtt}" if options.mtt else f"{options.tables} tables"
-    print(f"\nmedians of {options.pairs} pairs, {what}, think {options.think:g} s, {mode}:")
-    for side in ("ref", "this"):
-        m = medians[side]
-        print(
-            f"  {label[side]}: {m['actions_per_second']:.1f} actions/s, p50 {m['p50']:.1f} "
-            f"p95 {m['p95']:.1f} p99 {m['p99']:.1f} ms, "
-            f"server CPU {m['cpu_ms_per_action']:.2f} ms per action"
-        )
-    ratio = {field: medians["this"][field] / medians["ref"][field] for field in medians["ref"]}
-    print(
-        f"  this/ref: actions/s x{ratio['actions_per_second']:.2f}, p99 x{ratio['p99']:.2f}, "
-        f"server CPU per action x{ratio['cpu_ms_per_action']:.2f}"
-    )
-    pair_ratios = [
-        this.cpu_ms_per_action / ref.cpu_ms_per_action
-        for this, ref in zip(results["this"], results["ref"], strict=True)
-    ]
-    print(
-        "  server CPU per action, each pair this/ref: "
-        + ", ".join(f"x{r:.2f}" for r in pair_ratios)
-        + f"; their median x{statistics.median(pair_ratios):.2f}"
-    )
+    report(results, label, options)
     return 0
 
 

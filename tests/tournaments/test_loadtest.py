@@ -25,6 +25,9 @@ def server(transactional_db: None, tmp_path: Path) -> Iterator[str]:
         database_name=str(connection.settings_dict["NAME"]),
         workdir=tmp_path,
         next_hand_seconds=0.2,
+        # A player out of chips as the rebuy period ends can no longer rebuy, and is out
+        # only when the offer's time ends: 3 s here, not 20.
+        environment={"TOURNAMENTS_REBUY_OFFER_SECONDS": "3"},
     ) as url:
         yield url
 
@@ -79,3 +82,53 @@ def test_a_club_tournament_of_twelve_clients_plays_to_a_winner_following_every_m
     assert moves and int(moves[1]) >= 4, report  # 3 tables down to 1: at least 4 moves
     assert not User.objects.filter(username__startswith="loadtest-").exists()
     assert not Club.objects.exists() and not Table.objects.exists()
+
+
+@pytest.mark.load
+def test_a_rebuy_knockout_club_tournament_rebuys_pays_bounties_and_keeps_every_point(
+    server: str,
+) -> None:
+    from django.contrib.sessions.models import Session
+    from django.db.models import Sum
+
+    from accounts.models import PointsAccount, PointsEntry
+    from tournaments.models import Club, Membership
+
+    out = io.StringIO()
+    # Stacks of two big blinds: players run out of chips from the first hands, and with
+    # 20 rebuys each nobody is out before the add-on.
+    call_command(
+        "loadtest_mtt", "--players", "8", "--seats", "4", "--levels", "1", "--url", server,
+        "--timeout", "240", "--allow-stale", "--buy-in", "100", "--bounty", "40",
+        "--rebuys", "20", "--rebuy-levels", "3", "--add-on", "40", "--starting-stack", "40",
+        stdout=out,
+    )  # fmt: skip
+    report = out.getvalue()
+    print(report)
+    assert "client errors: 0" in report
+    summary = re.search(r"^summary: .*rebuys (\d+), add-ons (\d+), bounties (\d+)$", report, re.M)
+    assert summary, report
+    rebuys, add_ons, bounties = map(int, summary.groups())
+    assert rebuys > 0 and add_ons > 0 and bounties >= 8, report  # each entry's, once out
+    assert "every point accounted for" in report, report
+    # The finished tournament and its club stay, held by the ledger's rows, which stay
+    # too; everything else the run made is gone.
+    tournament = Tournament.objects.get(kind="mtt")
+    assert tournament.status == "finished" and not Table.objects.exists()
+    assert not User.objects.filter(username__startswith="loadtest-").exists()
+    assert not Session.objects.exists() and not Membership.objects.exists()
+    assert not PointsAccount.objects.filter(scope=f"club:{tournament.club_id}").exists()
+    assert Club.objects.get().pk == tournament.club_id
+    rows = PointsEntry.objects.filter(scope=f"club:{tournament.club_id}")
+    assert not rows.filter(user__isnull=False).exists()
+    # Points conserved: the grants gave each member what the format could take; the
+    # buy-ins, rebuys and add-ons paid in came back out as prizes and bounties.
+    granted = rows.filter(reason="adjustment").aggregate(total=Sum("amount"))["total"]
+    assert granted == 8 * 100 * (1 + 20 + 1)
+    played = rows.filter(tournament=tournament)
+    assert played.aggregate(total=Sum("amount"))["total"] == 0
+    paid_in = 100 * (8 + rebuys + add_ons)
+    assert played.filter(amount__lt=0).aggregate(total=Sum("amount"))["total"] == -paid_in
+    bounty_rows = played.filter(reason="bounty")
+    assert bounty_rows.count() == bounties
+    assert bounty_rows.aggregate(total=Sum("amount"))["total"] == 8 * 40
