@@ -12,6 +12,12 @@ heard of. So each column ``migrate`` added to a table the older code writes, NOT
 with a default, also gets that default in the database (a unique one, a random key the
 database makes). The older server's rows are then what its own code writes, with the
 new columns as this checkout would fill them; nothing else changes.
+
+A table the load test never writes but the older server does, whose shape changed
+in a way no database default mends, is put back as the older code has it:
+``KEPT_AS_BEFORE`` names the migration that changed it, which is undone when the
+older database does not have it yet (the presence leases: a server before
+0029_presence_holders writes each lease's own ``renewed_at`` and knows no holder).
 """
 
 from __future__ import annotations
@@ -37,6 +43,10 @@ from django.db.models.expressions import RawSQL  # noqa: E402
 
 # A random 32-character key, made by the database for each row (a unique column).
 RANDOM_KEY = {"sqlite": "lower(hex(randomblob(16)))", "postgresql": "md5(random()::text)"}
+
+
+# app -> (the migration that reshaped a table only the server writes, the one before it)
+KEPT_AS_BEFORE = {"tables": ("0029_presence_holders", "0028_players_cut")}
 
 
 def columns() -> dict[str, set[str]]:
@@ -68,9 +78,29 @@ def with_database_default(field: models.Field[Any, Any]) -> models.Field[Any, An
     return type(field)(*args, **kwargs)
 
 
+def applied(app_label: str) -> set[str]:
+    """The migrations of ``app_label`` the database has."""
+    loader = MigrationExecutor(connection).loader
+    return {name for app, name in loader.applied_migrations if app == app_label}
+
+
+def undo_what_the_older_server_cannot_write(older: dict[str, set[str]]) -> None:
+    """Undo each ``KEPT_AS_BEFORE`` migration the older database did not have. It must
+    still be its app's last: undoing it would otherwise undo the later ones too."""
+    for app_label, (reshaping, before_it) in KEPT_AS_BEFORE.items():
+        if reshaping in older[app_label]:
+            continue
+        leaves = MigrationExecutor(connection).loader.graph.leaf_nodes(app_label)
+        if leaves != [(app_label, reshaping)]:
+            raise SystemExit(f"{app_label}.{reshaping} is no longer the last: read KEPT_AS_BEFORE")
+        call_command("migrate", app_label, before_it, verbosity=0)
+
+
 def main() -> int:
     before = columns()
+    older = {app_label: applied(app_label) for app_label in KEPT_AS_BEFORE}
     call_command("migrate", verbosity=0)
+    undo_what_the_older_server_cannot_write(older)
     # The models as the migrations know them, altered as a migration alters them: one
     # field at a time, each alteration seen by the next (SQLite remakes the table).
     state = MigrationExecutor(connection).loader.project_state()
