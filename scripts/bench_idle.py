@@ -22,13 +22,15 @@ import sys
 import time
 from pathlib import Path
 
+import psutil
+
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from compare_speed import (  # noqa: E402
     ROOT,
+    SETTLE_SECONDS,
     build,
     give_this_schema,
-    quiet_rate,
     served,
     side_labels,
     tree_cpu,
@@ -38,13 +40,51 @@ from compare_speed import (  # noqa: E402
 START, END = "measure: start", "measure: end"  # tables/management/commands/idle_sockets.py
 
 
-def run_side(tree: Path, seed: int, options: argparse.Namespace) -> float:
-    """Microseconds of server processor time per open socket per second."""
+def web_cpu(root: psutil.Process) -> float:
+    """User and system seconds of the tree's web processes (its Daphnes), now: where
+    the sockets are held, and whose own quiet time varies far less than the tree's."""
+    total = 0.0
+    for process in root.children(recursive=True):
+        try:
+            if "daphne" in " ".join(process.cmdline()):
+                times = process.cpu_times()
+                total += times.user + times.system
+        except psutil.Error:
+            continue
+    return total
+
+
+def both_cpu(root: psutil.Process) -> tuple[float, float, float]:
+    """The whole tree's and the web processes' processor seconds, and the clock, now."""
+    return tree_cpu(root), web_cpu(root), time.monotonic()
+
+
+def per_socket(
+    quiet: tuple[float, float, float], start: tuple[float, float, float],
+    end: tuple[float, float, float], sockets: int,
+) -> tuple[float, float]:  # fmt: skip
+    """Microseconds a socket a second, the tree's and the web processes': each one's
+    rate with the sockets open less its rate in the quiet window before."""
+    (quiet_tree, quiet_web, quiet_seconds) = quiet
+    seconds = end[2] - start[2]
+    return (
+        ((end[0] - start[0]) / seconds - quiet_tree / quiet_seconds) / sockets * 1e6,
+        ((end[1] - start[1]) / seconds - quiet_web / quiet_seconds) / sockets * 1e6,
+    )
+
+
+def run_side(tree: Path, seed: int, options: argparse.Namespace) -> tuple[float, float]:
+    """Microseconds of server processor time per open socket per second: the whole
+    tree's, and its web processes' alone."""
     with served(tree, options.port, options) as (root, env):
         python = str(ROOT / ".venv" / "bin" / "python")
         if tree != ROOT:
             give_this_schema(env)
-        quiet = quiet_rate(root, options.seconds)
+        time.sleep(SETTLE_SECONDS)  # after start-up
+        before = both_cpu(root)
+        time.sleep(options.seconds)
+        after = both_cpu(root)
+        quiet = (after[0] - before[0], after[1] - before[1], after[2] - before[2])
         command = [
             python, "manage.py", "idle_sockets", "--tables", str(options.sockets),
             "--seconds", str(options.seconds), "--warmup", str(options.warmup),
@@ -52,24 +92,23 @@ def run_side(tree: Path, seed: int, options: argparse.Namespace) -> float:
         ]  # fmt: skip
         holding = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.PIPE, text=True)
         assert holding.stdout is not None
-        marks: dict[str, tuple[float, float]] = {}
+        marks: dict[str, tuple[float, float, float]] = {}
         for line in holding.stdout:
             if line.strip() in (START, END):
-                marks[line.strip()] = (tree_cpu(root), time.monotonic())
+                marks[line.strip()] = both_cpu(root)
             elif line.startswith("idle:"):
                 print(f"    {line.strip()}", flush=True)
         if holding.wait() != 0 or len(marks) != 2:
             raise RuntimeError(f"idle_sockets against {tree} failed")
-    cpu = marks[END][0] - marks[START][0]
-    seconds = marks[END][1] - marks[START][1]
-    sockets: int = options.sockets
-    per_socket = (cpu / seconds - quiet) / sockets * 1e6
+    whole, web = per_socket(quiet, marks[START], marks[END], options.sockets)
+    seconds = marks[END][2] - marks[START][2]
     print(
-        f"    quiet {quiet * 1000:.1f} ms/s; with {options.sockets} sockets "
-        f"{cpu / seconds * 1000:.1f} ms/s: {per_socket:.1f} µs per socket per second",
+        f"    quiet {quiet[0] / quiet[2] * 1000:.1f} ms/s; with {options.sockets} sockets "
+        f"{(marks[END][0] - marks[START][0]) / seconds * 1000:.1f} ms/s: {whole:.1f} µs per "
+        f"socket per second; the web processes' alone {web:.1f} µs",
         flush=True,
     )
-    return per_socket
+    return whole, web
 
 
 def main(argv: list[str]) -> int:
@@ -85,17 +124,22 @@ def main(argv: list[str]) -> int:
     options = parser.parse_args(argv)
     sides = {"ref": build(options.ref), "this": ROOT}
     label = side_labels(options.ref)
-    results: dict[str, list[float]] = {"ref": [], "this": []}
+    results: dict[str, list[tuple[float, float]]] = {"ref": [], "this": []}
     for pair, side in turn_about(options.pairs):
         print(f"pair {pair + 1}: {label[side]}", flush=True)
         results[side].append(run_side(sides[side], options.seed + pair, options))
-    medians = {side: statistics.median(found) for side, found in results.items()}
     print(f"\nmedians of {options.pairs} pairs, {options.sockets} idle sockets:")
-    for side in ("ref", "this"):
-        print(f"  {label[side]}: {medians[side]:.1f} µs per socket per second")
-    ratios = [t / r for t, r in zip(results["this"], results["ref"], strict=True)]
-    print(f"  this/ref: x{medians['this'] / medians['ref']:.2f} (pairs: "
-          + ", ".join(f"x{ratio:.2f}" for ratio in ratios) + ")")  # fmt: skip
+    for which, name in ((0, "the whole server"), (1, "its web processes alone")):
+        medians = {
+            side: statistics.median(found[which] for found in results[side]) for side in results
+        }
+        ratios = [t[which] / r[which] for t, r in zip(results["this"], results["ref"], strict=True)]
+        print(
+            f"  {name}: {label['ref']} {medians['ref']:.1f}, {label['this']} "
+            f"{medians['this']:.1f} µs per socket per second; median of the pairs' "
+            f"this/ref x{statistics.median(ratios):.2f} ("
+            + ", ".join(f"x{ratio:.2f}" for ratio in ratios) + ")"
+        )  # fmt: skip
     return 0
 
 
