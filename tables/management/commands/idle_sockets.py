@@ -3,15 +3,17 @@
 Makes N friends' tables with one throw-away member each (``loadtest``'s set-up,
 ``tables/loadtest/driver.py``), who opens the table's socket and sits down; with one
 player no hand is dealt, so from then on the socket only stays open, as a player's
-does while waiting, thinking or watching. After ``--warmup`` seconds it prints
-``measure: start``, holds every socket for ``--seconds``, prints ``measure: end``
-and closes them: ``scripts/bench_idle.py`` reads the server's processor time at
-the two lines. It fails (exit code 1) when a socket could not be opened or was lost.
+does while waiting, thinking or watching. Once every socket has had its first
+snapshot, and ``--warmup`` seconds more, it prints ``measure: start``, holds every
+socket for ``--seconds``, prints ``measure: end`` and closes them:
+``scripts/bench_idle.py`` reads the server's processor time at the two lines. It
+fails (exit code 1) when a socket could not be opened or was lost.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from collections.abc import Callable
 from random import Random
@@ -29,20 +31,31 @@ from tables.loadtest.driver import (
 from tables.management.arguments import non_negative_float, positive_float, positive_int
 
 START, END = "measure: start", "measure: end"
+OPEN_SECONDS = 60.0  # the longest wait for every socket's first snapshot
 
 
 async def hold(
-    clients: list[Client], warmup: float, seconds: float, say: Callable[[str], None]
+    clients: list[Client], stats: Stats, warmup: float, seconds: float, say: Callable[[str], None]
 ) -> None:
-    """Every client sits down and holds its socket; ``say`` marks the window."""
-    deadline = time.monotonic() + warmup + seconds + 1.0
+    """Every client sits down and holds its socket; ``say`` marks the window, which
+    starts ``warmup`` seconds after the last socket's first snapshot: a window that
+    caught sockets still opening (a slow machine) measured their handshakes."""
+    deadline = time.monotonic() + OPEN_SECONDS + warmup + seconds + 1.0
     gate = asyncio.Semaphore(CONNECTS_AT_ONCE)
     playing = asyncio.gather(*(client.run(deadline, gate) for client in clients))
+    opening_ends = time.monotonic() + OPEN_SECONDS
+    while stats.snapshots < len(clients) and time.monotonic() < opening_ends:
+        await asyncio.sleep(0.2)
     await asyncio.sleep(warmup)
     say(START)
     await asyncio.sleep(seconds)
     say(END)
-    await playing
+    if playing.done():  # every client stopped early: its errors are in the stats
+        await playing
+        return
+    playing.cancel()  # the window is over: close the sockets now, not at the deadline
+    with contextlib.suppress(asyncio.CancelledError):
+        await playing
 
 
 class Command(BaseCommand):
@@ -55,7 +68,7 @@ class Command(BaseCommand):
             "--warmup",
             type=non_negative_float,
             default=10.0,
-            help="seconds for every socket to open and sit down before measuring",
+            help="seconds after every socket opened and sat down, before measuring",
         )
         parser.add_argument("--url", default="http://127.0.0.1:8000")
         parser.add_argument("--seed", type=int, default=None)
@@ -76,7 +89,7 @@ class Command(BaseCommand):
                 Client(player, base_url, stats, Random(rng.random())) for player in setup.players
             ]
             spread_over_addresses(clients, base_url)  # past 400, as loadtest's players
-            asyncio.run(hold(clients, options["warmup"], options["seconds"], self.say))
+            asyncio.run(hold(clients, stats, options["warmup"], options["seconds"], self.say))
         finally:
             clean_up(setup)
         line = (
