@@ -197,17 +197,29 @@ class Tournament(models.Model):
             return None
         return self.level_at(moment)[0]
 
+    def is_in_the_money(self) -> bool:
+        """Whether a paid place has been given: a player out finished in the prizes
+        (the places paid count entries, which no purchase changes)."""
+        counts = self.entries.aggregate(
+            entries=models.Count("pk"), left=models.Count("pk", filter=Q(place=None))
+        )
+        return bool(counts["left"] < len(self.prizes(counts["entries"])))
+
     def is_rebuy_open(self, moment: datetime) -> bool:
-        """Rebuys are taken until the end of level ``rebuy_levels``."""
+        """Rebuys are taken until the end of level ``rebuy_levels``, and never once the
+        tournament is in the money (rule 34)."""
         index = self._level_index(moment)
-        return self.has_rebuys and index is not None and index < self.rebuy_levels
+        is_open = self.has_rebuys and index is not None and index < self.rebuy_levels
+        return is_open and not self.is_in_the_money()
 
     def is_addon_open(self, moment: datetime) -> bool:
         """The add-on is taken from the end of the rebuy period to the end of the next
         level: the break between them, when there is one, included (the clock stops
-        during a break, so the level in play is the next one all along)."""
+        during a break, so the level in play is the next one all along); never once
+        the tournament is in the money (rule 34)."""
         index = self._level_index(moment)
-        return self.has_rebuys and self.addon_chips > 0 and index == self.rebuy_levels
+        is_open = self.has_rebuys and self.addon_chips > 0 and index == self.rebuy_levels
+        return is_open and not self.is_in_the_money()
 
     def prizes(self, entrants: int) -> tuple[int, ...]:
         """The pool split for 1st, 2nd, ...: the tournament's percentages, else by field."""

@@ -38,6 +38,10 @@ from tournaments.models import Entry, Tournament
 from tournaments.services.late import seat_late_entry
 from tournaments.services.results import eliminate
 
+# A place paid was paid from the pool as it was then: a purchase after it would grow
+# the pool without that place's share ever being paid (rule 34).
+IN_THE_MONEY = "Rebuys and add-ons have closed: this tournament has reached the money."
+
 
 def buy_chips(play: Play, tournament: Tournament, seat: Seat, what: str) -> None:
     """``seat``'s player buys a rebuy or the add-on (``what``); tournament and table
@@ -94,6 +98,8 @@ def _check_rebuy(
 ) -> tuple[int, int]:
     if not tournament.has_rebuys:
         raise CannotBuyChips("This tournament has no rebuys.")
+    if tournament.is_in_the_money():  # rule 34
+        raise CannotBuyChips(IN_THE_MONEY)
     if not tournament.is_rebuy_open(now):
         raise CannotBuyChips("The rebuy period is over.")
     if entry.rebuys >= tournament.max_rebuys:
@@ -111,6 +117,8 @@ def _check_add_on(
 ) -> tuple[int, int]:
     if not tournament.has_rebuys or not tournament.addon_chips:
         raise CannotBuyChips("This tournament has no add-on.")
+    if tournament.is_in_the_money():  # rule 34
+        raise CannotBuyChips(IN_THE_MONEY)
     if not tournament.is_addon_open(now):
         raise CannotBuyChips("The add-on is taken at the end of the rebuy period.")
     if entry.has_added_on:
