@@ -67,6 +67,16 @@ def test_an_open_websocket_is_checked_every_thirty_seconds_a_handshaking_one_eve
     assert checked.count(open_socket) == 1 and checked.count(handshaking) == 16
 
 
+def quiet_for_a_while(clock: Clock) -> Server:
+    """A running server whose reaping walk has been quiet long enough that its next
+    pass is an ordinary one."""
+    server = serving()
+    server.application_checker()
+    for _ in range(20):
+        clock.advance(connection_checks.REAP_CHECK_SECONDS)
+    return server
+
+
 def finished_application(loop: asyncio.AbstractEventLoop) -> asyncio.Future[None]:
     instance: asyncio.Future[None] = loop.create_future()
     instance.set_result(None)
@@ -76,10 +86,7 @@ def finished_application(loop: asyncio.AbstractEventLoop) -> asyncio.Future[None
 def test_a_connection_that_ended_is_reaped_within_a_second(
     clock: Clock, loop: asyncio.AbstractEventLoop
 ) -> None:
-    server = serving()
-    server.application_checker()
-    for _ in range(20):  # long quiet: the next pass is an ordinary one
-        clock.advance(connection_checks.REAP_CHECK_SECONDS)
+    server = quiet_for_a_while(clock)
     protocol = WebSocketProtocol()
     server.protocol_connected(protocol)
     server.connections[protocol]["application_instance"] = finished_application(loop)
@@ -91,10 +98,7 @@ def test_a_connection_that_ended_is_reaped_within_a_second(
 def test_an_application_that_finished_while_its_client_stayed_is_reaped_within_a_second(
     clock: Clock, loop: asyncio.AbstractEventLoop
 ) -> None:
-    server = serving()
-    server.application_checker()
-    for _ in range(20):
-        clock.advance(connection_checks.REAP_CHECK_SECONDS)
+    server = quiet_for_a_while(clock)
 
     async def application(scope: Any, receive: Any, send: Any) -> None:
         raise asyncio.CancelledError  # ended at once, as a consumer that closed
@@ -113,10 +117,7 @@ def test_an_application_that_finished_while_its_client_stayed_is_reaped_within_a
 def test_with_nothing_ended_the_connections_are_walked_only_every_ten_seconds(
     clock: Clock, loop: asyncio.AbstractEventLoop
 ) -> None:
-    server = serving()
-    server.application_checker()
-    for _ in range(20):
-        clock.advance(connection_checks.REAP_CHECK_SECONDS)
+    server = quiet_for_a_while(clock)
     protocol = WebSocketProtocol()
     server.protocol_connected(protocol)
     # Ended behind the hooks' back: only the walk finds it.

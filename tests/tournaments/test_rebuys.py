@@ -46,8 +46,9 @@ def table(tournament: Tournament) -> Table:
     return Table.objects.get(tournament=tournament)
 
 
-def shove_step(at: Table) -> None:
-    """One decision or deal: everyone moves all in or calls, so someone busts soon."""
+def shove_step(at: Table, shovers: set[int] | None = None) -> None:
+    """One decision or deal: everyone (or only the members ``shovers`` names, the
+    others checking or folding) moves all in or calls, so someone busts soon."""
     at.refresh_from_db()
     state = hand_state(at)
     if state is None or state.is_over:
@@ -58,6 +59,8 @@ def shove_step(at: Table) -> None:
     action, amount = ("raise", legal.max_raise_to) if legal.max_raise_to else ("call", None)
     if legal.can_check and legal.max_raise_to is None:
         action = "check"
+    if shovers is not None and seat.user_id not in shovers:
+        action, amount = ("check" if legal.can_check else "fold"), None
     table_services.hand_act(
         table_id=at.pk, user=seat.user, action=action, amount=amount, decision=decision_of(at)
     )

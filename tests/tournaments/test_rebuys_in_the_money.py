@@ -11,40 +11,17 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
-import engine
 from accounts.points import points_balance
 from tables import services as table_services
 from tables.errors import CannotBuyChips
 from tables.models import Seat, Table
 from tables.play import hand_state
 from tables.snapshot import build_snapshot
-from tests.tables.helpers import decision_of
 from tests.tournaments.helpers import moved_for
 from tests.tournaments.test_rebuys import STACK, on_level, rebuy_tournament, shove_step, table
 from tournaments.models import Entry, Tournament
 
 pytestmark = pytest.mark.django_db
-
-
-def step(at: Table, shovers: set[int]) -> None:
-    """One decision or deal: ``shovers`` move all in or call, the others fold, so
-    players go out one at a time."""
-    at.refresh_from_db()
-    state = hand_state(at)
-    if state is None or state.is_over:
-        table_services.hand_start(table_id=at.pk, seq=at.seq)
-        return
-    seat = Seat.objects.get(table=at, number=state.actor)
-    legal = engine.legal_actions(state)
-    action: str = "check" if legal.can_check else "fold"
-    amount = None
-    if seat.user_id in shovers and legal.max_raise_to:
-        action, amount = "raise", legal.max_raise_to
-    elif seat.user_id in shovers and not legal.can_check:
-        action = "call"
-    table_services.hand_act(
-        table_id=at.pk, user=seat.user, action=action, amount=amount, decision=decision_of(at)
-    )
 
 
 def until_places_given(tournament: Tournament, places: int) -> None:
@@ -60,7 +37,7 @@ def until_places_given(tournament: Tournament, places: int) -> None:
             seat = Seat.objects.get(entry=entry)
             table_services.seat_decline_rebuy(table_id=seat.table_id, user=seat.user)
         alive = Seat.objects.filter(table=at, stack__gt=0).order_by("number")
-        step(at, set(list(alive.values_list("user_id", flat=True))[:2]))
+        shove_step(at, set(list(alive.values_list("user_id", flat=True))[:2]))
     raise AssertionError(f"{places} players did not go out")
 
 
@@ -127,7 +104,7 @@ def test_once_a_place_is_paid_rebuys_are_refused_and_not_offered(make_user):
         )
         if offered or Tournament.objects.get(pk=tournament.pk).status == "finished":
             break
-        step(at, shovers)
+        shove_step(at, shovers)
     assert not offered  # out of chips in the money: out at once, second
     assert Tournament.objects.get(pk=tournament.pk).status == "finished"
     assert moved_for(tournament) == 0
