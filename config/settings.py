@@ -245,9 +245,8 @@ TABLES_TIME_BANK_SECONDS = env_float("TABLES_TIME_BANK_SECONDS", 30.0)  # a new 
 # A deadline found this many seconds late was missed while Felt was down: the
 # player gets a fresh clock instead of being folded (tables/services/clock.py).
 TABLES_OUTAGE_SECONDS = env_float("TABLES_OUTAGE_SECONDS", 10.0)
-# A server process renews the presence leases of its seated players' sockets every
-# third of this; leases its process has not renewed for this long (it died) no
-# longer count those players present.
+# A server process renews its seated sockets' presence leases every third of this;
+# leases it has not renewed for this long (it died) no longer count anyone present.
 TABLES_PRESENCE_LEASE_SECONDS = env_float("TABLES_PRESENCE_LEASE_SECONDS", 60.0)
 # Threads per server process for table commands (tables/command_threads.py): one on
 # SQLite, whose writers queue for one lock; on PostgreSQL four, to overlap its waits.
