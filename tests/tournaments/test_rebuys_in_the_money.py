@@ -6,6 +6,7 @@ keep points (a load test found it: docs/tournaments.md, "Rebuys and add-ons").""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pytest
@@ -18,7 +19,16 @@ from tables.models import Seat, Table
 from tables.play import hand_state
 from tables.snapshot import build_snapshot
 from tests.tournaments.helpers import moved_for
-from tests.tournaments.test_rebuys import STACK, on_level, rebuy_tournament, shove_step, table
+from tests.tournaments.test_rebuys import (
+    STACK,
+    entry_of,
+    on_level,
+    rebuy_tournament,
+    shove_step,
+    table,
+    until_someone_is_out_of_chips,
+)
+from tournaments import services
 from tournaments.models import Entry, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -106,5 +116,96 @@ def test_once_a_place_is_paid_rebuys_are_refused_and_not_offered(make_user):
             break
         shove_step(at, shovers)
     assert not offered  # out of chips in the money: out at once, second
+    assert Tournament.objects.get(pk=tournament.pk).status == "finished"
+    assert moved_for(tournament) == 0
+
+
+def placed_within(entry_id: int, seconds: float) -> int | None:
+    """``entry_id``'s place once it has one, waiting up to ``seconds`` for the worker."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        place = Entry.objects.get(pk=entry_id).place
+        if place is not None:
+            return place
+        time.sleep(0.05)
+    return None
+
+
+# An offer lasts 20 s; an offer the worker ends within this was ended because the
+# rebuy closed, not because its time passed.
+WELL_BEFORE_ITS_TIME = 5.0
+
+
+def test_an_offer_waiting_when_the_rebuy_period_ends_has_ended(make_user):
+    tournament = rebuy_tournament(make_user)
+    busted = until_someone_is_out_of_chips(tournament)
+    until = entry_of(busted).rebuy_offer_until
+    assert until is not None and services.rebuy_offers_due(now=timezone.now()) == []
+
+    on_level(tournament, 2)  # the add-on level: no rebuy can be bought now
+    now = timezone.now()
+    assert now < until
+
+    assert services.rebuy_offers_due(now=now) == [tournament.pk]  # the sweep's catch-up
+    assert services.rebuy_offers_expire(tournament_id=tournament.pk, now=now) >= 1
+    assert entry_of(busted).place is not None and entry_of(busted).rebuy_offer_until is None
+
+
+def one_out_of_chips(tournament: Tournament) -> Seat:
+    """Two of the players shove at each other (the others fold) until one of them is
+    out of chips: one offer, and players left to play on."""
+    at = table(tournament)
+    shovers = set(
+        Seat.objects.filter(table=at).order_by("number")[:2].values_list("user", flat=True)
+    )
+    for _ in range(2000):
+        busted = Seat.objects.filter(table=at, stack=0, chips_to_add=0).first()
+        if busted is not None:
+            return busted
+        shove_step(at, shovers)
+    raise AssertionError("nobody went out of chips")
+
+
+@pytest.fixture
+def worker_leaves_the_dealing(settings: Any, celery_worker: None) -> None:
+    """A real worker, which would deal each next hand a minute later: the test deals."""
+    settings.TABLES_NEXT_HAND_SECONDS = 60.0
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_level_after_the_rebuy_period_ends_a_waiting_offer_at_once(
+    make_user, worker_leaves_the_dealing
+):
+    tournament = rebuy_tournament(make_user)
+    busted = one_out_of_chips(tournament)
+    assert entry_of(busted).rebuy_offer_until is not None
+
+    on_level(tournament, 2)
+    assert services.tournament_level_announce(tournament_id=tournament.pk) == 2
+
+    assert placed_within(busted.entry_id, WELL_BEFORE_ITS_TIME) is not None
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_bust_that_reaches_the_money_ends_a_waiting_offer_at_once(
+    make_user, worker_leaves_the_dealing
+):
+    # 3 players, 3 paid: the first player placed is in the money
+    tournament = rebuy_tournament(make_user, payout_percentages=[50, 30, 20])
+    busted = one_out_of_chips(tournament)
+    assert entry_of(busted).rebuy_offer_until is not None
+    others = Entry.objects.filter(tournament=tournament, place=None).exclude(pk=busted.entry_id)
+    others.update(rebuys=tournament.max_rebuys)  # the next one out is placed, not offered
+
+    at = table(tournament)
+    shovers = set(others.values_list("user_id", flat=True))
+    for _ in range(2000):
+        if Entry.objects.filter(tournament=tournament, place__isnull=False).exists():
+            break
+        shove_step(at, shovers)
+    assert Entry.objects.filter(tournament=tournament, place=3).exists()
+
+    # the offer can no longer be taken, so it does not keep the tournament waiting
+    assert placed_within(busted.entry_id, WELL_BEFORE_ITS_TIME) == 2
     assert Tournament.objects.get(pk=tournament.pk).status == "finished"
     assert moved_for(tournament) == 0

@@ -205,21 +205,26 @@ class Tournament(models.Model):
         )
         return bool(counts["left"] < len(self.prizes(counts["entries"])))
 
-    def is_rebuy_open(self, moment: datetime) -> bool:
-        """Rebuys are taken until the end of level ``rebuy_levels``, and never once the
-        tournament is in the money (rule 34)."""
+    def is_rebuy_period(self, moment: datetime) -> bool:
+        """Whether ``moment`` falls before the end of level ``rebuy_levels``."""
         index = self._level_index(moment)
-        is_open = self.has_rebuys and index is not None and index < self.rebuy_levels
-        return is_open and not self.is_in_the_money()
+        return self.has_rebuys and index is not None and index < self.rebuy_levels
+
+    def is_addon_period(self, moment: datetime) -> bool:
+        """Whether ``moment`` falls between the end of the rebuy period and the end of
+        the next level: the break between them, when there is one, included (the clock
+        stops during a break, so the level in play is the next one all along)."""
+        index = self._level_index(moment)
+        return self.has_rebuys and self.addon_chips > 0 and index == self.rebuy_levels
+
+    def is_rebuy_open(self, moment: datetime) -> bool:
+        """Rebuys are sold in the rebuy period, and never once the tournament is in the
+        money (rule 34)."""
+        return self.is_rebuy_period(moment) and not self.is_in_the_money()
 
     def is_addon_open(self, moment: datetime) -> bool:
-        """The add-on is taken from the end of the rebuy period to the end of the next
-        level: the break between them, when there is one, included (the clock stops
-        during a break, so the level in play is the next one all along); never once
-        the tournament is in the money (rule 34)."""
-        index = self._level_index(moment)
-        is_open = self.has_rebuys and self.addon_chips > 0 and index == self.rebuy_levels
-        return is_open and not self.is_in_the_money()
+        """The add-on is sold in its period, and never once in the money (rule 34)."""
+        return self.is_addon_period(moment) and not self.is_in_the_money()
 
     def prizes(self, entrants: int) -> tuple[int, ...]:
         """The pool split for 1st, 2nd, ...: the tournament's percentages, else by field."""

@@ -17,6 +17,7 @@ from tables.models import Seat
 from tables.play import Play
 from tournaments import broadcast
 from tournaments.models import Tournament
+from tournaments.services.rebuy_offers import end_offers_if_rebuy_closed
 from tournaments.services.registration import locked
 from tournaments.services.start import schedule_level_task
 
@@ -66,6 +67,7 @@ def tournament_level_announce(*, tournament_id: int, now: datetime | None = None
             broadcast.table_notice(table_id, notice)
         broadcast.lobby_update(tournament.pk, announcement=text)
         schedule_level_task(tournament, index)
+        end_offers_if_rebuy_closed(tournament, now)
         return index
 
 

@@ -38,7 +38,23 @@ def offer_rebuys(tournament: Tournament, busted: Iterable[Entry], now: datetime)
             continue
         entry.rebuy_offer_until = until
         offered.append(entry)
-    if offered and _offer_scheduler is not None:  # the table page shows the offer
-        scheduler = _offer_scheduler
-        transaction.on_commit(lambda: scheduler(tournament.pk, until))
+    if offered:  # the table page shows the offer
+        _schedule_offers_end(tournament, until)
     return offered
+
+
+def end_offers_if_rebuy_closed(tournament: Tournament, now: datetime) -> None:
+    """Once the rebuy has closed (its period ended, or the money reached: rule 34),
+    offers still waiting end at once rather than when their time passes: nobody can
+    take them, and their tables wait on them."""
+    if not tournament.has_rebuys:
+        return
+    waiting = tournament.entries.filter(place=None, rebuy_offer_until__gt=now)
+    if waiting.exists() and not tournament.is_rebuy_open(now):
+        _schedule_offers_end(tournament, now)
+
+
+def _schedule_offers_end(tournament: Tournament, at: datetime) -> None:
+    if _offer_scheduler is not None:
+        scheduler = _offer_scheduler
+        transaction.on_commit(lambda: scheduler(tournament.pk, at))

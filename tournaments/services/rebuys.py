@@ -25,6 +25,7 @@ from datetime import datetime
 from typing import Any
 
 from django.db import transaction
+from django.db.models import QuerySet
 from django.urls import reverse
 
 from accounts import points
@@ -98,10 +99,10 @@ def _check_rebuy(
 ) -> tuple[int, int]:
     if not tournament.has_rebuys:
         raise CannotBuyChips("This tournament has no rebuys.")
+    if not tournament.is_rebuy_period(now):
+        raise CannotBuyChips("The rebuy period is over.")
     if tournament.is_in_the_money():  # rule 34
         raise CannotBuyChips(IN_THE_MONEY)
-    if not tournament.is_rebuy_open(now):
-        raise CannotBuyChips("The rebuy period is over.")
     if entry.rebuys >= tournament.max_rebuys:
         raise CannotBuyChips(f"You have had your {tournament.max_rebuys} rebuys.")
     if seat.chips_to_add:
@@ -117,10 +118,10 @@ def _check_add_on(
 ) -> tuple[int, int]:
     if not tournament.has_rebuys or not tournament.addon_chips:
         raise CannotBuyChips("This tournament has no add-on.")
+    if not tournament.is_addon_period(now):
+        raise CannotBuyChips("The add-on is taken at the end of the rebuy period.")
     if tournament.is_in_the_money():  # rule 34
         raise CannotBuyChips(IN_THE_MONEY)
-    if not tournament.is_addon_open(now):
-        raise CannotBuyChips("The add-on is taken at the end of the rebuy period.")
     if entry.has_added_on:
         raise CannotBuyChips("You have taken your add-on.")
     if seat.stack + seat.chips_to_add == 0:
@@ -151,9 +152,7 @@ def rebuy_offers_expire(*, tournament_id: int, now: datetime) -> int:
 
     with transaction.atomic():
         tournament = locked(tournament_id)
-        entries = list(
-            tournament.entries.filter(place=None, rebuy_offer_until__lte=now).order_by("pk")
-        )
+        entries = list(_offers_ended(tournament, now).order_by("pk"))
         if not entries:
             return 0
         table_ids = sorted(
@@ -168,13 +167,25 @@ def rebuy_offers_expire(*, tournament_id: int, now: datetime) -> int:
 
 
 def rebuy_offers_due(*, now: datetime) -> list[int]:
-    """Running tournaments with an offer whose time has passed (a lost task)."""
-    due = Entry.objects.filter(
+    """Running tournaments with an offer whose time has passed or whose rebuy has
+    closed (a lost task)."""
+    offers = Entry.objects.filter(
         place=None,
-        rebuy_offer_until__lte=now,
+        rebuy_offer_until__isnull=False,
         tournament__status=Tournament.Status.RUNNING,
     )
-    return sorted(set(due.values_list("tournament_id", flat=True)))
+    offered = Tournament.objects.filter(pk__in=offers.values("tournament_id"))
+    return sorted(t.pk for t in offered if _offers_ended(t, now).exists())
+
+
+def _offers_ended(tournament: Tournament, now: datetime) -> QuerySet[Entry]:
+    """The entries whose offer has ended: its time has passed, or the rebuy has closed
+    under it (the period's end, or the money: rule 34), so waiting on would only keep
+    their table from dealing."""
+    offers = tournament.entries.filter(place=None, rebuy_offer_until__isnull=False)
+    if tournament.is_rebuy_open(now):
+        return offers.filter(rebuy_offer_until__lte=now)
+    return offers
 
 
 def _go_out(tournament: Tournament, entries: list[Entry], now: datetime) -> None:
@@ -190,9 +201,9 @@ def purchases(
 ) -> dict[int, dict[str, Any]]:
     """What each seated member (user id -> their seat) may buy now, for their table
     page: a rebuy (with the offer's end when they are out of chips) and the add-on."""
-    rebuy_open = tournament.is_rebuy_open(now)
-    addon_open = tournament.is_addon_open(now)
-    if not (rebuy_open or addon_open):
+    rebuy_open = tournament.is_rebuy_period(now)
+    addon_open = tournament.is_addon_period(now)
+    if not (rebuy_open or addon_open) or tournament.is_in_the_money():  # rule 34
         return {}
     entries = {
         e.user_id: e

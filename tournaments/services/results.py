@@ -30,7 +30,7 @@ from tournaments.services.bounties import (
     pay_own_bounty,
     record_knockouts,
 )
-from tournaments.services.rebuy_offers import offer_rebuys
+from tournaments.services.rebuy_offers import end_offers_if_rebuy_closed, offer_rebuys
 
 
 def hand_ended(play: Play, tournament: Tournament) -> None:
@@ -90,6 +90,7 @@ def eliminate(
         tournament.status = Tournament.Status.FINISHED
         tournament.ended_at = now
         tournament.save(update_fields=["status", "ended_at"])
+    end_offers_if_rebuy_closed(tournament, now)
     tell_places(tournament, out)
 
 
