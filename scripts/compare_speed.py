@@ -43,12 +43,13 @@ With ``--external`` both sides run on the machine's PostgreSQL and Redis
 (127.0.0.1) instead of the embedded defaults: each run gets a new, empty
 database (``felt_compare``) and Redis databases 4 to 7 emptied first, so the
 processor time then leaves out the PostgreSQL and Redis servers, which are not
-the tree's.
+the tree's. A second ``--external`` run on the machine meanwhile refuses to start.
 """
 
 from __future__ import annotations
 
 import argparse
+import fcntl
 import math
 import os
 import re
@@ -62,6 +63,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO
 
 import psutil
 import redis
@@ -74,6 +76,7 @@ LEFT_OUT = {"DATABASE_URL", "REDIS_URL", "SECRET_KEY", "DJANGO_SETTINGS_MODULE",
 # --external: clear of make run's Redis databases (0-3) and make test's (8-15).
 EXTERNAL_DATABASE = "felt_compare"
 EXTERNAL_REDIS_FIRST_DB = 4
+EXTERNAL_LOCK = Path(tempfile.gettempdir()) / "felt-compare-external.lock"
 # --flat-pause: the pause after a showdown or a run-out no longer than after any hand.
 FLAT_PAUSE = {"TABLES_SHOWDOWN_SECONDS": "0", "TABLES_RUNOUT_STREET_SECONDS": "0"}
 
@@ -410,8 +413,23 @@ def arguments(argv: list[str]) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
+def hold_the_external_services() -> IO[str] | None:
+    """The machine's lock on ``EXTERNAL_DATABASE`` and its Redis databases while the file
+    is open; None if another run holds it (each run empties them for its servers)."""
+    lock = open(EXTERNAL_LOCK, "a")  # noqa: SIM115 - held until the process ends
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        lock.close()
+        return None
+    return lock
+
+
 def main(argv: list[str]) -> int:
     options = arguments(argv)
+    held = hold_the_external_services() if options.external else None  # kept to the end
+    if options.external and held is None:
+        sys.exit(f"Another --external run holds {EXTERNAL_DATABASE} (and its Redis): wait for it.")
     sides = {"ref": build(options.ref), "this": ROOT}
     label = side_labels(options.ref)
     results: dict[str, list[Result]] = {"ref": [], "this": []}
