@@ -193,9 +193,10 @@ function onMessage(data) {
     addChat(parts.chat, [message]);
     panel.noteChat();
   } else if (message.type === "notice") {
-    // A coming blind level passes in a toast; a tournament's start or your place stays
-    // in the banner until dismissed.
-    if (message.notice.kind === "level") showToast(message.notice.text);
+    // A coming blind level or the money reached passes in a toast; a tournament's start
+    // or your place stays in the banner until dismissed.
+    const passing = message.notice.kind === "level" || message.notice.kind === "money";
+    if (passing) showToast(message.notice.text);
     else if (message.notice.kind === "removed") showRemoved(parts.removed, message.notice, table);
     else if (!followsMove(message.notice)) showNotice(message.notice);
   } else if (message.type === "cut_accepted") {

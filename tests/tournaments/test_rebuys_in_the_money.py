@@ -209,3 +209,38 @@ def test_a_bust_that_reaches_the_money_ends_a_waiting_offer_at_once(
     assert placed_within(busted.entry_id, WELL_BEFORE_ITS_TIME) == 2
     assert Tournament.objects.get(pk=tournament.pk).status == "finished"
     assert moved_for(tournament) == 0
+
+
+async def notices_heard(client: Any) -> list[str]:
+    """The texts of the ``money`` notices among the frames ``client`` has been sent."""
+    texts = []
+    while not await client.socket.receive_nothing(timeout=0.5):
+        frame = await client.next()
+        if frame["type"] == "notice" and frame["notice"]["kind"] == "money":
+            texts.append(frame["notice"]["text"])
+    return texts
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("close_database_connections")
+async def test_the_table_hears_when_the_bubble_bursts_and_when_rebuys_close(make_user):
+    from asgiref.sync import sync_to_async
+
+    from tests.tables.sockets import Client
+
+    # 4 players, 3 paid, in the rebuy period
+    tournament = await sync_to_async(rebuy_tournament)(
+        make_user, players=4, payout_percentages=[50, 30, 20]
+    )
+    at = await sync_to_async(table)(tournament)
+    folder = await Seat.objects.select_related("user").filter(table=at).order_by("number").alast()
+    assert folder is not None  # never among the two who shove, so never out
+    client = await Client.open(folder.user, at.pk)
+
+    await sync_to_async(until_places_given)(tournament, 1)  # 4th: the bubble
+    assert await notices_heard(client) == ["In the money: each of the 3 players left wins a prize"]
+    await sync_to_async(until_places_given)(tournament, 2)  # 3rd: the first paid place
+    assert await notices_heard(client) == [
+        "Rebuys and the add-on have closed: a paid place has been given"
+    ]
+    await client.close()

@@ -90,8 +90,34 @@ def eliminate(
         tournament.status = Tournament.Status.FINISHED
         tournament.ended_at = now
         tournament.save(update_fields=["status", "ended_at"])
+    else:
+        announce_the_money(tournament, len(still_in), len(left), now)
     end_offers_if_rebuy_closed(tournament, now)
     tell_places(tournament, out)
+
+
+def announce_the_money(tournament: Tournament, before: int, after: int, now: Any) -> None:
+    """The players left went from ``before`` to ``after``: when that burst the bubble
+    (everyone left wins a prize now), or gave the first paid place while rebuys or the
+    add-on were still sold (they close: rule 34), every table of the tournament and its
+    lobby are told."""
+    paid = len(tournament.prizes(tournament.entries.count()))
+    news = []
+    if after <= paid < before:
+        news.append(f"In the money: each of the {after} players left wins a prize")
+    if after < paid <= before:
+        if tournament.is_rebuy_period(now):
+            closed = "Rebuys and the add-on have" if tournament.addon_chips else "Rebuys have"
+            news.append(f"{closed} closed: a paid place has been given")
+        elif tournament.is_addon_period(now):
+            news.append("The add-on has closed: a paid place has been given")
+    if not news:
+        return
+    text = ". ".join(news)
+    notice = {"kind": "money", "text": text, "places_paid": paid, "tournament_id": tournament.pk}
+    for table_id in tournament.tables.order_by("pk").values_list("pk", flat=True):
+        broadcast.table_notice(table_id, notice)
+    broadcast.lobby_update(tournament.pk, announcement=text)
 
 
 def _seat_order(state: engine.HandState) -> list[int]:
