@@ -33,7 +33,8 @@ run_pytest() {
     # where make test's time goes, and the first place to look to shorten it.
     "$PYTEST" "$@" --durations=15
     local status=$?
-    # The runs overlap, so which one ends last is what to shorten.
+    # The runs overlap, so which one ends last is what to shorten. A run's own
+    # figure leaves out its start, which a starved run at nice 19 can wait minutes for.
     echo "($label: ended $(($(date +%s) - began)) s after make test's runs began)"
     if [ "$status" -eq 5 ]; then
         echo "$label: no tests were collected; that is a failure." >&2
@@ -84,13 +85,12 @@ trap 'rm -rf "$logs"' EXIT
 
 # The embedded run must not talk to external services even if the caller's
 # shell names them, hence the subshell without DATABASE_URL and REDIS_URL.
-# The tests marked waits_long wait minutes on a worker's pauses, and those marked
-# own_servers start a whole site of their own whatever the run: where the PostgreSQL
+# The tests marked waits_long wait minutes on a worker's pauses: where the PostgreSQL
 # run happens they run there (it ends minutes before this one), else here.
 embedded_run() {
     unset DATABASE_URL REDIS_URL
     local waits=()
-    if $has_servers; then waits=(-m "not waits_long and not own_servers"); fi
+    if $has_servers; then waits=(-m "not waits_long"); fi
     run_pytest "Embedded: SQLite + embedded Redis" tests -n "$EMBEDDED_PROCESSES" --dist worksteal \
         --ignore=tests/engine -p no:cov "${waits[@]}"
 }
@@ -111,19 +111,18 @@ engine_run() {
 
 # This run is for what the database and Redis do: locks, races, migrations,
 # queries. So it leaves to the others the engine tests (no service), the browser
-# tests (what a page shows), the long games (game logic or a format over hundreds of hands) and the load and soak
+# tests (what a page shows), the launcher's tests (they start `make run` on the
+# embedded defaults whatever the run: tests/config/test_launcher.py), the long
+# games (game logic or a format over hundreds of hands) and the load and soak
 # runs (the load-test tools against live servers): their database and Redis
 # paths have shorter tests here. And the tests marked pure (they touch neither a
 # database nor Redis: documents, settings parsing, the import graph). The
-# embedded run has them all. It takes the tests marked own_servers instead (the
-# launcher's `make run`s and the fault drill start a whole site of their own,
-# whatever this run's services), to even out the two runs' lengths.
+# embedded run has them all.
 external_run() {
     DATABASE_URL=$PG_URL REDIS_URL=$REDIS_TEST_URL \
         run_pytest "External: PostgreSQL + Redis on 127.0.0.1" tests -n "$PROCESSES" \
-        --dist worksteal --ignore=tests/engine \
-        -m "(not browser and not long_game and not load and not pure and not fault) or own_servers" \
-        -p no:cov
+        --dist worksteal --ignore=tests/engine --ignore=tests/config/test_launcher.py \
+        -m "not browser and not long_game and not load and not pure and not fault" -p no:cov
 }
 
 # The runs share nothing (their own databases, Redis and homes), and all start at

@@ -28,7 +28,7 @@ from drill.servers import postgresql_binaries  # noqa: E402
 
 from tests.support.live import free_port  # noqa: E402
 
-pytestmark = [pytest.mark.load, pytest.mark.own_servers]
+pytestmark = pytest.mark.load
 
 DRILL_TIMEOUT = 180.0
 

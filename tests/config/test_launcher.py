@@ -19,8 +19,6 @@ import pytest
 
 from config.platform.private_files import FILE_MODE, HOME_MODE
 
-pytestmark = pytest.mark.own_servers  # whatever the run's services: scripts/test.sh
-
 ROOT = Path(__file__).resolve().parents[2]
 READY_LINE = "Felt is running at"
 ENVIRONMENT_OF_THE_TESTS = {
