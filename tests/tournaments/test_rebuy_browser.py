@@ -34,21 +34,24 @@ pytestmark = BROWSER_TEST
 SECONDS = 90
 
 
-def started_with_rebuys(usernames: list[str]) -> Tournament:
+def started_with_rebuys(usernames: list[str], **changes: Any) -> Tournament:
+    """A rebuy knockout tournament of ``usernames``, started (``changes`` to its settings)."""
     from accounts.models import User
 
+    options = {
+        "name": "Rebuy Night",
+        "buy_in": 100,
+        "bounty": 40,
+        "seats_per_table": 6,
+        "rebuy_levels": 1,
+        "max_rebuys": 2,
+        "addon_chips": 3000,
+        "addon_price": 50,
+        **changes,
+    }
+    starts_at = timezone.now() + timedelta(minutes=5)
     tournament = services.schedule_tournament(
-        settings=TournamentSettings(
-            name="Rebuy Night",
-            starts_at=timezone.now() + timedelta(minutes=5),
-            buy_in=100,
-            bounty=40,
-            seats_per_table=6,
-            rebuy_levels=1,
-            max_rebuys=2,
-            addon_chips=3000,
-            addon_price=50,
-        )
+        settings=TournamentSettings(starts_at=starts_at, **options)
     )
     for user in User.objects.filter(username__in=usernames):
         services.tournament_register(tournament_id=tournament.pk, user=user)
@@ -76,18 +79,23 @@ def to_a_break_after_the_add_on(tournament_id: int) -> None:
     )
 
 
-def move_in_until_an_offer(pages: list[Page]) -> Page:
-    """Whoever is to act moves all in or calls, until one page offers a rebuy."""
+def move_in_until_an_offer(pages: list[Page], folder: Page | None = None) -> Page:
+    """Whoever is to act moves all in or calls (``folder`` checks or folds), until one
+    page offers a rebuy."""
     deadline = time.monotonic() + SECONDS
     while True:
         for page in pages:
             if page.get_by_role("button", name="No, I'm out").is_visible():
                 return page
         assert time.monotonic() < deadline, "nobody went out of chips"
-        for page in pages:
+        for page in [*pages, *([folder] if folder else [])]:
             if page.evaluate(CAN_ACT):
                 all_in = page.get_by_role("button", name="All-in amount")
-                if all_in.is_visible():
+                call = page.locator('[data-act="call"]')
+                if page is folder:
+                    is_check = call.get_attribute("aria-label") == "Check"
+                    (call if is_check else page.locator('[data-act="fold"]')).click()
+                elif all_in.is_visible():
                     all_in.click()
                     page.locator('[data-act="raise"]').click()
                 else:
