@@ -215,4 +215,4 @@ def _accept(tournament: Tournament, deal: Deal, plays: list[Play], now: datetime
     tournament.status = Tournament.Status.FINISHED
     tournament.ended_at = now
     tournament.save(update_fields=["status", "ended_at"])
-    tell_places(tournament, ranked[1:])
+    tell_places(tournament, tournament.entries.count(), ranked[1:])

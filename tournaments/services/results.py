@@ -72,6 +72,7 @@ def eliminate(
     the tournament together, each with ``chips_at_elimination`` set; ``still_in`` is
     every entry without a place, ``out`` among them. Places by rule 19, prizes paid,
     and the last player left wins."""
+    entrants = tournament.entries.count()
     places = engine.finishing_places(
         {entry: entry.chips_at_elimination or 0 for entry in out}, len(still_in)
     )
@@ -79,29 +80,31 @@ def eliminate(
         entry.place = places[entry]
         entry.eliminated_at = now
         entry.rebuy_offer_until = None
-    _award(tournament, places, out)
+    _award(tournament, entrants, places, out)
     pay_bounties(tournament, out, still_in, hand)
     left = [entry for entry in still_in if entry not in places]
     if len(left) == 1:
         winner = left[0]
         winner.place, winner.final_hand = 1, hand or winner.final_hand
-        _award(tournament, {winner: 1}, [winner])
+        _award(tournament, entrants, {winner: 1}, [winner])
         pay_own_bounty(tournament, winner)
         tournament.status = Tournament.Status.FINISHED
         tournament.ended_at = now
         tournament.save(update_fields=["status", "ended_at"])
     else:
-        announce_the_money(tournament, len(still_in), len(left), now)
+        announce_the_money(tournament, entrants, len(still_in), len(left), now)
     end_offers_if_rebuy_closed(tournament, now)
-    tell_places(tournament, out)
+    tell_places(tournament, entrants, out)
 
 
-def announce_the_money(tournament: Tournament, before: int, after: int, now: Any) -> None:
+def announce_the_money(
+    tournament: Tournament, entrants: int, before: int, after: int, now: Any
+) -> None:
     """The players left went from ``before`` to ``after``: when that burst the bubble
     (everyone left wins a prize now), or gave the first paid place while rebuys or the
     add-on were still sold (they close: rule 34), every table of the tournament and its
     lobby are told."""
-    paid = len(tournament.prizes(tournament.entries.count()))
+    paid = len(tournament.prizes(entrants))
     news = []
     if after <= paid < before:
         news.append(f"In the money: each of the {after} players left wins a prize")
@@ -126,11 +129,13 @@ def _seat_order(state: engine.HandState) -> list[int]:
     return [(state.button + step) % count for step in range(1, count + 1)]
 
 
-def _award(tournament: Tournament, places: dict[Entry, int], order: list[Entry]) -> None:
+def _award(
+    tournament: Tournament, entrants: int, places: dict[Entry, int], order: list[Entry]
+) -> None:
     """Save the places; pay each entry its share of the prizes into the ledger. After
     an accepted deal, the places it covered were paid by it: the winner of the points
     kept back takes them, the others nothing more (``payouts_after_deal``)."""
-    payouts = tournament.prizes(tournament.entries.count())
+    payouts = tournament.prizes(entrants)
     deal = accepted_deal(tournament)
     if deal is not None:
         payouts = payouts_after_deal(payouts, len(deal.amounts), deal.kept_for_winner)
@@ -166,12 +171,12 @@ def pay_prize(tournament: Tournament, entry: Entry, prize: int) -> None:
     pay_entry(tournament, entry, prize, PointsEntry.Reason.PRIZE)
 
 
-def tell_places(tournament: Tournament, out: list[Entry]) -> None:
-    """Each member out of it (and the winner) hears their place on any open page."""
+def tell_places(tournament: Tournament, entrants: int, out: list[Entry]) -> None:
+    """Each member out of it (and the winner) hears their place on any open page;
+    ``entrants`` is the tournament's count of entries, which the caller has."""
     lobby = reverse("tournaments:tournament_detail", args=[tournament.pk])
     notices: list[tuple[int, dict[str, Any]]] = []
     told = list(out)
-    entrants = tournament.entries.count()
     unit = tournament.points_unit
     if tournament.status == Tournament.Status.FINISHED:
         told += list(tournament.entries.filter(place=1))
