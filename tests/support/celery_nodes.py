@@ -94,6 +94,7 @@ def start_node(name: str, *, redis_url: str, database_name: str, workdir: Path) 
         NODE_DATABASE_NAME=database_name,
         REDIS_URL=redis_url,
         PYTHONUNBUFFERED="1",
+        CELERY_SKIP_CHECKS="1",  # as the live servers' workers (tests/support/live.py)
     )
     commands = [
         ["celery", "-A", "config", "worker", "--concurrency", "1", "--loglevel", "INFO",

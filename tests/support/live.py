@@ -214,6 +214,10 @@ def start_server(
         # Every browser test signs its players up from 127.0.0.1, and the session's
         # Redis keeps the count from test to test.
         SIGNUP_ADDRESS_LIMIT="10000",
+        # Celery's worker runs Django's system checks as it starts (0.23 s of
+        # processor time, dozens of starts per make test); they read the settings,
+        # which are the same for every server a test starts.
+        CELERY_SKIP_CHECKS="1",
         **(environment or {}),
     )
     log_path = workdir / "server.log"
