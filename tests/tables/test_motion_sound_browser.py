@@ -40,6 +40,28 @@ def test_the_turn_pulses_unless_the_player_asked_for_less_motion(
     assert animation_of(host, ".seat.to-act .plate", "::after") == "turn-pulse"
     assert animation_of(guest, ".seat.to-act .plate", "::after") == "none"
     assert animation_of(guest, ".seat.you .hole .card") == "none"
+    # A few beats, then the page is still while the player thinks: the glow stays lit,
+    # the clock's bar steps without a transition, and nothing animates on (each frame
+    # of an animation cost the screen's processor). Sampled over a second, as the clock
+    # ticks four times a second.
+    host.wait_for_function(
+        """() => document.getAnimations().every((a) => a.playState === "finished")""",
+        timeout=8_000,
+    )
+    still = host.evaluate(
+        """() => new Promise((done) => {
+            let running = 0;
+            const look = setInterval(() => {
+                running += document.getAnimations().filter((a) => a.playState === "running").length;
+            }, 50);
+            setTimeout(() => { clearInterval(look); done(running); }, 1_000);
+        })"""
+    )
+    assert still == 0
+    glow = host.eval_on_selector(
+        ".seat.to-act .plate", "(el) => getComputedStyle(el, '::after').opacity"
+    )
+    assert glow == "1"
 
 
 def test_the_sound_switch_is_remembered(server_url: str, browser: Browser) -> None:
