@@ -11,6 +11,7 @@ from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 
 from accounts import points
+from accounts.closing import account_close
 from accounts.models import ApiToken, PointsAccount, PointsEntry, User
 from accounts.names import check_display_name
 from accounts.release import account_release
@@ -103,11 +104,12 @@ class UserAdmin(SidebarFiltersOnly, DjangoUserAdmin[User]):
             session_changed(int(id))
         return response
 
+    # Staff deleting a member close the account as the member closing it would
+    # (accounts/closing.py): what they hold is released, every log-in ends, and the
+    # names others keep of them (hand histories, tournament results) become the
+    # anonymous label, so no deletion leaves the member's name behind.
     def delete_model(self, request: HttpRequest, obj: User) -> None:
-        user_id = obj.pk
-        account_release(user=obj)
-        super().delete_model(request, obj)
-        session_changed(user_id)
+        account_close(user=obj)
 
     def get_deleted_objects(self, objs: Any, request: HttpRequest) -> Any:
         """What deleting ``objs`` takes with it, and the permissions it lacks. Staff
@@ -118,12 +120,8 @@ class UserAdmin(SidebarFiltersOnly, DjangoUserAdmin[User]):
         return deleted, counts, perms_needed, protected
 
     def delete_queryset(self, request: HttpRequest, queryset: QuerySet[User]) -> None:
-        user_ids = [user.pk for user in queryset]
         for user in queryset:
-            account_release(user=user)
-        super().delete_queryset(request, queryset)
-        for user_id in user_ids:
-            session_changed(user_id)
+            account_close(user=user)
 
 
 class ReadOnlyAdmin(admin.ModelAdmin[Any]):

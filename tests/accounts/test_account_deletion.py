@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from django.db.models import Q, Sum
+from django.test import Client
 from django.urls import reverse
 
 import engine
@@ -16,6 +17,7 @@ from accounts.points import points_account_open, points_balance, points_move
 from tables import services as table_services
 from tables.models import ChipMovement, Seat, Table
 from tables.play import hand_state
+from tests.accounts.test_data_export import play_hand
 from tests.support.tables import fast_tables  # noqa: F401 - no pause between hands
 from tests.tables.helpers import act, chips_on_table, deal, fresh, friends_table, state_of
 from tests.tournaments.helpers import members, moved_for, play_one_step, register, sng, table_of
@@ -166,8 +168,10 @@ def test_a_deleted_members_tournament_entries_stay_and_each_ledger_sums_to_zero(
 
     delete(staff_client, bob)
 
-    entry = running.entries.get(name="bob")
-    assert (entry.user_id, entry.buy_in) == (None, 100), "in play: kept, played as away"
+    entry = running.entries.get(user=None)
+    assert entry.buy_in == 100, "in play: kept, played as away"
+    if delete is not delete_through_the_orm:  # the admin closes the account: no name kept
+        assert entry.name.startswith("Closed account #")
     assert moved_for(running) == -running.prize_pool
     waiting.refresh_from_db()
     if delete is not delete_through_the_orm:  # the admin lets go of what bob held first
@@ -179,7 +183,7 @@ def test_a_deleted_members_tournament_entries_stay_and_each_ledger_sums_to_zero(
     entries = list(finished.entries.all())
     assert all(entry.place is not None for entry in entries)
     assert moved_for(finished) == 0, "every buy-in is paid out, bob's prize too"
-    gone = finished.entries.get(name="bob")
+    gone = finished.entries.get(user=None)
     departed_rows = PointsEntry.objects.filter(tournament=finished, user__isnull=True)
     assert total(departed_rows) == gone.prize - gone.buy_in
 
@@ -248,3 +252,25 @@ def test_a_club_with_nobody_else_in_it_keeps_its_owner_until_the_account_goes(
     assert roles_in(club) == {"olive": "owner", "bo": "member"}
     delete_on_its_page(staff_client, owner)
     assert roles_in(club) == {"bo": "member"}  # banned: not a member to pass it to
+
+
+@pytest.mark.parametrize("delete", [delete_on_its_page, delete_with_the_bulk_action])
+def test_others_histories_keep_a_deleted_members_hands_under_an_anonymous_label(
+    staff_client, make_user, delete
+):
+    alice, bob = signed_up(make_user, "alice"), signed_up(make_user, "bob")
+    alice.display_name = "Lucky Lou"
+    alice.save()
+    hand = play_hand(friends_table(alice, bob, seat_count=2))
+
+    delete(staff_client, alice)
+
+    bobs = Client()
+    bobs.force_login(bob)
+    detail = bobs.get(reverse("api:hand_detail", args=[hand.pk])).json()
+    names = [p["name"] for p in detail["players"]]
+    assert "Lucky Lou" not in names and "alice" not in names
+    label = next(name for name in names if name != "bob")
+    assert label.startswith("Closed account #")
+    text = bobs.get(reverse("api:hand_pokerstars", args=[hand.pk])).content.decode()
+    assert label in text and "Lucky Lou" not in text and "alice" not in text
