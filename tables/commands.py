@@ -298,6 +298,13 @@ def read_frame(text: str | None) -> dict[str, Any]:
     return message
 
 
+def command_named(message: dict[str, Any]) -> str | None:
+    """The command ``message``'s ``type`` names, or None: what an error answering it
+    says it replies to (``in_reply_to``), never text of the sender's own beyond that."""
+    kind = message.get("type")
+    return kind if isinstance(kind, str) and kind in COMMANDS else None
+
+
 def parse_command(message: dict[str, Any]) -> Command:
     """The command ``message`` asks for, its fields checked, or ``BadMessage``."""
     kind = message["type"]

@@ -28,7 +28,14 @@ from config.platform.close_codes import CloseCode
 from config.platform.command_budget import CommandBudget
 from config.platform.db_connections import retried_on_a_new_connection
 from tables import command_threads, kinds, links, selectors, wake_timers, wakeups
-from tables.commands import BadMessage, Command, parse_command, read_frame, run_command
+from tables.commands import (
+    BadMessage,
+    Command,
+    command_named,
+    parse_command,
+    read_frame,
+    run_command,
+)
 from tables.errors import MembersOnly, StaleDecision, StaleSeq, TableError, TableNotFound
 from tables.groups import chat_group, private_group, public_group
 from tables.lease_renewals import renewals
@@ -179,8 +186,11 @@ class TableConsumer(SignedInSocket, AsyncWebsocketConsumer):  # type: ignore[mis
                 await self.send_error("rate_limited", RATE_LIMITED)  # answering each costs
             return
         decision = None  # the decision an action answered, where it is this socket's last
+        replying_to = None  # the command an error answers, once the frame names one
         try:
-            command = parse_command(read_frame(text_data))
+            message = read_frame(text_data)
+            replying_to = command_named(message)
+            command = parse_command(message)
             if command.type == "act" and command.fields["decision"] != self.last_decision:
                 raise StaleDecision()  # this socket already showed a later one: no need to ask
             decision = self.last_decision
@@ -201,7 +211,7 @@ class TableConsumer(SignedInSocket, AsyncWebsocketConsumer):  # type: ignore[mis
         except LogInEnded:
             await self.close(code=CloseCode.SESSION_ENDED)
         except (BadMessage, TableError) as error:  # the codes docs/protocol.md lists
-            await self.send_error(error.code, error.message)
+            await self.send_error(error.code, error.message, replying_to)
             if isinstance(error, StaleDecision | StaleSeq) and self.last_decision == decision:
                 # The table moved on without this socket seeing it (its broadcast was
                 # lost: a service blinked). Shown the table as it stands, the player can
@@ -211,7 +221,9 @@ class TableConsumer(SignedInSocket, AsyncWebsocketConsumer):  # type: ignore[mis
             # The service's transaction rolled back, so nothing changed; keep the socket open.
             logger.exception("table %s: a command failed", self.table_id)
             await self.send_error(
-                "server_error", "Something went wrong on our side and nothing changed. Try again."
+                "server_error",
+                "Something went wrong on our side and nothing changed. Try again.",
+                replying_to,
             )
             # The table as it stands, so the client can try again at once rather than
             # wait for the table's next change (the clock's 20 s, if nobody else acts).
@@ -345,5 +357,6 @@ class TableConsumer(SignedInSocket, AsyncWebsocketConsumer):  # type: ignore[mis
     def stop_renewing(self) -> None:
         renewals.discard(self.channel_name)
 
-    async def send_error(self, code: str, message: str) -> None:
-        await self.send(text_data=json.dumps({"type": "error", "code": code, "message": message}))
+    async def send_error(self, code: str, message: str, replying_to: str | None = None) -> None:
+        error = {"type": "error", "code": code, "message": message, "in_reply_to": replying_to}
+        await self.send(text_data=json.dumps(error))

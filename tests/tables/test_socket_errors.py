@@ -9,6 +9,7 @@ import pytest
 from asgiref.sync import sync_to_async
 
 from tables import services
+from tables.commands import COMMANDS
 from tables.models import Seat, Table
 from tests.tables.helpers import deal, fresh, friends_table
 from tests.tables.sockets import Client
@@ -139,6 +140,9 @@ async def test_thousands_of_bad_messages_get_errors_and_change_nothing(alice, bo
         frame = await senders[who].error(message, raw=raw)
         assert frame["code"] == code, f"{who} sent {json.dumps(message)}: {frame}"
         assert frame["message"]
+        # It says which of the sender's commands it refused, where the message named one.
+        named = isinstance(message, dict) and message.get("type") in COMMANDS
+        assert frame["in_reply_to"] == (message["type"] if named else None), frame
         codes[code] = codes.get(code, 0) + 1
 
     assert len(codes) == 10, "every kind of refusal was tried"
@@ -157,6 +161,7 @@ async def test_an_oversized_frame_is_refused(alice, bob):
     client = await Client.open(alice, table.pk)
     frame = await client.error(json.dumps({"type": "sit_in", "pad": "x" * 5000}), raw=True)
     assert frame["code"] == "bad_json"
+    assert frame["in_reply_to"] is None, "a frame not read names no command"
     await client.close()
 
 
@@ -172,7 +177,7 @@ async def test_an_unexpected_server_failure_gets_an_error_the_table_and_keeps_th
 
     monkeypatch.setattr(services, "seat_sit_out", broken_sit_out)
     frame = await client.error({"type": "sit_out"})
-    assert frame["code"] == "server_error"
+    assert (frame["code"], frame["in_reply_to"]) == ("server_error", "sit_out")
     assert "nothing changed" in frame["message"]
     assert "database" not in frame["message"], "internal details stay in the server log"
     # then the table as it stands, though nothing changed: the client may try again
