@@ -52,6 +52,11 @@ api_patterns = [
         club_api.ClubTournamentsView.as_view(),
         name="club_tournaments",
     ),
+    path(
+        "clubs/<slug:slug>/series/<int:series_id>/stop/",
+        club_api.ClubSeriesStopView.as_view(),
+        name="club_series_stop",
+    ),
     path("hands/", history_api.HandListView.as_view(), name="hand_list"),
     path("hands/export", history_api.HandExportView.as_view(), name="hand_export"),
     path("hands/<int:hand_id>/", history_api.HandDetailView.as_view(), name="hand_detail"),

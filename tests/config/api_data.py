@@ -35,6 +35,7 @@ class Member:
     running_tournament_id: int  # an SNG the member plays: levels, stacks, tables
     club_slug: str  # the member owns it: every club operation is theirs to make
     club_member: str  # another member of that club
+    series_id: int  # the club's weekly game, which the member may stop
 
 
 def member_with_data(make_user: Callable[..., Any]) -> Member:
@@ -47,12 +48,14 @@ def member_with_data(make_user: Callable[..., Any]) -> Member:
     club = club_services.club_create(user=alice, name="Thursday Crew", description="Cards at 8.")
     club_services.club_join(slug=club.slug, user=bob, token=club.invite_token)
     club_services.club_ask(slug=club.slug, user=carol)
-    club_services.club_tournament_schedule(
+    weekly = club_services.club_tournament_schedule(
         slug=club.slug,
         admin=alice,
         settings=TournamentSettings(
             name="Club Night", starts_at=timezone.now() + timedelta(days=1), buy_in=0
         ),
+        every_days=7,
+        time_zone="UTC",
     )
     return Member(
         username="alice",
@@ -62,6 +65,7 @@ def member_with_data(make_user: Callable[..., Any]) -> Member:
         running_tournament_id=running.pk,
         club_slug=club.slug,
         club_member="bob",
+        series_id=weekly.series_id,
     )
 
 

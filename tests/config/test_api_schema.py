@@ -50,7 +50,7 @@ def test_every_operation_has_a_unique_name_of_its_own() -> None:
         *("tournaments_register", "tournaments_unregister"),
         *("clubs_create", "clubs_retrieve", "clubs_join", "clubs_points_adjust"),
         *("clubs_points_grant_everyone", "clubs_joining_points_set"),
-        "clubs_tournaments_schedule",
+        *("clubs_tournaments_schedule", "clubs_series_stop"),
     }
 
 
@@ -85,7 +85,7 @@ def test_tournament_club_and_stats_answers_type_every_field() -> None:
         for status, response in operation["responses"].items()
         if status.startswith("2")
     ]
-    assert len(answers) == 17
+    assert len(answers) == 18
     for where, body in answers:
         assert _untyped(body, components, where) == []
 
@@ -102,7 +102,7 @@ def test_every_tournament_and_club_operation_documents_its_refusals() -> None:
         if path.startswith(("/api/tournaments/", "/api/clubs/"))
         for method, operation in item.items()
     ]
-    assert len(operations) == 12  # tournaments: list, schedule, one, (un)register; clubs: 7
+    assert len(operations) == 13  # tournaments: list, schedule, one, (un)register; clubs: 8
     statuses = {str(error.status) for error in _subclasses(TournamentError)}
     assert statuses == {"400", "403", "404", "409"}  # what a refusal can answer
     for path, method, operation in operations:

@@ -68,6 +68,7 @@ def aim_at_the_members_data(case: Any, member: Member) -> None:
     values no schema can state: a start still to come, a member of the club."""
     ids: dict[str, Any] = {"hand_id": member.hand_id, "username": member.username}
     ids |= {"slug": member.club_slug, "tournament_id": member.open_tournament_id}
+    ids["series_id"] = member.series_id
     if case.operation.definition.raw.get("operationId") == "tournaments_retrieve":
         ids["tournament_id"] = member.running_tournament_id
     for name in case.path_parameters or {}:

@@ -169,6 +169,36 @@ def test_a_bad_schedule_is_refused_by_field(make_user):
     assert not Tournament.objects.exists()
 
 
+def test_an_admin_reads_and_stops_a_repeating_tournament_and_members_cannot(make_user):
+    owner_api, bob_api = api_for(make_user("owner")), api_for(make_user("bob"))
+    club = made_club(owner_api)
+    joined(bob_api, club)
+    scheduled = owner_api.post(
+        f"/api/clubs/{club['slug']}/tournaments/",
+        {"name": "Thursday Game", "starts_at": SOON, "repeat_every_days": 7,
+         "time_zone": "Europe/Paris"},
+        format="json",
+    )  # fmt: skip
+    assert scheduled.status_code == 201, scheduled.content
+    (series,) = bob_api.get(f"/api/clubs/{club['slug']}/").json()["series"]
+    assert (series["name"], series["repeats"]) == ("Thursday Game", "Weekly")
+    assert series["listed_tournament"] == scheduled.json()["id"]
+    assert series["next_starts_at"] is not None
+    stop = f"/api/clubs/{club['slug']}/series/{series['id']}/stop/"
+
+    refused = bob_api.post(stop)
+    unknown = owner_api.post(f"/api/clubs/{club['slug']}/series/{series['id'] + 1}/stop/")
+    assert (refused.status_code, refused.json()["code"]) == (403, "admins_only")
+    assert (unknown.status_code, unknown.json()["code"]) == (400, "no_such_series")
+    assert len(bob_api.get(f"/api/clubs/{club['slug']}/").json()["series"]) == 1, "unchanged"
+
+    stopped = owner_api.post(stop)
+    assert stopped.status_code == 200 and stopped.json()["series"] == []
+    assert owner_api.post(stop).status_code == 200, "stopping it again changes nothing"
+    upcoming = stopped.json()["tournaments"]["upcoming"]
+    assert [t["id"] for t in upcoming] == [scheduled.json()["id"]], "the listed game stays"
+
+
 def test_the_schema_documents_every_club_endpoint(make_user):
     schema = api_for(make_user("reader")).get("/api/schema/?format=json").json()
     for path in (
@@ -177,6 +207,7 @@ def test_the_schema_documents_every_club_endpoint(make_user):
         "/api/clubs/{slug}/join/",
         "/api/clubs/{slug}/points/",
         "/api/clubs/{slug}/tournaments/",
+        "/api/clubs/{slug}/series/{series_id}/stop/",
     ):
         assert path in schema["paths"], path
 

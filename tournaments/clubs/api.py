@@ -1,6 +1,7 @@
 """The club API: create a club, read one (members see members and tournaments; admins
 every balance), join by invitation token (or ask), admins' points (an adjustment, a
-grant to every member, the points given on joining) and scheduling. Refusals are 4xx
+grant to every member, the points given on joining), scheduling and stopping a
+repeating tournament. Refusals are 4xx
 JSON with a ``code`` and a ``message``; nothing changed (a service's refusal is
 answered by ``config/platform/api_errors.py``).
 """
@@ -46,6 +47,16 @@ def club_facts(club: Club, viewer: Membership) -> dict[str, Any]:
         "joining_points": club.joining_points,
         "members": selectors.club_members(club, viewer),
         "tournaments": selectors.club_tournaments(club, timezone.now()),
+        "series": [
+            {
+                "id": row["id"],
+                "name": row["name"],
+                "repeats": row["repeats"],
+                "listed_tournament": row["listed"].pk if row["listed"] else None,
+                "next_starts_at": row["then"],
+            }
+            for row in selectors.club_series(club)
+        ],
     }
     if viewer.is_admin:
         facts["invite_token"] = club.invite_token
@@ -195,3 +206,18 @@ class ClubTournamentsView(APIView):
             time_zone=time_zone,
         )
         return Response(TournamentSerializer(summary(tournament)).data, status=201)
+
+
+class ClubSeriesStopView(APIView):
+    """POST /api/clubs/<slug>/series/<id>/stop/ (admins): the repeating tournament lists
+    no game after the one already listed, which stays with its registrations; answers
+    with the club. Stopping it again changes nothing."""
+
+    @extend_schema(
+        operation_id="clubs_series_stop", request=None, responses={200: ClubSerializer, **REFUSALS}
+    )
+    def post(self, request: Request, slug: str, series_id: int) -> Response:
+        request.data  # noqa: B018 - no body is read, but a malformed one is still a 400
+        services.club_series_stop(slug=slug, admin=request.user, series_id=series_id)
+        club = Club.objects.get(slug=slug)
+        return Response(club_facts(club, access.require_admin(club, request.user)))

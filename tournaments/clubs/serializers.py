@@ -120,6 +120,18 @@ class ClubTournamentsSerializer(serializers.Serializer[Any]):
     results = TournamentSerializer(many=True, help_text="The latest finished, newest first.")
 
 
+class SeriesSerializer(serializers.Serializer[Any]):
+    id = serializers.IntegerField(help_text="For POST /api/clubs/<slug>/series/<id>/stop/.")
+    name = serializers.CharField()
+    repeats = serializers.CharField(help_text='How often: "Weekly", "Every 3 days", ...')
+    listed_tournament = serializers.IntegerField(
+        allow_null=True, help_text="The game taking registrations now (its id), if any."
+    )
+    next_starts_at = serializers.DateTimeField(
+        allow_null=True, help_text="The start of the game after it, listed once it starts."
+    )
+
+
 class ClubSerializer(serializers.Serializer[Any]):
     slug = serializers.CharField()
     name = serializers.CharField()
@@ -130,6 +142,7 @@ class ClubSerializer(serializers.Serializer[Any]):
     )
     members = MemberSerializer(many=True)
     tournaments = ClubTournamentsSerializer()
+    series = SeriesSerializer(many=True, help_text="Repeating tournaments still repeating.")
     invite_token = serializers.CharField(required=False, help_text="Admins only.")
     pending = WaitingSerializer(many=True, required=False, help_text="Admins only: who asked.")
 
