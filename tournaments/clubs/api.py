@@ -1,9 +1,9 @@
-"""The club API: create a club, read one (members see members and tournaments; admins
-every balance), join by invitation token (or ask), admins' points (an adjustment, a
-grant to every member, the points given on joining), scheduling and stopping a
-repeating tournament. Refusals are 4xx
-JSON with a ``code`` and a ``message``; nothing changed (a service's refusal is
-answered by ``config/platform/api_errors.py``).
+"""The club API: create a club, read one (members see members, tournaments and
+repeating tournaments; admins every balance), join by invitation token (or ask),
+admins' points (an adjustment, a grant to every member, the points given on joining),
+scheduling, and stopping a repeating tournament. Refusals are 4xx JSON with a ``code``
+and a ``message``; nothing changed (a service's refusal is answered by
+``config/platform/api_errors.py``).
 """
 
 from __future__ import annotations
