@@ -10,13 +10,15 @@ import pytest
 import redis
 
 from tests.support import PASSWORD
-from tests.support.live import (  # noqa: F401 - fixtures for every test
+from tests.support.chromium import (  # noqa: F401 - fixtures for every test
     browser,
+    shared_chromium,
+    static_url,
+)
+from tests.support.live import (  # noqa: F401 - fixtures for every test
     live_server_options,
     live_servers,
     server_url,
-    shared_chromium,
-    static_url,
 )
 
 

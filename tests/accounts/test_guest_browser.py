@@ -8,7 +8,7 @@ import re
 from playwright.sync_api import Browser, Page, expect
 
 from tests.support import PASSWORD
-from tests.support.live import BROWSER_TEST, DESKTOP, PHONE, SCREENSHOTS, sign_up_on_the_page
+from tests.support.chromium import BROWSER_TEST, DESKTOP, PHONE, SCREENSHOTS, sign_up_on_the_page
 from tests.support.table_pages import open_table, play_the_hand_out, table_id_of, take_seat
 
 pytestmark = BROWSER_TEST

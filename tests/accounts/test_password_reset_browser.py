@@ -11,7 +11,7 @@ from django.utils import timezone
 from playwright.sync_api import Browser, Page, expect
 
 from tests.support import PASSWORD
-from tests.support.live import BROWSER_TEST, PHONE, SCREENSHOTS, outside_the_browser_loop
+from tests.support.chromium import BROWSER_TEST, PHONE, SCREENSHOTS, outside_the_browser_loop
 from tests.support.mail import Inbox
 
 pytestmark = BROWSER_TEST

@@ -11,7 +11,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from accounts.models import User
 from tests.support import PASSWORD
-from tests.support.live import BROWSER_TEST, PHONE, SCREENSHOTS, outside_the_browser_loop
+from tests.support.chromium import BROWSER_TEST, PHONE, SCREENSHOTS, outside_the_browser_loop
 from tests.support.second_factor import code_from_secret
 
 pytestmark = BROWSER_TEST

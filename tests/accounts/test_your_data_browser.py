@@ -9,7 +9,7 @@ import zipfile
 from playwright.sync_api import Browser, Page, expect
 
 from tests.support import PASSWORD
-from tests.support.live import BROWSER_TEST, PHONE, SCREENSHOTS, sign_up_on_the_page
+from tests.support.chromium import BROWSER_TEST, PHONE, SCREENSHOTS, sign_up_on_the_page
 
 pytestmark = BROWSER_TEST
 

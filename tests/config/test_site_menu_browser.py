@@ -9,7 +9,7 @@ import re
 import pytest
 from playwright.sync_api import Browser, expect
 
-from tests.support.live import BROWSER_TEST, SCREENSHOTS, sign_up
+from tests.support.chromium import BROWSER_TEST, SCREENSHOTS, sign_up
 from tests.support.table_pages import open_table
 
 pytestmark = BROWSER_TEST

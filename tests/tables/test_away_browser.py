@@ -9,7 +9,7 @@ import time
 from playwright.sync_api import Browser, Page, expect
 
 from tables.models import Seat
-from tests.support.live import (
+from tests.support.chromium import (
     BROWSER_TEST,
     DESKTOP,
     PHONE,

@@ -12,7 +12,7 @@ import time
 
 from playwright.sync_api import Browser, Page, expect
 
-from tests.support.live import BROWSER_TEST, DESKTOP, PHONE, SCREENSHOTS, sign_up
+from tests.support.chromium import BROWSER_TEST, DESKTOP, PHONE, SCREENSHOTS, sign_up
 from tests.support.table_pages import (
     facing_a_bet,
     log_text,

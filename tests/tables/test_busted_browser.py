@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import Browser, expect
 
 from tables.models import Seat, Table
-from tests.support.live import (
+from tests.support.chromium import (
     BROWSER_TEST,
     DESKTOP,
     SCREENSHOTS,

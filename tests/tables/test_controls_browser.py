@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from playwright.sync_api import Browser, Page
 
-from tests.support.live import BROWSER_TEST
+from tests.support.chromium import BROWSER_TEST
 from tests.support.table_pages import facing_a_bet
 
 pytestmark = BROWSER_TEST

@@ -14,8 +14,14 @@ from playwright.sync_api import Browser, Page, expect
 from accounts.models import User
 from tables import services
 from tables.models import Hand
+from tests.support.chromium import (
+    BROWSER_TEST,
+    PHONE,
+    SCREENSHOTS,
+    outside_the_browser_loop,
+    sign_up,
+)
 from tests.support.fairness_checks import answer_problems
-from tests.support.live import BROWSER_TEST, PHONE, SCREENSHOTS, outside_the_browser_loop, sign_up
 from tests.support.table_pages import (
     HAND_SECONDS,
     click_check_or_call,

@@ -15,8 +15,8 @@ from engine.cut import contribution_commitment, cut_deck, make_cut
 from engine.deal import new_hand
 from engine.fairness import seal_deck
 from tests.engine.cut_hands import CutHand, api_hand, cut_hand
+from tests.support.chromium import BROWSER_TEST
 from tests.support.fairness_checks import answer_problems
-from tests.support.live import BROWSER_TEST
 
 pytestmark = BROWSER_TEST
 

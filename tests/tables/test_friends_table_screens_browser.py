@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.support.live import BROWSER_TEST, SCREENSHOTS, sign_up
+from tests.support.chromium import BROWSER_TEST, SCREENSHOTS, sign_up
 from tests.support.table_pages import (
     go_all_in,
     open_home_game,

@@ -20,13 +20,8 @@ from accounts.models import User
 from tables import services
 from tables.models import Seat, Table
 from tests.support import PASSWORD
-from tests.support.live import (
-    BROWSER_TEST,
-    SCREENSHOTS,
-    outside_the_browser_loop,
-    sign_up,
-    stop_web_server,
-)
+from tests.support.chromium import BROWSER_TEST, SCREENSHOTS, outside_the_browser_loop, sign_up
+from tests.support.live import stop_web_server
 from tests.support.table_pages import (
     TABLE_LINK,
     open_table,

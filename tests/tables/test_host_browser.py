@@ -11,7 +11,7 @@ from django.db.models import F
 from playwright.sync_api import Browser, expect
 
 from tests.support import PASSWORD
-from tests.support.live import BROWSER_TEST, DESKTOP, outside_the_browser_loop, sign_up
+from tests.support.chromium import BROWSER_TEST, DESKTOP, outside_the_browser_loop, sign_up
 from tests.support.table_pages import open_table, show_panel_tab, table_id_of, take_seat
 
 pytestmark = BROWSER_TEST

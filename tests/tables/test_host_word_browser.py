@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.support.live import BROWSER_TEST, PHONE, SCREENSHOTS, sign_up
+from tests.support.chromium import BROWSER_TEST, PHONE, SCREENSHOTS, sign_up
 from tests.support.table_pages import open_table, show_panel_tab, take_seat
 from tests.tables.test_motion_sound_browser import RECORD_NOTES, notes_heard
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from playwright.sync_api import Browser, expect
 
-from tests.support.live import BROWSER_TEST, DESKTOP, SCREENSHOTS, sign_up
+from tests.support.chromium import BROWSER_TEST, DESKTOP, SCREENSHOTS, sign_up
 from tests.support.table_pages import open_table, show_panel_tab, table_id_of, take_seat
 
 pytestmark = BROWSER_TEST

@@ -8,7 +8,7 @@ import time
 
 from playwright.sync_api import Browser, Page, expect
 
-from tests.support.live import BROWSER_TEST, DESKTOP, SCREENSHOTS, sign_up
+from tests.support.chromium import BROWSER_TEST, DESKTOP, SCREENSHOTS, sign_up
 from tests.support.table_pages import log_text, open_table, take_seat
 
 pytestmark = BROWSER_TEST

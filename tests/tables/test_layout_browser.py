@@ -13,7 +13,7 @@ from playwright.sync_api import Browser, Page, expect
 from accounts.models import User
 from tables import services
 from tables.models import Seat
-from tests.support.live import (
+from tests.support.chromium import (
     BROWSER_TEST,
     DESKTOP,
     PHONE,

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from playwright.sync_api import Browser, Page, expect
 
-from tests.support.live import BROWSER_TEST, DESKTOP, PHONE, SCREENSHOTS, sign_up
+from tests.support.chromium import BROWSER_TEST, DESKTOP, PHONE, SCREENSHOTS, sign_up
 from tests.support.table_pages import TABLE_LINK, show_panel_tab, table_id_of
 
 pytestmark = BROWSER_TEST

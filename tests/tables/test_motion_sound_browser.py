@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.support.live import BROWSER_TEST, DESKTOP, sign_up
+from tests.support.chromium import BROWSER_TEST, DESKTOP, sign_up
 from tests.support.table_pages import TABLE_LINK, open_table, take_seat
 
 pytestmark = BROWSER_TEST

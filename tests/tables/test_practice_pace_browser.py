@@ -16,7 +16,7 @@ import pytest
 from playwright.sync_api import Browser, Page, WebSocket, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from tests.support.live import BROWSER_TEST, DESKTOP, sign_up
+from tests.support.chromium import BROWSER_TEST, DESKTOP, sign_up
 from tests.support.table_pages import CAN_ACT
 
 pytestmark = BROWSER_TEST

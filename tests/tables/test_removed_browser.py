@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, expect
 
-from tests.support.live import BROWSER_TEST, DESKTOP, PHONE, SCREENSHOTS, sign_up
+from tests.support.chromium import BROWSER_TEST, DESKTOP, PHONE, SCREENSHOTS, sign_up
 from tests.support.table_pages import (
     TABLE_LINK,
     click_check_or_call,

@@ -13,7 +13,8 @@ import pytest
 from django.test import Client
 from playwright.sync_api import Browser, Page, expect
 
-from tests.support.live import BROWSER_TEST, DESKTOP, kept_from_the_live_worker
+from tests.support.chromium import BROWSER_TEST, DESKTOP
+from tests.support.live import kept_from_the_live_worker
 from tests.tables.helpers import deal_first_card_from_the_bottom, friends_table
 from tests.tables.recorded import SHOWDOWN_WITH_MUCK, record_hand, recorded_state
 

@@ -9,7 +9,7 @@ import time
 
 from playwright.sync_api import Browser
 
-from tests.support.live import BROWSER_TEST
+from tests.support.chromium import BROWSER_TEST
 
 pytestmark = BROWSER_TEST
 

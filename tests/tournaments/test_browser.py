@@ -1,6 +1,6 @@
 """A member starts a practice sit-n-go from the tournament lobby in a real browser,
 plays it through the table page and is told their place; the lobby's rows follow
-registrations and starts live (tests/support/live.py has the set-up)."""
+registrations and starts live (tests/support/live.py and chromium.py have the set-up)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,13 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, expect
 
-from tests.support.live import BROWSER_TEST, DESKTOP, SCREENSHOTS, outside_the_browser_loop, sign_up
+from tests.support.chromium import (
+    BROWSER_TEST,
+    DESKTOP,
+    SCREENSHOTS,
+    outside_the_browser_loop,
+    sign_up,
+)
 from tests.support.table_pages import click_check_or_call
 
 SNG_SECONDS = 240  # the whole SNG with bots that pause 0.1-0.3 s, on a slow machine

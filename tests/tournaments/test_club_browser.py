@@ -11,7 +11,13 @@ from datetime import timedelta
 from django.utils import timezone
 from playwright.sync_api import Browser, Page, expect
 
-from tests.support.live import BROWSER_TEST, DESKTOP, SCREENSHOTS, outside_the_browser_loop, sign_up
+from tests.support.chromium import (
+    BROWSER_TEST,
+    DESKTOP,
+    SCREENSHOTS,
+    outside_the_browser_loop,
+    sign_up,
+)
 from tournaments import tasks
 from tournaments.models import Tournament
 

@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 from django.utils import timezone
 from playwright.sync_api import Browser, Locator, Page, expect
 
-from tests.support.live import BROWSER_TEST, SCREENSHOTS, outside_the_browser_loop, sign_up
+from tests.support.chromium import BROWSER_TEST, SCREENSHOTS, outside_the_browser_loop, sign_up
 from tournaments.models import Tournament
 
 pytestmark = BROWSER_TEST

@@ -2,14 +2,14 @@
 the invitation link with its Copy button; a friend, signed out, opens it on a phone,
 sees the club and who invited them, signs up from there, comes back to it and joins
 with the points; the schedule page counts who can afford the buy-in as it is typed.
-Also a new API token copied whole (tests/support/live.py has the set-up)."""
+Also a new API token copied whole (tests/support/live.py and chromium.py have the set-up)."""
 
 from __future__ import annotations
 
 from playwright.sync_api import Browser, Locator, Page, expect
 
 from tests.support import PASSWORD
-from tests.support.live import BROWSER_TEST, DESKTOP, PHONE, SCREENSHOTS, sign_up
+from tests.support.chromium import BROWSER_TEST, DESKTOP, PHONE, SCREENSHOTS, sign_up
 
 pytestmark = BROWSER_TEST
 

@@ -14,7 +14,7 @@ from django.utils import timezone
 from playwright.sync_api import Browser, Page, expect
 
 from tables.models import Seat
-from tests.support.live import (
+from tests.support.chromium import (
     BROWSER_TEST,
     DESKTOP,
     PHONE,

@@ -11,7 +11,7 @@ from typing import Any
 
 from playwright.sync_api import Browser, expect
 
-from tests.support.live import (
+from tests.support.chromium import (
     BROWSER_TEST,
     DESKTOP,
     PHONE,

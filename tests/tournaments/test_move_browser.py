@@ -1,6 +1,6 @@
 """A moved player's table page follows them (static/js/live.js, ``followsMove``): when
 the final table is drawn, the page of the old table a member has open goes to the new
-one by itself, with their seat there (tests/support/live.py has the set-up)."""
+one by itself, with their seat there (tests/support/live.py and chromium.py have the set-up)."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from tables import services as table_services
 from tables.errors import TableError
 from tables.models import Seat, Table
 from tables.play import hand_state
-from tests.support.live import BROWSER_TEST, DESKTOP, outside_the_browser_loop, sign_up
+from tests.support.chromium import BROWSER_TEST, DESKTOP, outside_the_browser_loop, sign_up
 from tests.tables.helpers import decision_of
 from tournaments import services
 from tournaments.models import Tournament

@@ -1,7 +1,7 @@
 """An Omaha sit-n-go in a real browser: the lobby offers it by its game, a member
 registers there, and when it fills the lobby's rows say the game without a reload, the
 tournament's page names it and the table deals the member four cards
-(tests/support/live.py has the set-up)."""
+(tests/support/live.py and chromium.py have the set-up)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,13 @@ import re
 
 from playwright.sync_api import Browser, expect
 
-from tests.support.live import BROWSER_TEST, DESKTOP, SCREENSHOTS, outside_the_browser_loop, sign_up
+from tests.support.chromium import (
+    BROWSER_TEST,
+    DESKTOP,
+    SCREENSHOTS,
+    outside_the_browser_loop,
+    sign_up,
+)
 
 pytestmark = BROWSER_TEST
 

@@ -11,7 +11,13 @@ import pytest
 from playwright.sync_api import Browser, expect
 
 from tables.models import Seat
-from tests.support.live import BROWSER_TEST, DESKTOP, SCREENSHOTS, outside_the_browser_loop, sign_up
+from tests.support.chromium import (
+    BROWSER_TEST,
+    DESKTOP,
+    SCREENSHOTS,
+    outside_the_browser_loop,
+    sign_up,
+)
 from tests.support.table_pages import click_check_or_call
 
 pytestmark = BROWSER_TEST

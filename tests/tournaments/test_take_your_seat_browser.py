@@ -8,7 +8,7 @@ import re
 
 from playwright.sync_api import Browser, expect
 
-from tests.support.live import BROWSER_TEST, DESKTOP, PHONE, outside_the_browser_loop, sign_up
+from tests.support.chromium import BROWSER_TEST, DESKTOP, PHONE, outside_the_browser_loop, sign_up
 
 pytestmark = BROWSER_TEST
 

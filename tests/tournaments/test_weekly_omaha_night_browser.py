@@ -4,7 +4,7 @@ members 500 club points on joining, two friends join and can afford the buy-in a
 the owner schedules a weekly Pot-Limit Omaha night from the quick structure, the
 friends register from the club page, and its first game is played to a winner, paid
 as the page then says; the next week's game is already listed
-(tests/support/live.py has the set-up)."""
+(tests/support/live.py and chromium.py have the set-up)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,13 @@ from datetime import timedelta
 from django.utils import timezone
 from playwright.sync_api import Browser, Page, expect
 
-from tests.support.live import BROWSER_TEST, DESKTOP, SCREENSHOTS, outside_the_browser_loop, sign_up
+from tests.support.chromium import (
+    BROWSER_TEST,
+    DESKTOP,
+    SCREENSHOTS,
+    outside_the_browser_loop,
+    sign_up,
+)
 from tests.support.table_pages import CAN_ACT
 from tests.tournaments.test_club_browser import join_by_link, make_it_due
 from tournaments.models import Tournament
