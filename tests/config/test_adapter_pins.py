@@ -22,7 +22,7 @@ WRITTEN_AGAINST = {
     "twisted": ("26.10.",),
     # config/adapters/sqlite/base.py: the SQLite backend's (underscored) transaction hooks;
     # config/adapters/postgresql/base.py: the PostgreSQL backend's connection from its pool;
-    # config/adapters/redis_cache.py: the Redis cache client's connection pools;
+    # config/adapters/redis_cache.py: the Redis cache backend's client and its pools;
     # config/adapters/compiled_query.py: the SQL compiler's converters and column map;
     # config/adapters/session_store.py: the database session store's row read;
     # config/adapters/json_field.py: JSONField's reading and saving of a value.

@@ -1,8 +1,10 @@
-"""The Redis cache keeps one client per connection pool, and still works as
-Django's does: from many threads at once, after a fork."""
+"""The Redis cache keeps one client and pool per process, however many sockets
+(asynchronous contexts) use it, and still works as Django's does: from many
+threads at once, after a fork."""
 
 from __future__ import annotations
 
+import contextvars
 import os
 import threading
 
@@ -17,6 +19,27 @@ def test_the_cache_is_ours_and_reuses_its_client() -> None:
     client = default._cache.get_client("a", write=True)
     assert default._cache.get_client("b", write=True) is client
     assert default._cache.get_client("a") is client  # one server: reads use its pool too
+
+
+def _cache_connections() -> int:
+    """The connections Redis has open on the cache's database, from any process."""
+    client = caches["default"]._cache.get_client()
+    database = client.connection_pool.connection_kwargs.get("db", 0)
+    return sum(1 for each in client.client_list() if int(each["db"]) == database)
+
+
+def test_sockets_share_the_process_s_connections_to_the_cache() -> None:
+    # Each websocket runs in an asynchronous context of its own, for as long as it is
+    # open, and Django makes a cache backend for each: 30 contexts kept stand for 30
+    # open sockets that have each sent a command.
+    cache.get("felt-test-context")  # this process's connection is open
+    before = _cache_connections()
+    sockets = [contextvars.Context() for _ in range(30)]
+    for context in sockets:
+        context.run(lambda: cache.get("felt-test-context"))
+    backends = {id(context.run(lambda: caches["default"])) for context in sockets}
+    assert len(backends) == 30  # Django's, one per context...
+    assert _cache_connections() == before  # ...but no connection of their own
 
 
 def test_threads_sharing_the_client_each_read_their_own_values() -> None:
