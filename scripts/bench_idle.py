@@ -11,6 +11,12 @@ hand is dealt, and the tree's processor time is read between its ``measure:`` li
 The figure is the difference per socket per second, in microseconds. The client is
 always this checkout's, so REF's database first gets this checkout's schema
 (``scripts/reference_schema.py``).
+
+Opening them is measured on the way: the tree's processor time from the client's
+start to its ``measure: seated`` line (every player shown in their seat), less the
+quiet rate over that time, per socket, in milliseconds: a handshake, the first
+snapshot, sitting down and the presence lease, what a server pays again for every
+socket when all of them come back at once (a restart, a network blink).
 """
 
 from __future__ import annotations
@@ -37,7 +43,8 @@ from compare_speed import (  # noqa: E402
     turn_about,
 )
 
-START, END = "measure: start", "measure: end"  # tables/management/commands/idle_sockets.py
+# tables/management/commands/idle_sockets.py
+SEATED, START, END = "measure: seated", "measure: start", "measure: end"
 
 
 def web_cpu(root: psutil.Process) -> float:
@@ -73,9 +80,19 @@ def per_socket(
     )
 
 
-def run_side(tree: Path, seed: int, options: argparse.Namespace) -> tuple[float, float]:
-    """Microseconds of server processor time per open socket per second: the whole
-    tree's, and its web processes' alone."""
+def opening_cost(
+    quiet: tuple[float, float, float], launched: tuple[float, float, float],
+    seated: tuple[float, float, float], sockets: int,
+) -> float:  # fmt: skip
+    """Milliseconds of the tree's processor time per socket opened and seated, less its
+    quiet rate over the opening."""
+    seconds = seated[2] - launched[2]
+    return (seated[0] - launched[0] - quiet[0] / quiet[2] * seconds) / sockets * 1000
+
+
+def run_side(tree: Path, seed: int, options: argparse.Namespace) -> tuple[float, float, float]:
+    """Microseconds of server processor time per open socket per second, the whole
+    tree's and its web processes' alone; and milliseconds per socket opened."""
     with served(tree, options.port, options) as (root, env):
         python = str(ROOT / ".venv" / "bin" / "python")
         if tree != ROOT:
@@ -90,25 +107,32 @@ def run_side(tree: Path, seed: int, options: argparse.Namespace) -> tuple[float,
             "--seconds", str(options.seconds), "--warmup", str(options.warmup),
             "--seed", str(seed), "--url", f"http://127.0.0.1:{options.port}",
         ]  # fmt: skip
+        launched = both_cpu(root)
         holding = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.PIPE, text=True)
         assert holding.stdout is not None
         marks: dict[str, tuple[float, float, float]] = {}
         for line in holding.stdout:
-            if line.strip() in (START, END):
+            if line.strip() in (SEATED, START, END):
                 marks[line.strip()] = both_cpu(root)
             elif line.startswith("idle:"):
                 print(f"    {line.strip()}", flush=True)
-        if holding.wait() != 0 or len(marks) != 2:
+        if holding.wait() != 0 or len(marks) != 3:
             raise RuntimeError(f"idle_sockets against {tree} failed")
     whole, web = per_socket(quiet, marks[START], marks[END], options.sockets)
+    opening = opening_cost(quiet, launched, marks[SEATED], options.sockets)
     seconds = marks[END][2] - marks[START][2]
+    print(
+        f"    opened and seated in {marks[SEATED][2] - launched[2]:.1f} s: {opening:.2f} ms "
+        "of server time per socket",
+        flush=True,
+    )
     print(
         f"    quiet {quiet[0] / quiet[2] * 1000:.1f} ms/s; with {options.sockets} sockets "
         f"{(marks[END][0] - marks[START][0]) / seconds * 1000:.1f} ms/s: {whole:.1f} µs per "
         f"socket per second; the web processes' alone {web:.1f} µs",
         flush=True,
     )
-    return whole, web
+    return whole, web, opening
 
 
 def main(argv: list[str]) -> int:
@@ -124,19 +148,24 @@ def main(argv: list[str]) -> int:
     options = parser.parse_args(argv)
     sides = {"ref": build(options.ref), "this": ROOT}
     label = side_labels(options.ref)
-    results: dict[str, list[tuple[float, float]]] = {"ref": [], "this": []}
+    results: dict[str, list[tuple[float, float, float]]] = {"ref": [], "this": []}
     for pair, side in turn_about(options.pairs):
         print(f"pair {pair + 1}: {label[side]}", flush=True)
         results[side].append(run_side(sides[side], options.seed + pair, options))
     print(f"\nmedians of {options.pairs} pairs, {options.sockets} idle sockets:")
-    for which, name in ((0, "the whole server"), (1, "its web processes alone")):
+    measures = (
+        (0, "the whole server", "µs per socket per second"),
+        (1, "its web processes alone", "µs per socket per second"),
+        (2, "opening and seating a socket", "ms of the whole server's time"),
+    )
+    for which, name, unit in measures:
         medians = {
             side: statistics.median(found[which] for found in results[side]) for side in results
         }
         ratios = [t[which] / r[which] for t, r in zip(results["this"], results["ref"], strict=True)]
         print(
-            f"  {name}: {label['ref']} {medians['ref']:.1f}, {label['this']} "
-            f"{medians['this']:.1f} µs per socket per second; median of the pairs' "
+            f"  {name}: {label['ref']} {medians['ref']:.2f}, {label['this']} "
+            f"{medians['this']:.2f} {unit}; median of the pairs' "
             f"this/ref x{statistics.median(ratios):.2f} ("
             + ", ".join(f"x{ratio:.2f}" for ratio in ratios) + ")"
         )  # fmt: skip

@@ -13,6 +13,7 @@ import time
 import urllib.error
 import urllib.parse
 import urllib.request
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from importlib import import_module
 from random import Random
@@ -127,7 +128,7 @@ def check_server(base_url: str) -> None:
 PLAYERS_PER_ADDRESS = 400
 
 
-def spread_over_addresses(clients: list[Client], base_url: str) -> int:
+def spread_over_addresses(clients: Sequence[Client], base_url: str) -> int:
     """Give ``clients`` loopback addresses to connect from, ``PLAYERS_PER_ADDRESS`` to
     each, when there are more than that and the server is on this machine's loopback;
     returns how many addresses they use."""

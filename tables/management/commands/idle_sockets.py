@@ -3,11 +3,13 @@
 Makes N friends' tables with one throw-away member each (``loadtest``'s set-up,
 ``tables/loadtest/driver.py``), who opens the table's socket and sits down; with one
 player no hand is dealt, so from then on the socket only stays open, as a player's
-does while waiting, thinking or watching. Once every socket has had its first
-snapshot, and ``--warmup`` seconds more, it prints ``measure: start``, holds every
-socket for ``--seconds``, prints ``measure: end`` and closes them:
-``scripts/bench_idle.py`` reads the server's processor time at the two lines. It
-fails (exit code 1) when a socket could not be opened or was lost.
+does while waiting, thinking or watching. Once every player has been shown in their
+seat it prints ``measure: seated``; ``--warmup`` seconds later ``measure: start``;
+it holds every socket for ``--seconds``, prints ``measure: end`` and closes them.
+``scripts/bench_idle.py`` reads the server's processor time at each line: from the
+command's start to ``seated`` is what opening the sockets and sitting down cost, from
+``start`` to ``end`` what holding them costs. It fails (exit code 1) when a socket
+could not be opened or was lost.
 """
 
 from __future__ import annotations
@@ -30,22 +32,45 @@ from tables.loadtest.driver import (
 )
 from tables.management.arguments import non_negative_float, positive_float, positive_int
 
-START, END = "measure: start", "measure: end"
-OPEN_SECONDS = 60.0  # the longest wait for every socket's first snapshot
+SEATED, START, END = "measure: seated", "measure: start", "measure: end"
+OPEN_SECONDS = 60.0  # the longest wait for every player to be shown seated
+
+
+class SeatedClient(Client):
+    """A client that counts itself, once, in ``seated`` when a snapshot first shows
+    it in its seat (a socket's first snapshot comes before it sits down)."""
+
+    seated: set[str]  # the players' names, shared by every client of a run
+
+    def on_frame(self, frame: dict[str, Any], received_at: float) -> list[dict[str, Any]]:
+        replies = super().on_frame(frame, received_at)
+        is_snapshot = frame.get("type") == "snapshot"
+        if is_snapshot and frame["table"]["seats"][self.player.seat].get("is_you"):
+            self.seated.add(self.name)
+        return replies
 
 
 async def hold(
-    clients: list[Client], stats: Stats, warmup: float, seconds: float, say: Callable[[str], None]
+    clients: list[SeatedClient],
+    stats: Stats,
+    warmup: float,
+    seconds: float,
+    say: Callable[[str], None],
 ) -> None:
-    """Every client sits down and holds its socket; ``say`` marks the window, which
-    starts ``warmup`` seconds after the last socket's first snapshot: a window that
-    caught sockets still opening (a slow machine) measured their handshakes."""
+    """Every client sits down and holds its socket; ``say`` marks the moment the last
+    one is shown seated, and the window, which starts ``warmup`` seconds later: a
+    window that caught sockets still opening (a slow machine) measured their
+    handshakes."""
     deadline = time.monotonic() + OPEN_SECONDS + warmup + seconds + 1.0
     gate = asyncio.Semaphore(CONNECTS_AT_ONCE)
+    seated: set[str] = set()
+    for client in clients:
+        client.seated = seated
     playing = asyncio.gather(*(client.run(deadline, gate) for client in clients))
     opening_ends = time.monotonic() + OPEN_SECONDS
-    while stats.snapshots < len(clients) and time.monotonic() < opening_ends:
-        await asyncio.sleep(0.2)
+    while len(seated) < len(clients) and time.monotonic() < opening_ends:
+        await asyncio.sleep(0.05)
+    say(SEATED)
     await asyncio.sleep(warmup)
     say(START)
     await asyncio.sleep(seconds)
@@ -85,8 +110,9 @@ class Command(BaseCommand):
         setup = create_tables(options["tables"], rng, size=1)
         stats = Stats()
         try:
-            clients: list[Client] = [
-                Client(player, base_url, stats, Random(rng.random())) for player in setup.players
+            clients = [
+                SeatedClient(player, base_url, stats, Random(rng.random()))
+                for player in setup.players
             ]
             spread_over_addresses(clients, base_url)  # past 400, as loadtest's players
             asyncio.run(hold(clients, stats, options["warmup"], options["seconds"], self.say))
