@@ -7,37 +7,33 @@ never on their own: a row is written with the seat change that moves the chips.
 from __future__ import annotations
 
 from accounts.models import User
+from config.adapters.compiled_query import CompiledQuery
 from tables import kinds
 from tables.models import ChipMovement, Seat, Table
 
-
-def comeback_stack(table: Table, user: User) -> int | None:
-    """What ``user`` cashed out here last, when they left with chips; None when they
-    left busted (or never played here): then they buy the starting stack. Leaving and
-    coming back is no way to shed a short stack or to bank a big one."""
-    last = ChipMovement.objects.filter(table=table, user=user).order_by("-created_at", "-id")
-    latest = last.first()
-    if latest is not None and latest.kind == ChipMovement.Kind.CASH_OUT and latest.amount > 0:
-        return latest.amount
-    return None
+# Read at every sit-down (a whole table's at once when a server comes back).
+_latest_movement = CompiledQuery(
+    lambda table_id, user_id: (
+        ChipMovement.objects.filter(table_id=table_id, user_id=user_id)
+        .only("kind", "amount")
+        .order_by("-created_at", "-id")[:1]
+    )
+)
 
 
 def sit_down_stack(table: Table, user: User) -> tuple[int, str]:
     """The stack ``user`` sits down with and the ledger row it makes: the stack they
-    cashed out here, brought back (a comeback: no new chips), or a fresh stack: a
-    buy-in the first time, a rebuy for a player who bought in here before (busted,
-    or left busted, and came back)."""
-    carried = comeback_stack(table, user)
-    if carried is not None:
-        return carried, ChipMovement.Kind.COMEBACK
-    if has_played_here(table, user):
-        return table.starting_stack, ChipMovement.Kind.REBUY
-    return table.starting_stack, ChipMovement.Kind.BUY_IN
-
-
-def has_played_here(table: Table, user: User) -> bool:
-    """Whether ``user`` has brought chips to this table before (a ledger row)."""
-    return ChipMovement.objects.filter(table=table, user=user).exists()
+    cashed out here last, when they left with chips, brought back (a comeback: no new
+    chips; leaving and coming back is no way to shed a short stack or to bank a big
+    one); else a fresh stack: a buy-in the first time, a rebuy for a player who
+    brought chips here before (busted, or left busted, and came back)."""
+    found = _latest_movement.rows(table.pk, user.pk)
+    if not found:
+        return table.starting_stack, ChipMovement.Kind.BUY_IN
+    latest = found[0]
+    if latest.kind == ChipMovement.Kind.CASH_OUT and latest.amount > 0:
+        return latest.amount, ChipMovement.Kind.COMEBACK
+    return table.starting_stack, ChipMovement.Kind.REBUY
 
 
 def record(table: Table, seat: Seat, kind: str, amount: int) -> None:

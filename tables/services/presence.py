@@ -49,16 +49,19 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from datetime import datetime, timedelta
+from functools import cache
 
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from accounts.models import User
+from config.adapters.compiled_query import CompiledQuery
 from config.platform import broadcast
 from tables.groups import chat_group
 from tables.models import PresenceHolder, PresenceLease, Seat, Table
 from tables.snapshot import iso
+from tables.sql import column_name, save_fields, table_name
 
 FULL_CHECK_EVERY = 5  # renewals: each this many compares leases and sockets one by one
 
@@ -82,21 +85,24 @@ def seat_presence(
         raise ValueError("An open socket's lease needs the process holding it.")
     with transaction.atomic():
         _lock_table(table_id)
-        seat = _locked_seat(table_id=table_id, user=user)
-        if seat is None:
+        found = _members_seat_locked.rows(table_id, user.pk)
+        if not found:
             return
-        now = timezone.now()
-        if is_open:
-            # Renewed with the lease: the sweep never finds a lease of a stale holder
-            # (or of none) that was just taken.
-            owner, _ = PresenceHolder.objects.update_or_create(
-                name=holder, defaults={"renewed_at": now}
-            )
-            PresenceLease.objects.update_or_create(
-                channel_name=channel_name, defaults={"seat": seat, "holder": owner}
-            )
-        else:
-            PresenceLease.objects.filter(channel_name=channel_name).delete()
+        seat, now = found[0], timezone.now()
+        with connection.cursor() as cursor:
+            if is_open:
+                # Renewed with the lease: the sweep never finds a lease of a stale holder
+                # (or of none) that was just taken. Both are upserts, locking the holder's
+                # row as an UPDATE does.
+                renewed_at = PresenceHolder._meta.get_field("renewed_at")
+                cursor.execute(
+                    _holder_renewed(connection.vendor),
+                    [holder, renewed_at.get_db_prep_save(now, connection)],
+                )
+                (holder_id,) = cursor.fetchone()
+                cursor.execute(_lease_taken(connection.vendor), [channel_name, seat.pk, holder_id])
+            else:
+                cursor.execute(_lease_given_back(connection.vendor), [channel_name])
         _settle(seat, away_since=now)
 
 
@@ -183,15 +189,63 @@ def _give_back(*, channel_name: str, seat_id: int) -> None:
         seat = _locked_seat(pk=seat_id)
         if seat is None:
             return
-        PresenceLease.objects.filter(channel_name=channel_name).delete()
+        with connection.cursor() as cursor:
+            cursor.execute(_lease_given_back(connection.vendor), [channel_name])
         _settle(seat, away_since=timezone.now())
+
+
+# Every socket that opens or closes at a seat runs these, all at once when a server
+# comes back: compiled once, as the table services' own reads are.
+_table_locked = CompiledQuery(
+    lambda table_id: Table.objects.select_for_update().only("id").filter(pk=table_id)
+)
+_members_seat_locked = CompiledQuery(
+    lambda table_id, user_id: (
+        Seat.objects.select_for_update()
+        .filter(table_id=table_id, user_id=user_id)
+        .order_by("pk")[:1]
+    )  # see _locked_seat
+)
+_one_lease = CompiledQuery(
+    lambda seat_id: PresenceLease.objects.filter(seat_id=seat_id).only("id")[:1]
+)
+
+
+@cache
+def _holder_renewed(vendor: str) -> str:
+    """The process's holder row renewed, or made: its id returned."""
+    name, renewed_at = (column_name(PresenceHolder, field) for field in ("name", "renewed_at"))
+    return (
+        f"INSERT INTO {table_name(PresenceHolder)} ({name}, {renewed_at}) VALUES (%s, %s) "
+        f"ON CONFLICT ({name}) DO UPDATE SET {renewed_at} = excluded.{renewed_at} "
+        f"RETURNING {column_name(PresenceHolder, 'id')}"
+    )
+
+
+@cache
+def _lease_taken(vendor: str) -> str:
+    """A socket's lease, taken by a holder for a seat (again, if the socket had one)."""
+    channel, seat, holder = (
+        column_name(PresenceLease, field) for field in ("channel_name", "seat", "holder")
+    )
+    return (
+        f"INSERT INTO {table_name(PresenceLease)} ({channel}, {seat}, {holder}) "
+        f"VALUES (%s, %s, %s) ON CONFLICT ({channel}) "
+        f"DO UPDATE SET {seat} = excluded.{seat}, {holder} = excluded.{holder}"
+    )
+
+
+@cache
+def _lease_given_back(vendor: str) -> str:
+    channel = column_name(PresenceLease, "channel_name")
+    return f"DELETE FROM {table_name(PresenceLease)} WHERE {channel} = %s"
 
 
 def _lock_table(table_id: int) -> None:
     """The table's row before its seat's, as every table service takes them: a service
     deleting a seat deletes its leases first, so a presence change that locked the seat
     and then reached for a lease would deadlock with it on PostgreSQL."""
-    Table.objects.select_for_update().filter(pk=table_id).exists()
+    _table_locked.rows(table_id)
 
 
 def _locked_seat(**match: object) -> Seat | None:
@@ -204,12 +258,12 @@ def _locked_seat(**match: object) -> Seat | None:
 def _settle(seat: Seat, *, away_since: datetime) -> bool:
     """Make the seat's ``disconnected_at`` agree with its leases; tell the table of a
     change. Returns whether the player has just gone away."""
-    is_present = seat.leases.exists()
+    is_present = bool(_one_lease.rows(seat.pk))
     was_present = seat.disconnected_at is None
     if is_present == was_present:
         return False
     seat.disconnected_at = None if is_present else away_since
-    Seat.objects.filter(pk=seat.pk).update(disconnected_at=seat.disconnected_at)
+    save_fields(seat, ["disconnected_at"])
     frame = {
         "type": "presence",
         "seat": seat.number,

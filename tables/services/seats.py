@@ -38,14 +38,15 @@ def seat_take(*, table_id: int, user: User, seat: int) -> int:
         table = play.table
         kinds.check_sit(table, user)
         check_free_seat(play, user, seat)
-        is_rebuy = ledger.sit_down_stack(table, user)[1] == ChipMovement.Kind.REBUY
+        brought = ledger.sit_down_stack(table, user)
+        is_rebuy = brought[1] == ChipMovement.Kind.REBUY
         asks = table.is_seating_approved_by_host or (is_rebuy and table.is_rebuy_approved_by_host)
         if asks and table.host_id != user.pk:
             SeatRequest.objects.update_or_create(
                 table=table, user=user, defaults={"number": seat, "is_rebuy": is_rebuy}
             )
         else:
-            sit(play, user, seat)
+            sit(play, user, seat, brought)
         p.commit(play)
         return table.seq
 
@@ -63,10 +64,11 @@ def check_free_seat(play: Play, user: User, seat: int) -> None:
         raise SeatTaken()
 
 
-def sit(play: Play, user: User, seat: int) -> None:
-    """``user`` takes free seat ``seat`` with their buy-in (checked by ``check_free_seat``)."""
+def sit(play: Play, user: User, seat: int, brought: tuple[int, str] | None = None) -> None:
+    """``user`` takes free seat ``seat`` with their buy-in (checked by ``check_free_seat``):
+    ``brought``, the stack and its ledger row, where the caller has just read them."""
     table = play.table
-    stack, kind = ledger.sit_down_stack(table, user)
+    stack, kind = brought or ledger.sit_down_stack(table, user)
     taken = play.seats[seat] = Seat.objects.create(
         table=table,
         number=seat,
