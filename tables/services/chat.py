@@ -16,6 +16,7 @@ from django.db import transaction
 
 from accounts.models import User
 from accounts.names import has_hidden_characters
+from config.adapters.compiled_query import CompiledQuery
 from config.platform import broadcast
 from tables.errors import BadChat, Muted, TableNotFound
 from tables.groups import chat_group
@@ -58,8 +59,17 @@ def chat_post(*, table_id: int, user: User, text: str) -> dict[str, Any]:
     return frame
 
 
+# Read for every socket that opens (all of a server's at once after a restart).
+_recent_lines = CompiledQuery(
+    lambda table_id: (
+        ChatMessage.objects.filter(table_id=table_id)
+        .select_related("user")
+        .order_by("-created_at", "-id")[:RECENT_CHAT]
+    )
+)
+
+
 def chat_recent(*, table_id: int) -> list[dict[str, Any]]:
     """The last lines of the table's chat, oldest first."""
-    recent = ChatMessage.objects.filter(table_id=table_id).select_related("user")
-    lines = list(recent.order_by("-created_at", "-id")[:RECENT_CHAT])
+    lines = _recent_lines.rows(table_id)
     return [chat_entry(message) for message in reversed(lines)]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from asgiref.sync import sync_to_async
 
-from tables.models import ChatMessage
+from tables.models import DEPARTED_NAME, ChatMessage
 from tables.services import chat
 from tests.tables.helpers import friends_table
 from tests.tables.sockets import Client
@@ -56,6 +56,20 @@ async def test_the_first_snapshot_has_the_last_twenty_lines(alice, bob):
     client = await Client.open(bob, table.pk)
     lines = client.table["chat"]
     assert [line["text"] for line in lines] == [f"line {n}" for n in range(5, 25)]
+    await client.close()
+
+
+async def test_a_deleted_members_lines_come_under_the_former_members_name(alice, bob, carol):
+    table = await sync_to_async(friends_table)(alice, bob)
+    for who, text in ((carol, "hi all"), (alice, "hello carol"), (carol, "bye")):
+        await sync_to_async(chat.chat_post)(table_id=table.pk, user=who, text=text)
+    await sync_to_async(carol.delete)()
+    client = await Client.open(bob, table.pk)
+    assert [(line["name"], line["text"]) for line in client.table["chat"]] == [
+        (DEPARTED_NAME, "hi all"),
+        (alice.public_name, "hello carol"),
+        (DEPARTED_NAME, "bye"),
+    ]
     await client.close()
 
 
