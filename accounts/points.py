@@ -3,7 +3,9 @@
 ``points_move`` is the one way points move. It must run inside the
 transaction of whatever moved them (a buy-in, a refund, a prize, an admin's
 grant), so the row and its cause commit or roll back together. It locks the
-member's account row; callers that also lock a tournament lock that first.
+member's account row; callers that also lock a tournament lock that first. A
+transaction that moves several members' points locks their accounts in user id
+order (``accounts_locked``), whatever order it pays them in.
 A member's account is opened with the welcome grant of ``STARTING_POINTS``,
 at sign-up or, for members made otherwise, when points first move. A guest
 (accounts/guests.py) has no account and none is opened for it: it gets its
@@ -12,6 +14,7 @@ grant when it becomes a member.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from django.db import transaction
@@ -65,6 +68,23 @@ def _write(
         note=note,
         actor=actor,
     )
+
+
+def accounts_locked(*, user_ids: Iterable[int | None], scope: str = SITE_SCOPE) -> None:
+    """Lock the existing accounts of ``user_ids`` in ``scope``, in user id order (call
+    inside the transaction that will move their points).
+
+    Prizes are paid in place order and refunds in entry order, while an admin's grant
+    to many goes by user id: on PostgreSQL two such transactions, each holding one
+    member's account and wanting the other's, would deadlock, and one would fail.
+    Taken first, in one order, they wait for each other instead. One member needs no
+    order; an account not yet open is opened (and so locked) when points first move.
+    """
+    ids = sorted({user_id for user_id in user_ids if user_id is not None})
+    if len(ids) < 2:
+        return
+    accounts = PointsAccount.objects.select_for_update().filter(scope=scope, user_id__in=ids)
+    list(accounts.order_by("user_id").values_list("pk", flat=True))
 
 
 def points_account_open(*, user: Any) -> PointsAccount:

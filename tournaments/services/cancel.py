@@ -12,6 +12,7 @@ from django.db import transaction
 from django.db.models import Sum
 from django.utils import timezone
 
+from accounts import points
 from accounts.models import PointsEntry
 from tournaments import broadcast
 from tournaments.errors import CannotCancel
@@ -60,5 +61,9 @@ def refund_pool(tournament: Tournament) -> None:
         for entry in entries  # entries made before Entry.paid have only buy_in
     }
     refunds = share_pool(pool_left(tournament), claims, entries)
+    points.accounts_locked(
+        user_ids=[entry.user_id for entry in entries if refunds[entry]],
+        scope=tournament.points_scope,
+    )
     for entry in entries:
         pay_entry(tournament, entry, refunds[entry], PointsEntry.Reason.REFUND)

@@ -24,6 +24,7 @@ from datetime import datetime, timedelta
 from django.conf import settings
 from django.db import transaction
 
+from accounts import points
 from tables.errors import BadDeal, NoDeal
 from tables.models import Seat
 from tables.play import Play
@@ -195,6 +196,9 @@ def _accept(tournament: Tournament, deal: Deal, plays: list[Play], now: datetime
     left keeps the bounty on their own head."""
     _close(tournament, deal, Deal.Status.ACCEPTED, now)
     entries = {e.pk: e for e in tournament.entries.filter(place=None).select_related("user")}
+    points.accounts_locked(
+        user_ids=[entry.user_id for entry in entries.values()], scope=tournament.points_scope
+    )
     for key, amount in deal.amounts.items():
         entry = entries[int(key)]
         entry.prize = int(amount)

@@ -16,6 +16,7 @@ from typing import Any
 from django.urls import reverse
 
 import engine
+from accounts import points
 from accounts.models import PointsEntry
 from tables.models import Hand
 from tables.play import Play
@@ -73,6 +74,7 @@ def eliminate(
     every entry without a place, ``out`` among them. Places by rule 19, prizes paid,
     and the last player left wins."""
     entrants = tournament.entries.count()
+    _lock_payees(tournament, out, still_in)
     places = engine.finishing_places(
         {entry: entry.chips_at_elimination or 0 for entry in out}, len(still_in)
     )
@@ -95,6 +97,21 @@ def eliminate(
         announce_the_money(tournament, entrants, len(still_in), len(left), now)
     end_offers_if_rebuy_closed(tournament, now)
     tell_places(tournament, entrants, out)
+
+
+def _lock_payees(tournament: Tournament, out: list[Entry], still_in: list[Entry]) -> None:
+    """The accounts this elimination may pay, locked in one order before any is paid:
+    the prizes of those out and of the last player left, the bounties of who knocked
+    them out (accounts/points.py, ``accounts_locked``)."""
+    by_id = {entry.pk: entry for entry in still_in}
+    knockers = {entry_id for entry in out for entry_id, _ in entry.knocked_out_by or []}
+    left = [entry for entry in still_in if entry not in out]
+    payees = [*out, *(by_id[pk] for pk in knockers if pk in by_id)]
+    if len(left) == 1:
+        payees.append(left[0])
+    points.accounts_locked(
+        user_ids=[entry.user_id for entry in payees], scope=tournament.points_scope
+    )
 
 
 def announce_the_money(
