@@ -86,7 +86,11 @@ class Client:
         return client
 
     async def next(self, timeout: float = 5) -> dict[str, Any]:
-        text = await self.socket.receive_from(timeout=timeout)
+        output = await self.socket.receive_output(timeout)
+        # A close says why (its code, docs/protocol.md): when it comes unexpected, that is
+        # what the failure needs to show.
+        assert output["type"] == "websocket.send", f"{self.name}'s socket was closed: {output}"
+        text = output["text"]
         frame = json.loads(text)
         self.texts.append(text)
         self.frames.append(frame)
