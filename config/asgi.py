@@ -11,7 +11,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 # Django must be set up before anything imports models (the consumers do).
 django_application = get_asgi_application()
 
-from config.adapters import connection_checks, frame_guard  # noqa: E402
+from config.adapters import connection_checks, frame_guard, plain_debug_text  # noqa: E402
 from config.health import LiveCheck  # noqa: E402
 from config.platform.origins import SameOriginValidator  # noqa: E402
 from config.platform.socket_limits import SocketLimits, by_address, by_user  # noqa: E402
@@ -21,6 +21,7 @@ from config.routing import websocket_urlpatterns  # noqa: E402
 # Daphne imports this module before it starts serving.
 frame_guard.install()
 connection_checks.install()
+plain_debug_text.install()
 
 application = ProtocolTypeRouter(
     {

@@ -16,7 +16,8 @@ WRITTEN_AGAINST = {
     # config/adapters/frame_guard.py: Daphne's websocket factory and protocol (subclassed);
     # config/adapters/connection_checks.py: its server's walks over its connections,
     "daphne": ("4.2.",),
-    # the autobahn protocol under it (its states, onMessage, serverSend, sendClose),
+    # the autobahn protocol under it (its states, onMessage, serverSend, sendClose;
+    # config/adapters/plain_debug_text.py: its websocket modules' debug text helpers),
     "autobahn": ("26.10.",),
     # and the Twisted transport whose reading it pauses and resumes.
     "twisted": ("26.10.",),
