@@ -24,7 +24,9 @@ raised through the consumer it ended it with a traceback and skipped its
 clean-up (its presence and groups).
 
 The same protocol also turns the kernel's TCP keepalive on for each websocket
-as it opens (config/adapters/tcp_keepalive.py says why).
+as it opens (config/adapters/tcp_keepalive.py says why), and has its frames
+written at once rather than on the loop's next turn
+(config/adapters/prompt_writes.py).
 
 This module and config/adapters/connection_checks.py are where Felt reaches
 into Daphne's internals: ``install`` adds the check only where Daphne's
@@ -40,6 +42,7 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any
 
+from config.adapters.prompt_writes import write_promptly
 from config.adapters.tcp_keepalive import keep_alive
 from config.platform import socket_limits
 from config.platform.close_codes import CloseCode
@@ -107,6 +110,7 @@ def install() -> bool:
 
         def onOpen(self) -> None:  # noqa: N802
             keep_alive(self.transport)  # config/adapters/tcp_keepalive.py
+            write_promptly(self.transport)  # config/adapters/prompt_writes.py
             super().onOpen()
 
         def onMessage(self, payload: bytes, isBinary: bool) -> None:  # noqa: N802, N803
