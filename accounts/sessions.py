@@ -13,7 +13,10 @@ the cache keeps (``AUTH_HASH_SECONDS``) and ``session_changed`` replaces
 before it tells the sockets: a command sent after the password change was
 answered is refused, without a database query for the commands before it.
 While the cache (Redis) does not answer, the hash is read from the database
-for each command instead: a Redis outage costs a query, not the command.
+for each command instead: a Redis outage costs a query, not the command. A
+command that carries the socket's periodic session check reads the account
+from the database for that check, so both are judged from it
+(``log_in_current``) and the cache is not read.
 """
 
 from __future__ import annotations
@@ -53,19 +56,36 @@ def active_member(user_id: int) -> User | None:
 def session_is_current(session: SessionBase | None, user_id: int) -> bool:
     """True while ``session`` (read afresh from the store) still logs in ``user_id``,
     an active member whose password has not changed since."""
-    if session is None or session.session_key is None:
+    return _current_hash(session, user_id) is not None
+
+
+def log_in_current(session: SessionBase | None, user_id: int, auth_hash: str | None) -> bool:
+    """``session_is_current`` and ``log_in_stands`` in one, both from the database: the
+    session still logs in ``user_id``, and ``auth_hash`` (the socket's, from when it
+    opened) is still the member's. A command whose session check is due reads the
+    account for it anyway, so it needs no read of the cache besides."""
+    if not auth_hash:
         return False
+    current = _current_hash(session, user_id)
+    return current is not None and constant_time_compare(auth_hash, current)
+
+
+def _current_hash(session: SessionBase | None, user_id: int) -> str | None:
+    """The member's current auth hash while ``session`` (read afresh from the store)
+    still logs in ``user_id``, an active member whose password has not changed since;
+    else None."""
+    if session is None or session.session_key is None:
+        return None
     store = import_module(settings.SESSION_ENGINE).SessionStore
     data = store(session.session_key).load()  # afresh, not the copy read at connect
     if str(data.get(SESSION_KEY)) != str(user_id) or BACKEND_SESSION_KEY not in data:
-        return False
+        return None
     user = active_member(user_id)
     stored_hash = data.get(HASH_SESSION_KEY)
-    return (
-        user is not None
-        and isinstance(stored_hash, str)
-        and constant_time_compare(stored_hash, user.get_session_auth_hash())
-    )
+    if user is None or not isinstance(stored_hash, str):
+        return None
+    current = user.get_session_auth_hash()
+    return current if constant_time_compare(stored_hash, current) else None
 
 
 AUTH_HASH_SECONDS = 600  # a member's current auth hash, kept in the cache

@@ -22,7 +22,7 @@ from django.contrib.sessions.backends.base import SessionBase
 
 from accounts.consumers import SignedInSocket
 from accounts.models import User
-from accounts.sessions import log_in_stands, session_is_current
+from accounts.sessions import log_in_current, log_in_stands
 from config.platform.broadcast import Messages, collected, relay, serve_from_running_loop
 from config.platform.close_codes import CloseCode
 from config.platform.command_budget import CommandBudget
@@ -78,9 +78,10 @@ def run_signed_in(
     """
 
     def attempt() -> None:
-        if session is not None and not session_is_current(session, user.pk):
-            raise LogInEnded()
-        if not log_in_stands(user.pk, auth_hash):
+        if session is not None:  # the account is read for it: the cache is not needed
+            if not log_in_current(session, user.pk, auth_hash):
+                raise LogInEnded()
+        elif not log_in_stands(user.pk, auth_hash):
             raise LogInEnded()
         with collected(outbox), wakeups.collected(wakes):
             run_command(table_id=table_id, user=user, command=command)

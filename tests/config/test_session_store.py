@@ -54,3 +54,42 @@ def test_a_signed_in_page_reads_its_session_through_this_store(client, django_us
 
     assert client.session.__class__ is SessionStore
     assert client.get("/").wsgi_request.user == member
+
+
+def test_a_session_read_again_says_the_same_and_each_reader_gets_its_own_copy():
+    key = saved_session({"_auth_user_id": "7", "admitted": [3, 5]})
+
+    first = SessionStore(key).load()
+    first["admitted"].append(9)  # a reader changing its copy in place
+    again = SessionStore(key).load()
+
+    assert again == db.SessionStore(key).load() == {"_auth_user_id": "7", "admitted": [3, 5]}
+
+
+def test_a_text_already_read_is_not_decoded_again_and_a_changed_one_is(monkeypatch):
+    key = saved_session({"_auth_user_id": "7", "note": "first"})
+    decoded: list[str] = []
+    decode = db.SessionStore.decode
+
+    def counted(store: db.SessionStore, session_data: str) -> dict[str, object]:
+        decoded.append(session_data)
+        return decode(store, session_data)
+
+    monkeypatch.setattr(db.SessionStore, "decode", counted)
+    SessionStore(key).load()
+    SessionStore(key).load()
+    store = SessionStore(key)
+    store["note"] = "second"
+    store.save()
+
+    assert SessionStore(key).load() == {"_auth_user_id": "7", "note": "second"}
+    assert len(decoded) <= 2, "each text decoded at most once"
+
+
+def test_a_session_signed_with_a_retired_key_reads_as_nothing(settings):
+    key = saved_session({"_auth_user_id": "7"})
+    assert SessionStore(key).load() == {"_auth_user_id": "7"}
+
+    settings.SECRET_KEY = "a-new-secret-key-with-no-fallback-to-the-old-one"
+
+    assert SessionStore(key).load() == {}

@@ -10,11 +10,13 @@ from asgiref.sync import sync_to_async
 from channels.auth import AuthMiddlewareStack
 from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
+from django.core.cache import cache
 from django.test import Client as HttpClient
 from django.urls import path, reverse
 
-from accounts.sessions import log_in_stands
+from accounts.sessions import log_in_current, log_in_stands
 from config.adapters.frame_guard import FrameGate, Verdict
+from config.adapters.session_store import SessionStore
 from config.asgi import application
 from config.platform.command_budget import CommandBudget
 from tables import services
@@ -234,6 +236,26 @@ def test_a_standing_log_in_is_confirmed_from_the_cache_without_a_query(
         assert log_in_stands(alice.pk, auth_hash)
     assert not log_in_stands(alice.pk, "the hash of an older password")
     assert not log_in_stands(alice.pk, None)
+
+
+def test_a_due_session_check_judges_the_log_in_from_the_database_alone(alice, monkeypatch):
+    """The command that carries the periodic session check reads the account anyway:
+    it needs no read of the cache besides, and sees a password change at once."""
+    browser = HttpClient()
+    browser.force_login(alice)
+    session = SessionStore(browser.cookies["sessionid"].value)
+    auth_hash = alice.get_session_auth_hash()
+
+    def no_cache(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the cache was read")
+
+    monkeypatch.setattr(cache, "get", no_cache)
+    assert log_in_current(session, alice.pk, auth_hash)
+    assert not log_in_current(session, alice.pk, "the hash of an older password")
+    assert not log_in_current(session, alice.pk, None)
+    alice.set_password("n3w-horse-battery")
+    alice.save()  # no notice, and a cache that would still hold the old hash
+    assert not log_in_current(session, alice.pk, auth_hash)
 
 
 async def socket_code(user, path: str = "/ws/lobby/", app=application) -> int | None:
