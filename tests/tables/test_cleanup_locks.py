@@ -12,21 +12,13 @@ from django.db import connection, transaction
 
 from tables.loadtest.driver import Setup, clean_up
 from tables.models import Hand, HandPlayer, Table
+from tests.support.locks import someone_waits_for_a_lock
 from tests.tables.helpers import act, deal, friends_table, in_threads
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
     pytest.mark.skipif(connection.vendor != "postgresql", reason="row locks: PostgreSQL only"),
 ]
-
-
-def someone_waits_for_a_lock() -> bool:
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
-            "AND wait_event_type = 'Lock'"
-        )
-        return bool(cursor.fetchone()[0])
 
 
 def test_deleting_a_table_waits_for_the_all_in_ev_of_its_hand(alice, bob):

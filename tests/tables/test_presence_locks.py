@@ -19,6 +19,7 @@ from django.db import connection, connections, transaction
 from tables.models import PresenceHolder, PresenceLease, Seat, Table
 from tables.services import presence
 from tests.support import wait_for
+from tests.support.locks import someone_waits_for_a_lock
 from tests.tables.helpers import friends_table
 
 pytestmark = [
@@ -74,15 +75,6 @@ def test_a_socket_closing_while_its_seat_is_deleted_waits_instead_of_deadlocking
     assert not errors, errors  # PostgreSQL names a deadlock by failing one of them
     assert not Seat.objects.filter(pk=seat.pk).exists()
     assert Seat.objects.filter(table=table, user=alice).exists()
-
-
-def someone_waits_for_a_lock() -> bool:
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT count(*) FROM pg_stat_activity"
-            " WHERE wait_event_type = 'Lock' AND datname = current_database()"
-        )
-        return bool(cursor.fetchone()[0])
 
 
 def test_a_renewal_that_commits_while_the_sweep_waits_keeps_the_leases_of_its_process(alice, bob):

@@ -22,6 +22,7 @@ from django.db.models import Sum
 
 from accounts import points
 from accounts.models import PointsAccount, PointsEntry
+from tests.support.locks import someone_waits_for_a_lock
 from tests.support.tournaments import registered, scheduled, started
 from tests.tournaments.helpers import members, moved_for, register, sng
 from tests.tournaments.test_cancel import cancel, entries_of, knock_out
@@ -40,15 +41,6 @@ def both_granted_and_every_balance_its_ledger() -> None:
     for account in PointsAccount.objects.all():
         rows = PointsEntry.objects.filter(user=account.user, scope=account.scope)
         assert account.balance == rows.aggregate(total=Sum("amount"))["total"]
-
-
-def waiting_on_a_lock() -> int:
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT count(*) FROM pg_stat_activity "
-            "WHERE wait_event_type = 'Lock' AND datname = current_database()"
-        )
-        return int(cursor.fetchone()[0])
 
 
 def beside_a_grant(first: Any, second: Any, payment: Callable[[], None]) -> list[BaseException]:
@@ -85,7 +77,7 @@ def beside_a_grant(first: Any, second: Any, payment: Callable[[], None]) -> list
     payer = threading.Thread(target=pay)
     payer.start()
     deadline = time.monotonic() + 10
-    while waiting_on_a_lock() == 0:  # the payment waits for the first member's account
+    while not someone_waits_for_a_lock():  # the payment, for the first member's account
         assert time.monotonic() < deadline, "the payment never waited for the grant"
         time.sleep(0.02)
     go_on.set()
