@@ -29,7 +29,8 @@ written at once rather than on the loop's next turn
 (config/adapters/prompt_writes.py).
 
 This module and config/adapters/connection_checks.py are where Felt reaches
-into Daphne's internals: ``install`` adds the check only where Daphne's
+into Daphne's internals (prompt_writes.py and plain_debug_text.py reach into
+Twisted's and autobahn's, under it): ``install`` adds the check only where Daphne's
 websocket protocol still looks as it did in the version it was written
 against (daphne 4.2), and otherwise logs that the guard is off and leaves
 Daphne as it is.

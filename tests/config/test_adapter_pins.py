@@ -19,7 +19,8 @@ WRITTEN_AGAINST = {
     # the autobahn protocol under it (its states, onMessage, serverSend, sendClose;
     # config/adapters/plain_debug_text.py: its websocket modules' debug text helpers),
     "autobahn": ("26.10.",),
-    # and the Twisted transport whose reading it pauses and resumes.
+    # and the Twisted transport whose reading it pauses and resumes
+    # (config/adapters/prompt_writes.py: its write buffers and writeSomeData).
     "twisted": ("26.10.",),
     # config/adapters/sqlite/base.py: the SQLite backend's (underscored) transaction hooks;
     # config/adapters/postgresql/base.py: the PostgreSQL backend's connection from its pool;
