@@ -70,8 +70,10 @@ function barredRow(barred) {
 
 /** The stack forms' player lists: every person seated, the host too, with their stack. */
 function fillPlayers(form, people) {
-  if (form.contains(document.activeElement)) return; // not while the host is choosing
   for (const select of form.querySelectorAll("select")) {
+    // Not the list the host is choosing from: refilling it would close it under the
+    // pointer. The others follow the table, even while an amount is being typed.
+    if (select === document.activeElement) continue;
     const chosen = select.value;
     select.replaceChildren(
       ...people.map((info) => {

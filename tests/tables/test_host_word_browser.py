@@ -1,9 +1,12 @@
 """The host's word on the page: a request reaches the host at once (a toast with
 Approve and Refuse, and counts on the Host tab and the panel's toggle; Approve from
 the toast seats the player, at 1280x720 and 390x844), a removed player sees why and
-no seat, and the host's stack changes show in everyone's hand log and ledger."""
+no seat, and the host's stack changes show in everyone's hand log and ledger; a
+player who sits while the host types an amount is in the host's lists at once."""
 
 from __future__ import annotations
+
+import re
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
@@ -127,6 +130,30 @@ def test_the_host_corrects_and_moves_stacks_and_everyone_reads_it(
     move.get_by_role("button", name="Move the chips").click()
     expect(host.locator("[data-toast]")).to_have_text("ivan has only 1000.")
     expect(friend.locator(".seat.you")).to_contain_text("1000")
+
+
+def test_a_player_who_sits_while_the_host_types_an_amount_is_in_the_host_lists(
+    server_url: str, browser: Browser
+) -> None:
+    host = sign_up(browser, server_url, "hazel", LAPTOP)
+    link = open_table(host, server_url)
+    take_seat(host, 0)
+    show_panel_tab(host, "Host")
+    host.get_by_role("button", name="Pause the game").click()
+    move = host.locator("[data-stack-form=move_chips]")
+    move.get_by_label("Move").fill("300")  # the cursor stays in the amount
+    friend = sign_up(browser, server_url, "ivan", LAPTOP)
+    friend.goto(link)
+    take_seat(friend, 1)
+
+    for field in ("from", "to"):
+        expect(move.get_by_label(field).locator("option")).to_have_text(
+            [re.compile(r"^hazel \(\d+\)$"), re.compile(r"^ivan \(\d+\)$")]
+        )
+    assert host.evaluate("document.activeElement.name") == "amount"
+    move.get_by_label("to").select_option("1")
+    move.get_by_role("button", name="Move the chips").click()
+    expect(friend.locator(".seat.you")).to_contain_text("1800")
 
 
 def test_a_busted_players_rebuy_is_approved_from_the_toast_on_a_phone(
