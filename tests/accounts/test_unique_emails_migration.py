@@ -6,9 +6,9 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
 from django.utils import timezone
+
+from tests.support.migrations import migrate, scratch_database
 
 BEFORE = [("accounts", "0008_user_name_keys")]
 AFTER = [("accounts", "0012_unique_emails")]
@@ -16,10 +16,8 @@ AFTER = [("accounts", "0012_unique_emails")]
 
 @pytest.mark.django_db(transaction=True)
 def test_shared_addresses_stay_with_the_earliest_member_and_no_account_is_lost() -> None:
-    executor = MigrationExecutor(connection)
-    try:
-        executor.migrate(BEFORE)
-        old = executor.loader.project_state(BEFORE).apps
+    with scratch_database() as database:
+        old = migrate(database, BEFORE)
         users = old.get_model("accounts", "User")
         start = timezone.now() - timedelta(days=30)
 
@@ -36,9 +34,7 @@ def test_shared_addresses_stay_with_the_earliest_member_and_no_account_is_lost()
         alone = member("alone", "alone@example.com", 2)
         guests = [member(f"guest-{n}", "", 3) for n in range(2)]
 
-        executor = MigrationExecutor(connection)
-        executor.migrate(AFTER)
-        new = executor.loader.project_state(AFTER).apps.get_model("accounts", "User")
+        new = migrate(database, AFTER).get_model("accounts", "User")
         rows = {u.pk: (u.email, u.must_replace_email) for u in new.objects.all()}
         assert len(rows) == 6, "every account is still there"
         assert rows[first] == ("shared@example.com", False)
@@ -46,6 +42,3 @@ def test_shared_addresses_stay_with_the_earliest_member_and_no_account_is_lost()
         assert rows[latest] == ("", True)
         assert rows[alone] == ("alone@example.com", False)
         assert all(rows[guest] == ("", False) for guest in guests)
-    finally:
-        executor = MigrationExecutor(connection)
-        executor.migrate(executor.loader.graph.leaf_nodes())

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
 from django.utils import timezone
 
 import engine
 from tables.history.facts import hand_facts
+from tests.support.migrations import migrate, scratch_database
 from tests.tables.recorded import SHOWDOWN_WITH_MUCK, recorded_state
 
 BEFORE = [("tables", "0002_seat_survives_account_deletion")]
@@ -17,10 +16,8 @@ AFTER = [("tables", "0003_handplayer_stats_facts")]
 
 @pytest.mark.django_db(transaction=True)
 def test_the_migration_fills_in_the_facts_of_older_hands() -> None:
-    executor = MigrationExecutor(connection)
-    try:
-        executor.migrate(BEFORE)
-        old = executor.loader.project_state(BEFORE).apps
+    with scratch_database() as database:
+        old = migrate(database, BEFORE)
         state = recorded_state(SHOWDOWN_WITH_MUCK)
         table = old.get_model("tables", "Table").objects.create(name="Old")
         now = timezone.now()
@@ -35,15 +32,10 @@ def test_the_migration_fills_in_the_facts_of_older_hands() -> None:
                 hand=hand, seat=seat, name=f"p{seat}", starting_stack=1000,
                 final_stack=state.stacks[seat], net=state.stacks[seat] - 1000,
             )  # fmt: skip
-        executor = MigrationExecutor(connection)
-        executor.migrate(AFTER)
-        new = executor.loader.project_state(AFTER).apps
+        new = migrate(database, AFTER)
         rows = {p.seat: p for p in new.get_model("tables", "HandPlayer").objects.all()}
         expected = hand_facts(state)
         assert new.get_model("tables", "Hand").objects.get().pot == 180
         for seat, facts in expected.items():
             assert rows[seat].started_at == now
             assert {k: getattr(rows[seat], k) for k in facts} == facts
-    finally:
-        executor = MigrationExecutor(connection)
-        executor.migrate(executor.loader.graph.leaf_nodes())

@@ -3,27 +3,21 @@
 from __future__ import annotations
 
 import pytest
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
+
+from tests.support.migrations import migrate, scratch_database
 
 BEFORE = [("tables", "0024_runout_reveal")]
 AFTER = [("tables", "0025_table_invite_key")]
 
 
 @pytest.mark.django_db(transaction=True)
-def test_the_migration_gives_every_existing_table_a_key_of_its_own(alice) -> None:
-    executor = MigrationExecutor(connection)
-    try:
-        executor.migrate(BEFORE)
-        old = executor.loader.project_state(BEFORE).apps
+def test_the_migration_gives_every_existing_table_a_key_of_its_own() -> None:
+    with scratch_database() as database:
+        old = migrate(database, BEFORE)
+        alice = old.get_model("accounts", "User").objects.create(username="alice")
         tables = old.get_model("tables", "Table").objects
         ids = [tables.create(name=f"Old {n}", owner_id=alice.pk).pk for n in range(3)]
-        executor = MigrationExecutor(connection)
-        executor.migrate(AFTER)
-        new = executor.loader.project_state(AFTER).apps
+        new = migrate(database, AFTER)
         keys = new.get_model("tables", "Table").objects.filter(pk__in=ids)
         found = list(keys.values_list("invite_key", flat=True))
         assert len(set(found)) == 3 and all(len(key) == 16 for key in found)
-    finally:
-        executor = MigrationExecutor(connection)
-        executor.migrate(executor.loader.graph.leaf_nodes())
