@@ -7,6 +7,7 @@ is told about a change that rolled back. Messages carry public facts only.
 from __future__ import annotations
 
 import concurrent.futures
+import threading
 from typing import Any
 
 from django.core.cache import cache
@@ -39,10 +40,9 @@ def lobby_update(
 
     def after_commit() -> None:
         if server_loop() is None:  # a Celery task, a view, a script: told at once
-            _tell_summary(tournament_id, announcement)
+            _tell_summary(tournament_id, [announcement])
             return
-        job = _summary_thread.submit(_tell_summary_from_own_thread, tournament_id, announcement)
-        job.add_done_callback(log_failure)
+        queue_summary(tournament_id, announcement)
 
     transaction.on_commit(after_commit)
 
@@ -51,26 +51,58 @@ def lobby_update(
 # thread, in order: the table's own snapshots go out meanwhile, and the thread that runs
 # every table's commands is not held up (a summary reads every entry and seat).
 _summary_thread = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="news")
+# Summaries asked for while one of the same tournament waits its turn there are told
+# with it: it reads the tournament when it runs, so it holds every change committed
+# before then. A burst (the add-ons bought as the add-on level begins, several tables'
+# hands ending at once) costs one summary, not one each. Tournament id -> the level
+# announcements it is to carry (None: none).
+_waiting: dict[int, list[str | None]] = {}
+_waiting_lock = threading.Lock()
 
 
-def _tell_summary_from_own_thread(tournament_id: int, announcement: str | None) -> None:
+def queue_summary(tournament_id: int, announcement: str | None) -> None:
+    """Has the news thread tell the tournament's summary, once for all asked meanwhile."""
+    with _waiting_lock:
+        waiting = _waiting.get(tournament_id)
+        if waiting is not None:
+            if announcement is not None:
+                waiting.append(announcement)
+            return
+        _waiting[tournament_id] = [announcement]
+    try:
+        job = _summary_thread.submit(_tell_waiting_summary, tournament_id)
+    except RuntimeError:  # the process is stopping: nothing will tell it
+        with _waiting_lock:
+            _waiting.pop(tournament_id, None)
+        raise
+    job.add_done_callback(log_failure)
+
+
+def _tell_waiting_summary(tournament_id: int) -> None:
+    with _waiting_lock:  # what is asked from now on waits for the next turn
+        announcements = _waiting.pop(tournament_id)
     close_old_connections()
     try:
-        _tell_summary(tournament_id, announcement)
+        _tell_summary(tournament_id, announcements)
     finally:  # its connection goes back now: the thread may wait long for the next one
         connection.close()
 
 
-def _tell_summary(tournament_id: int, announcement: str | None) -> None:
+def _tell_summary(tournament_id: int, announcements: list[str | None]) -> None:
+    """The summary once, with each level announcement asked for (or with none)."""
     from tournaments.selectors import summary
 
     tournament = Tournament.objects.filter(pk=tournament_id).first()
-    if tournament is not None:
-        facts = summary(tournament)
-        if announcement is not None:
-            facts["announcement"] = announcement
-        message = {"type": "tournament.update", "tournament": facts}
-        send([(group, message) for group in _audience(tournament)])
+    if tournament is None:
+        return
+    facts = summary(tournament)
+    said = [text for text in announcements if text is not None]
+    messages = []
+    for announcement in said or [None]:
+        told = facts if announcement is None else {**facts, "announcement": announcement}
+        message = {"type": "tournament.update", "tournament": told}
+        messages.extend((group, message) for group in _audience(tournament))
+    send(messages)
 
 
 def _audience(tournament: Tournament) -> list[str]:

@@ -3,6 +3,7 @@ non-member's socket to one of its tables is refused with a code the page explain
 
 from __future__ import annotations
 
+import threading
 from datetime import timedelta
 from typing import Any
 
@@ -15,7 +16,7 @@ from config.asgi import application
 from config.platform.close_codes import CloseCode
 from tests.support.tournaments import next_of_type, open_lobby
 from tests.tables.sockets import HEADERS, Client, close_code_after_accepting, session_cookie
-from tournaments import services
+from tournaments import broadcast, services
 from tournaments.clubs import services as club_services
 from tournaments.models import Club, Tournament
 from tournaments.tournament_settings import TournamentSettings
@@ -84,3 +85,35 @@ async def test_a_non_member_s_socket_to_a_club_table_is_refused_and_a_member_s_i
     assert await close_code_after_accepting(refused) == CloseCode.MEMBERS_ONLY
     watcher = await Client.open(owner, table_id)  # a member who is not playing may watch
     await watcher.socket.disconnect()
+
+
+async def test_news_asked_for_while_the_news_thread_is_busy_reach_a_member_once(make_user):
+    club, tournament, (owner, bob, carol, outsider) = await sync_to_async(club_and_tournament)(
+        make_user
+    )
+    member_socket = await open_lobby(owner)
+    for user in (bob, carol):  # each told at once, outside a server
+        await sync_to_async(services.tournament_register)(tournament_id=tournament.pk, user=user)
+    await frames_until_quiet(member_socket)
+
+    busy = threading.Event()
+    broadcast._summary_thread.submit(busy.wait, 10)  # the thread is building another summary
+    try:
+        for announcement in (None, "Blinds 20/40 from the next hand", None, None):
+            broadcast.queue_summary(tournament.pk, announcement)
+    finally:
+        busy.set()
+
+    frames = await frames_until_quiet(member_socket)
+    news = [f["tournament"] for f in frames if f["type"] == "tournament"]
+    assert [n["id"] for n in news] == [tournament.pk], frames
+    assert news[0]["registered"] == 2
+    assert news[0]["announcement"] == "Blinds 20/40 from the next hand"
+    await member_socket.disconnect()
+
+
+async def frames_until_quiet(socket: WebsocketCommunicator) -> list[dict[str, Any]]:
+    frames = []
+    while not await socket.receive_nothing(timeout=0.5):
+        frames.append(await socket.receive_json_from())
+    return frames

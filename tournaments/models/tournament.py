@@ -203,7 +203,11 @@ class Tournament(models.Model):
         counts = self.entries.aggregate(
             entries=models.Count("pk"), left=models.Count("pk", filter=Q(place=None))
         )
-        return bool(counts["left"] < len(self.prizes(counts["entries"])))
+        return self.is_money_reached(counts["entries"], counts["left"])
+
+    def is_money_reached(self, entries: int, left: int) -> bool:
+        """``is_in_the_money`` from its counts: ``entries`` in all, ``left`` still in."""
+        return left < len(self.prizes(entries))
 
     def is_rebuy_period(self, moment: datetime) -> bool:
         """Whether ``moment`` falls before the end of level ``rebuy_levels``."""

@@ -203,25 +203,27 @@ def purchases(
     page: a rebuy (with the offer's end when they are out of chips) and the add-on."""
     rebuy_open = tournament.is_rebuy_period(now)
     addon_open = tournament.is_addon_period(now)
-    if not (rebuy_open or addon_open) or tournament.is_in_the_money():  # rule 34
+    if not (rebuy_open or addon_open):
         return {}
-    entries = {
-        e.user_id: e
-        for e in tournament.entries.filter(user_id__in=list(seats), place=None).only(
-            "user_id", "rebuys", "has_added_on", "rebuy_offer_until"
+    # Built at every change at the tournament's tables in these levels: one read of
+    # every entry gives both the money (rule 34) and the seated members' own entries.
+    rows = list(
+        Entry.objects.filter(tournament_id=tournament.pk).values_list(
+            "user_id", "place", "rebuys", "has_added_on", "rebuy_offer_until"
         )
-    }
+    )
+    if tournament.is_money_reached(len(rows), sum(1 for row in rows if row[1] is None)):
+        return {}
     starting = tournament.blind_structure.starting_stack
     unit = tournament.points_unit
     offers: dict[int, dict[str, Any]] = {}
-    for user_id, entry in entries.items():
-        if user_id is None:
+    for user_id, place, rebuys, has_added_on, until in rows:
+        seat = seats.get(user_id) if place is None else None
+        if seat is None:
             continue
-        seat = seats[user_id]
         rebuy = None
-        left = tournament.max_rebuys - entry.rebuys
+        left = tournament.max_rebuys - rebuys
         may_rebuy = rebuy_open and left > 0 and not seat.chips_to_add and seat.stack <= starting
-        until = entry.rebuy_offer_until
         if may_rebuy and (seat.stack > 0 or until is not None):
             rebuy = {
                 "price": tournament.buy_in,
@@ -230,7 +232,7 @@ def purchases(
                 "until": until.isoformat() if until else None,
             }
         add_on = None
-        if addon_open and not entry.has_added_on and seat.stack + seat.chips_to_add > 0:
+        if addon_open and not has_added_on and seat.stack + seat.chips_to_add > 0:
             add_on = {"price": tournament.addon_price, "chips": tournament.addon_chips}
         if rebuy or add_on or seat.chips_to_add:
             offers[user_id] = {
