@@ -15,7 +15,7 @@ from django.db import close_old_connections, connection, transaction
 
 from accounts.consumers import LOBBY_GROUP
 from accounts.sessions import user_group
-from config.platform.broadcast import log_failure, send, server_loop
+from config.platform.broadcast import Messages, log_failure, send, server_loop
 from tables.groups import public_group
 from tournaments.models import Membership, Tournament
 
@@ -96,8 +96,8 @@ def _tell_summary(tournament_id: int, announcements: list[str | None]) -> None:
     if tournament is None:
         return
     facts = summary(tournament)
-    said = [text for text in announcements if text is not None]
-    messages = []
+    said: list[str | None] = [text for text in announcements if text is not None]
+    messages: Messages = []
     for announcement in said or [None]:
         told = facts if announcement is None else {**facts, "announcement": announcement}
         message = {"type": "tournament.update", "tournament": told}
