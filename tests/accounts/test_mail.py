@@ -60,7 +60,9 @@ def test_a_mail_server_that_never_answers_does_not_hold_up_the_request(
     settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
     settings.EMAIL_HOST, settings.EMAIL_PORT = "127.0.0.1", silent_mail_server
     settings.EMAIL_USE_TLS = settings.EMAIL_USE_SSL = False
-    settings.EMAIL_TIMEOUT = 1
+    # Waiting for the server would take the whole timeout; a loaded machine took 1.1 s
+    # for the request alone, so the bar sits well between the two.
+    settings.EMAIL_TIMEOUT = 6
     alice = make_user("alice")
     alice.confirmed_email, alice.email_confirmed_at = alice.email, timezone.now()
     alice.save()
@@ -68,4 +70,4 @@ def test_a_mail_server_that_never_answers_does_not_hold_up_the_request(
     started = time.monotonic()
     response = client.post(reverse("accounts:password_reset"), {"email": "alice@example.com"})
     assert response.status_code == 302
-    assert time.monotonic() - started < 1, "the request waited for the mail server"
+    assert time.monotonic() - started < 3, "the request waited for the mail server"
