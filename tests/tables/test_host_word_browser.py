@@ -31,6 +31,17 @@ def _inside_the_window(page: Page, selector: str) -> None:
     assert box["width"] >= 44 and box["height"] >= 44, f"{selector} is too small to tap"
 
 
+def _paused_table(browser: Browser, server_url: str, viewport: dict[str, int]) -> tuple[Page, str]:
+    """The host seated at a new table they paused (no hand: stacks stay put), with the
+    Host tab open, and the table's link."""
+    host = sign_up(browser, server_url, "hazel", viewport)
+    link = open_table(host, server_url)
+    take_seat(host, 0)
+    show_panel_tab(host, "Host")
+    host.get_by_role("button", name="Pause the game").click()
+    return host, link
+
+
 @pytest.mark.parametrize("viewport", [LAPTOP, PHONE], ids=["1280x720", "390x844"])
 def test_the_host_approves_a_sit_down_from_the_toast(
     server_url: str, browser: Browser, viewport: dict[str, int]
@@ -96,11 +107,7 @@ def test_a_removed_player_sees_why_and_no_seat_until_let_back(
 def test_the_host_corrects_and_moves_stacks_and_everyone_reads_it(
     server_url: str, browser: Browser
 ) -> None:
-    host = sign_up(browser, server_url, "hazel", LAPTOP)
-    link = open_table(host, server_url)
-    take_seat(host, 0)
-    show_panel_tab(host, "Host")
-    host.get_by_role("button", name="Pause the game").click()  # no hand: stacks stay put
+    host, link = _paused_table(browser, server_url, LAPTOP)
     friend = sign_up(browser, server_url, "ivan", LAPTOP)
     friend.goto(link)
     take_seat(friend, 1)
@@ -135,11 +142,7 @@ def test_the_host_corrects_and_moves_stacks_and_everyone_reads_it(
 def test_a_player_who_sits_while_the_host_types_an_amount_is_in_the_host_lists(
     server_url: str, browser: Browser
 ) -> None:
-    host = sign_up(browser, server_url, "hazel", LAPTOP)
-    link = open_table(host, server_url)
-    take_seat(host, 0)
-    show_panel_tab(host, "Host")
-    host.get_by_role("button", name="Pause the game").click()
+    host, link = _paused_table(browser, server_url, LAPTOP)
     move = host.locator("[data-stack-form=move_chips]")
     move.get_by_label("Move").fill("300")  # the cursor stays in the amount
     friend = sign_up(browser, server_url, "ivan", LAPTOP)
@@ -159,11 +162,7 @@ def test_a_player_who_sits_while_the_host_types_an_amount_is_in_the_host_lists(
 def test_a_busted_players_rebuy_is_approved_from_the_toast_on_a_phone(
     server_url: str, browser: Browser
 ) -> None:
-    host = sign_up(browser, server_url, "hazel", PHONE)
-    link = open_table(host, server_url)
-    take_seat(host, 0)
-    show_panel_tab(host, "Host")
-    host.get_by_role("button", name="Pause the game").click()
+    host, link = _paused_table(browser, server_url, PHONE)
     host.get_by_label("Approve rebuys").check()
     friend = sign_up(browser, server_url, "ivan", PHONE)
     friend.goto(link)
